@@ -1,0 +1,43 @@
+# System packages (Debian: see scripts/install-deps.sh). Header-only libraries may also come from .deps/, the folder
+# scripts/fetch-header-deps.sh unpacks Debian packages into, so they travel to machines without a package registry.
+set(DECGPE_HEADER_HINTS "${PROJECT_SOURCE_DIR}/.deps/usr/include")
+
+find_package(OpenMP REQUIRED COMPONENTS CXX)
+find_package(HDF5 REQUIRED COMPONENTS C)
+find_package(Threads REQUIRED)
+
+function(decgpe_header_library target header)
+  find_path(${target}_INCLUDE_DIR ${header} HINTS ${DECGPE_HEADER_HINTS} REQUIRED)
+  add_library(${target} INTERFACE IMPORTED GLOBAL)
+  # SYSTEM: third-party headers must not trip our warnings-as-errors.
+  set_target_properties(${target} PROPERTIES INTERFACE_SYSTEM_INCLUDE_DIRECTORIES "${${target}_INCLUDE_DIR}"
+                                             INTERFACE_INCLUDE_DIRECTORIES "${${target}_INCLUDE_DIR}")
+endfunction()
+
+decgpe_header_library(decgpe::json nlohmann/json.hpp)
+decgpe_header_library(decgpe::cli11 CLI/CLI.hpp)
+decgpe_header_library(decgpe::toml toml++/toml.h)
+set_property(TARGET decgpe::toml APPEND PROPERTY INTERFACE_COMPILE_DEFINITIONS TOML_HEADER_ONLY=1 TOML_EXCEPTIONS=1)
+
+if(BUILD_TESTING)
+  find_package(GTest REQUIRED)
+endif()
+find_package(benchmark REQUIRED)
+
+# CUDA is optional: a CPU-only build links and runs, and `--backend cuda` then says it was not built.
+set(DECGPE_HAVE_CUDA OFF)
+if(DECGPE_ENABLE_CUDA)
+  include(CheckLanguage)
+  check_language(CUDA)
+  if(CMAKE_CUDA_COMPILER)
+    if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES)
+      set(CMAKE_CUDA_ARCHITECTURES 90)
+    endif()
+    enable_language(CUDA)
+    set(CMAKE_CUDA_STANDARD 20)
+    set(CMAKE_CUDA_STANDARD_REQUIRED ON)
+    find_package(CUDAToolkit REQUIRED)
+    set(DECGPE_HAVE_CUDA ON)
+  endif()
+endif()
+message(STATUS "decgpe: CUDA backend ${DECGPE_HAVE_CUDA}")

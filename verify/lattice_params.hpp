@@ -1,0 +1,20 @@
+#pragma once
+// Parameterising a test over the six lattices, with readable test names.
+
+#include "lattices/crystal.hpp"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace decgpe::verify {
+
+inline auto all_lattices() {
+  return ::testing::ValuesIn(lattices::crystal_names().begin(), lattices::crystal_names().end());
+}
+
+inline std::string lattice_name(const ::testing::TestParamInfo<std::string_view>& param) {
+  return std::string(param.param);
+}
+
+} // namespace decgpe::verify
