@@ -3,5 +3,5 @@
 
 namespace decgpe {
 const char* version();
-const char* git_commit();  ///< commit hash, with "-dirty" when tracked files differed from it
+const char* git_commit(); ///< commit hash, with "-dirty" when tracked files differed from it
 } // namespace decgpe

@@ -2,18 +2,19 @@
 
 #include "lattices/cell_complex.hpp"
 
-#include <nlohmann/json.hpp>
-
 #include <cstdio>
 #include <iostream>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <string>
 
 namespace decgpe::cli {
 
 namespace {
 
-nlohmann::json vec(const lattices::Vec3& v) { return {v.x, v.y, v.z}; }
+nlohmann::json vec(const lattices::Vec3& v) {
+  return {v.x, v.y, v.z};
+}
 
 nlohmann::json to_json(const lattices::CellComplex& complex) {
   nlohmann::json cells = nlohmann::json::array();
@@ -26,7 +27,8 @@ nlohmann::json to_json(const lattices::CellComplex& complex) {
                        {"offset", f.offset},
                        {"weight", f.weight}});
     }
-    cells.push_back({{"circumcentre", vec(cell.circumcentre)}, {"volume", cell.volume}, {"faces", faces}});
+    cells.push_back(
+        {{"circumcentre", vec(cell.circumcentre)}, {"volume", cell.volume}, {"faces", faces}});
   }
   return {{"lattice", complex.name},
           {"length_unit", "structure edge"},
@@ -37,15 +39,17 @@ nlohmann::json to_json(const lattices::CellComplex& complex) {
 }
 
 void print_text(const lattices::CellComplex& c) {
-  std::printf("lattice %s: box %.6f x %.6f x %.6f (structure edge 1), %d points, m_s = %d\n", c.name.c_str(),
-              c.box.x, c.box.y, c.box.z, c.point_count, c.cells_per_structure());
+  std::printf("lattice %s: box %.6f x %.6f x %.6f (structure edge 1), %d points, m_s = %d\n",
+              c.name.c_str(), c.box.x, c.box.y, c.box.z, c.point_count, c.cells_per_structure());
   for (std::size_t i = 0; i < c.cells.size(); ++i) {
     const lattices::Cell& cell = c.cells[i];
-    std::printf("cell %zu: circumcentre (%.6f, %.6f, %.6f)  |B| = %.8f  faces %zu\n", i, cell.circumcentre.x,
-                cell.circumcentre.y, cell.circumcentre.z, cell.volume, cell.faces.size());
+    std::printf("cell %zu: circumcentre (%.6f, %.6f, %.6f)  |B| = %.8f  faces %zu\n", i,
+                cell.circumcentre.x, cell.circumcentre.y, cell.circumcentre.z, cell.volume,
+                cell.faces.size());
     for (const lattices::Face& f : cell.faces) {
-      std::printf("  |F| = %.8f  |E*| = %.8f  -> cell %3d offset (%2d,%2d,%2d)  |F|/(|E*||B|) = %.8f\n", f.area,
-                  f.dual_length, f.neighbour, f.offset[0], f.offset[1], f.offset[2], f.weight);
+      std::printf(
+          "  |F| = %.8f  |E*| = %.8f  -> cell %3d offset (%2d,%2d,%2d)  |F|/(|E*||B|) = %.8f\n",
+          f.area, f.dual_length, f.neighbour, f.offset[0], f.offset[1], f.offset[2], f.weight);
     }
   }
 }
@@ -58,7 +62,8 @@ void add_lattice_command(CLI::App& app) {
     bool json = false;
   };
   auto options = std::make_shared<Options>();
-  CLI::App* cmd = app.add_subcommand("lattice", "Print a lattice's replicable structure, cells and Hodge weights");
+  CLI::App* cmd = app.add_subcommand(
+      "lattice", "Print a lattice's replicable structure, cells and Hodge weights");
   cmd->add_option("name", options->name, "cubic, fcc, bcc, a15, c15 or z")->required();
   cmd->add_flag("--json", options->json, "Print JSON instead of a table");
   cmd->callback([options] {

@@ -60,14 +60,15 @@ void cholesky_solve(const Hermitian& l, std::vector<Complex>& x) {
 
 double lowest_bloch_eigenvalue(const CellComplex& complex, const Vec3& k) {
   const int n = complex.cells_per_structure();
-  // A = D^{-1/2} K D^{-1/2} with K the symmetric stiffness Σ_F |F|/|E*| (u_i − u_j) and D = diag(|B|): similar to the
-  // Laplacian D^{-1} K, Hermitian, and positive definite for k ≠ 0.
+  // A = D^{-1/2} K D^{-1/2} with K the symmetric stiffness Σ_F |F|/|E*| (u_i − u_j) and D =
+  // diag(|B|): similar to the Laplacian D^{-1} K, Hermitian, and positive definite for k ≠ 0.
   Hermitian a{n, std::vector<Complex>(static_cast<std::size_t>(n) * n)};
   for (int i = 0; i < n; ++i) {
     const Cell& cell = complex.cells[i];
     for (const Face& f : cell.faces) {
       const Cell& other = complex.cells[f.neighbour];
-      const Vec3 shift{f.offset[0] * complex.box.x, f.offset[1] * complex.box.y, f.offset[2] * complex.box.z};
+      const Vec3 shift{f.offset[0] * complex.box.x, f.offset[1] * complex.box.y,
+                       f.offset[2] * complex.box.z};
       const double phase = dot(k, other.circumcentre + shift - cell.circumcentre);
       const double stiffness = f.area / f.dual_length;
       const double s = 1.0 / std::sqrt(cell.volume * other.volume);
@@ -77,7 +78,8 @@ double lowest_bloch_eigenvalue(const CellComplex& complex, const Vec3& k) {
   }
   Hermitian factor = a;
   cholesky(factor);
-  // Inverse iteration: the gap to the next band is O(1/h²) against λ₀ = O(|k|²), so it converges in a few sweeps.
+  // Inverse iteration: the gap to the next band is O(1/h²) against λ₀ = O(|k|²), so it converges in
+  // a few sweeps.
   std::vector<Complex> x(n, Complex(1.0, 0.0));
   double lambda = 0.0;
   for (int iter = 0; iter < 50; ++iter) {

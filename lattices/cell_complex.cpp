@@ -29,7 +29,8 @@ std::optional<Sphere> circumsphere(const Vec3& a, const Vec3& b, const Vec3& c, 
   if (std::abs(det) < 1e-10 * scale_ref) {
     return std::nullopt;
   }
-  const Vec3 x = (dot(u, u) * cross(v, w) + dot(v, v) * cross(w, u) + dot(w, w) * cross(u, v)) * (0.5 / det);
+  const Vec3 x =
+      (dot(u, u) * cross(v, w) + dot(v, v) * cross(w, u) + dot(w, w) * cross(u, v)) * (0.5 / det);
   return Sphere{a + x, norm(x)};
 }
 
@@ -42,7 +43,9 @@ double wrap(double value, double period) {
   return f * period;
 }
 
-Vec3 wrap(const Vec3& p, const Vec3& box) { return {wrap(p.x, box.x), wrap(p.y, box.y), wrap(p.z, box.z)}; }
+Vec3 wrap(const Vec3& p, const Vec3& box) {
+  return {wrap(p.x, box.x), wrap(p.y, box.y), wrap(p.z, box.z)};
+}
 
 /// Orders circumcentres z-major, then y, then x, with equality up to the tolerance.
 bool centre_less(const Vec3& a, const Vec3& b) {
@@ -91,9 +94,10 @@ double nearest_neighbour_distance(const Crystal& crystal) {
   return best;
 }
 
-/// Empty circumspheres through at least one point of the structure, found among neighbours within `reach` of it.
-/// A Delaunay cell with circumradius r has all its vertices within 2r of each other, so every cell with 2r ≤ reach
-/// is found; the caller proves completeness by checking that the cells tile the structure.
+/// Empty circumspheres through at least one point of the structure, found among neighbours within
+/// `reach` of it. A Delaunay cell with circumradius r has all its vertices within 2r of each other,
+/// so every cell with 2r ≤ reach is found; the caller proves completeness by checking that the
+/// cells tile the structure.
 std::vector<Sphere> empty_spheres(const Crystal& crystal, double reach) {
   const std::vector<Vec3> all = images(crystal, reach);
   std::vector<Sphere> spheres;
@@ -128,7 +132,8 @@ std::vector<Sphere> empty_spheres(const Crystal& crystal, double reach) {
             [](const Sphere& a, const Sphere& b) { return centre_less(a.centre, b.centre); });
   spheres.erase(std::unique(spheres.begin(), spheres.end(),
                             [](const Sphere& a, const Sphere& b) {
-                              return !centre_less(a.centre, b.centre) && !centre_less(b.centre, a.centre);
+                              return !centre_less(a.centre, b.centre) &&
+                                     !centre_less(b.centre, a.centre);
                             }),
                 spheres.end());
   return spheres;
@@ -136,10 +141,11 @@ std::vector<Sphere> empty_spheres(const Crystal& crystal, double reach) {
 
 struct Polygon {
   std::vector<Vec3> corners;
-  Vec3 normal;  // outward
+  Vec3 normal; // outward
 };
 
-/// Facets of the convex hull of a handful of cospherical points (brute force over triples: at most 8 points here).
+/// Facets of the convex hull of a handful of cospherical points (brute force over triples: at most
+/// 8 points here).
 std::vector<Polygon> hull_facets(const std::vector<Vec3>& pts) {
   std::vector<Polygon> facets;
   std::vector<std::vector<std::size_t>> seen;
@@ -165,8 +171,7 @@ std::vector<Polygon> hull_facets(const std::vector<Vec3>& pts) {
             on.push_back(l);
           }
         }
-        if ((above != 0 && below != 0) ||
-            std::find(seen.begin(), seen.end(), on) != seen.end()) {
+        if ((above != 0 && below != 0) || std::find(seen.begin(), seen.end(), on) != seen.end()) {
           continue;
         }
         seen.push_back(on);
@@ -245,7 +250,8 @@ std::vector<Cell> cells_from_spheres(const Crystal& crystal, const std::vector<S
   return cells;
 }
 
-/// Finds, for every face, the cell on the other side: the one other circumsphere through all of the face's corners.
+/// Finds, for every face, the cell on the other side: the one other circumsphere through all of the
+/// face's corners.
 void connect_faces(const Crystal& crystal, std::vector<Cell>& cells) {
   const Vec3& box = crystal.box;
   for (std::size_t c = 0; c < cells.size(); ++c) {
@@ -262,11 +268,11 @@ void connect_faces(const Crystal& crystal, std::vector<Cell>& cells) {
               if (other == c && dx == 0 && dy == 0 && dz == 0) {
                 continue;
               }
-              const Vec3 centre = cells[other].circumcentre + Vec3{dx * box.x, dy * box.y, dz * box.z};
-              const bool shares = std::all_of(facets[f].corners.begin(), facets[f].corners.end(),
-                                              [&](const Vec3& p) {
-                                                return on_sphere(p, centre, cells[other].circumradius);
-                                              });
+              const Vec3 centre =
+                  cells[other].circumcentre + Vec3{dx * box.x, dy * box.y, dz * box.z};
+              const bool shares = std::all_of(
+                  facets[f].corners.begin(), facets[f].corners.end(),
+                  [&](const Vec3& p) { return on_sphere(p, centre, cells[other].circumradius); });
               if (shares) {
                 ++matches;
                 face.neighbour = static_cast<int>(other);
@@ -278,8 +284,9 @@ void connect_faces(const Crystal& crystal, std::vector<Cell>& cells) {
         }
       }
       if (matches != 1) {
-        throw std::runtime_error("lattice '" + crystal.name + "': a face of cell " + std::to_string(c) +
-                                 " has " + std::to_string(matches) + " neighbours instead of 1");
+        throw std::runtime_error("lattice '" + crystal.name + "': a face of cell " +
+                                 std::to_string(c) + " has " + std::to_string(matches) +
+                                 " neighbours instead of 1");
       }
       face.weight = face.area / (face.dual_length * cell.volume);
     }
@@ -291,7 +298,8 @@ void connect_faces(const Crystal& crystal, std::vector<Cell>& cells) {
 CellComplex build_cell_complex(const Crystal& crystal) {
   const double structure_volume = crystal.box.x * crystal.box.y * crystal.box.z;
   const double d_nn = nearest_neighbour_distance(crystal);
-  // Grow the search radius until the cells found tile the structure; 2 d_nn already suffices for all six lattices.
+  // Grow the search radius until the cells found tile the structure; 2 d_nn already suffices for
+  // all six lattices.
   for (double factor : {2.0, 2.5, 3.0, 4.0}) {
     std::vector<Cell> cells = cells_from_spheres(crystal, empty_spheres(crystal, factor * d_nn));
     double total = 0.0;
@@ -304,7 +312,8 @@ CellComplex build_cell_complex(const Crystal& crystal) {
                          std::move(cells)};
     }
   }
-  throw std::runtime_error("lattice '" + crystal.name + "': Delaunay cells do not tile the structure");
+  throw std::runtime_error("lattice '" + crystal.name +
+                           "': Delaunay cells do not tile the structure");
 }
 
 const CellComplex& cell_complex(std::string_view name) {

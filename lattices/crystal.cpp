@@ -10,16 +10,16 @@ namespace {
 
 constexpr std::array<std::string_view, 6> kNames = {"cubic", "fcc", "bcc", "a15", "c15", "z"};
 
-const std::array<Vec3, 4> kFccTranslations = {
-    Vec3{0, 0, 0}, Vec3{0, 0.5, 0.5}, Vec3{0.5, 0, 0.5}, Vec3{0.5, 0.5, 0}};
+const std::array<Vec3, 4> kFccTranslations = {Vec3{0, 0, 0}, Vec3{0, 0.5, 0.5}, Vec3{0.5, 0, 0.5},
+                                              Vec3{0.5, 0.5, 0}};
 
 Crystal cubic_crystal(std::string name, const std::vector<Vec3>& fractional) {
   return Crystal{std::move(name), Vec3{1, 1, 1}, fractional};
 }
 
 Crystal c15() {
-  // MgCu2: the diamond sublattice (0,0,0), (1/4,1/4,1/4) and the pyrochlore tetrahedra around (5/8,5/8,5/8),
-  // each under the four FCC translations.
+  // MgCu2: the diamond sublattice (0,0,0), (1/4,1/4,1/4) and the pyrochlore tetrahedra around
+  // (5/8,5/8,5/8), each under the four FCC translations.
   const std::array<Vec3, 6> basis = {Vec3{0, 0, 0},
                                      Vec3{0.25, 0.25, 0.25},
                                      Vec3{0.625, 0.625, 0.625},
@@ -41,9 +41,11 @@ Crystal z_phase() {
   // Zr4Al3: box a x sqrt(3)a x c with a = c = 1; (x, y) given as fractions of a and sqrt(3)a.
   const Vec3 box{1.0, std::sqrt(3.0), 1.0};
   const std::vector<Vec3> fractional = {
-      {0, 0, 0},        {0.5, 0.5, 0},     {0, 0, 0.5},      {0.5, 0.5, 0.5},   {0.5, 1.0 / 6, 0.25},
-      {0.5, 5.0 / 6, 0.25}, {0, 1.0 / 3, 0.25}, {0, 2.0 / 3, 0.25}, {0.25, 0.25, 0.75}, {0.25, 0.75, 0.75},
-      {0.75, 0.25, 0.75}, {0.75, 0.75, 0.75}, {0, 0.5, 0.75},   {0.5, 0, 0.75}};
+      {0, 0, 0},          {0.5, 0.5, 0},        {0, 0, 0.5},
+      {0.5, 0.5, 0.5},    {0.5, 1.0 / 6, 0.25}, {0.5, 5.0 / 6, 0.25},
+      {0, 1.0 / 3, 0.25}, {0, 2.0 / 3, 0.25},   {0.25, 0.25, 0.75},
+      {0.25, 0.75, 0.75}, {0.75, 0.25, 0.75},   {0.75, 0.75, 0.75},
+      {0, 0.5, 0.75},     {0.5, 0, 0.75}};
   std::vector<Vec3> points;
   points.reserve(fractional.size());
   for (const Vec3& f : fractional) {
@@ -54,7 +56,9 @@ Crystal z_phase() {
 
 } // namespace
 
-std::span<const std::string_view> crystal_names() { return kNames; }
+std::span<const std::string_view> crystal_names() {
+  return kNames;
+}
 
 Crystal make_crystal(std::string_view name) {
   if (name == "cubic") {

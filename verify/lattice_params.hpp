@@ -4,7 +4,6 @@
 #include "lattices/crystal.hpp"
 
 #include <gtest/gtest.h>
-
 #include <string>
 
 namespace decgpe::verify {

@@ -11,7 +11,7 @@ namespace decgpe::verify {
 
 struct CommandResult {
   int exit_code;
-  std::string output;  ///< stdout and stderr together
+  std::string output; ///< stdout and stderr together
 };
 
 inline CommandResult run_command(const std::string& command) {

@@ -1,9 +1,9 @@
-// The `decgpe lattice` command as a user runs it: valid JSON with every field, and a one-line error otherwise.
+// The `decgpe lattice` command as a user runs it: valid JSON with every field, and a one-line error
+// otherwise.
 
 #include "lattices/crystal.hpp"
-#include "verify/run_command.hpp"
-
 #include "verify/lattice_params.hpp"
+#include "verify/run_command.hpp"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -14,7 +14,8 @@ namespace {
 class LatticeCommand : public ::testing::TestWithParam<std::string_view> {};
 
 TEST_P(LatticeCommand, PrintsValidJsonWithAllFields) {
-  const verify::CommandResult r = verify::run_decgpe("lattice " + std::string(GetParam()) + " --json");
+  const verify::CommandResult r =
+      verify::run_decgpe("lattice " + std::string(GetParam()) + " --json");
   ASSERT_EQ(r.exit_code, 0) << r.output;
   const nlohmann::json j = nlohmann::json::parse(r.output);
   EXPECT_EQ(j.at("lattice"), GetParam());

@@ -2,12 +2,10 @@
 
 #include "lattices/bloch.hpp"
 #include "lattices/cell_complex.hpp"
-
 #include "verify/lattice_params.hpp"
 
-#include <gtest/gtest.h>
-
 #include <cmath>
+#include <gtest/gtest.h>
 #include <map>
 #include <string>
 
@@ -23,7 +21,7 @@ protected:
 };
 
 TEST_P(Lattice, CellsPerStructureMatchThePaper) {
-  const std::map<std::string_view, int> expected = {{"cubic", 1}, {"fcc", 12}, {"bcc", 12},
+  const std::map<std::string_view, int> expected = {{"cubic", 1}, {"fcc", 12},  {"bcc", 12},
                                                     {"a15", 46},  {"c15", 136}, {"z", 80}};
   EXPECT_EQ(complex().cells_per_structure(), expected.at(GetParam()));
 }
@@ -43,8 +41,8 @@ TEST_P(Lattice, EveryFaceIsSharedByExactlyTwoCellsWithEqualArea) {
     for (const Face& f : c.cells[i].faces) {
       int partners = 0;
       for (const Face& g : c.cells[f.neighbour].faces) {
-        if (g.neighbour == static_cast<int>(i) && g.offset[0] == -f.offset[0] && g.offset[1] == -f.offset[1] &&
-            g.offset[2] == -f.offset[2]) {
+        if (g.neighbour == static_cast<int>(i) && g.offset[0] == -f.offset[0] &&
+            g.offset[1] == -f.offset[1] && g.offset[2] == -f.offset[2]) {
           ++partners;
           EXPECT_NEAR(g.area, f.area, 1e-13);
           EXPECT_NEAR(g.dual_length, f.dual_length, 1e-13);
@@ -87,9 +85,10 @@ TEST_P(Lattice, EveryWeightIsPositive) {
   }
 }
 
-// (L u)_i = (1/|B_i|) Σ_F |F|/|E*| (u_i − u_j): zero on constants by construction and on linear functions because
-// the dual edges are parallel to the normals and Σ_F |F| n_F = 0. Constants are checked on a field that is not
-// identically one value per structure so that a wrong neighbour index would show.
+// (L u)_i = (1/|B_i|) Σ_F |F|/|E*| (u_i − u_j): zero on constants by construction and on linear
+// functions because the dual edges are parallel to the normals and Σ_F |F| n_F = 0. Constants are
+// checked on a field that is not identically one value per structure so that a wrong neighbour
+// index would show.
 TEST_P(Lattice, LaplacianIsExactlyZeroOnConstantsAndLinearFunctions) {
   const CellComplex& c = complex();
   const Vec3 gradients[] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}, {0.3, -1.7, 2.9}};
@@ -102,12 +101,14 @@ TEST_P(Lattice, LaplacianIsExactlyZeroOnConstantsAndLinearFunctions) {
         lu_linear += f.weight * (dot(g, cell.circumcentre) + 5.0 - (dot(g, cj) + 5.0));
       }
       EXPECT_EQ(lu_const, 0.0);
-      EXPECT_LT(std::abs(lu_linear), 1e-11 * norm(g) * static_cast<double>(cell.faces.size()) * cell.faces.front().weight);
+      EXPECT_LT(std::abs(lu_linear), 1e-11 * norm(g) * static_cast<double>(cell.faces.size()) *
+                                         cell.faces.front().weight);
     }
   }
 }
 
-// λ₀(k)/|k|² − 1 = O((|k| h)²): the RMS over 200 directions at |k| h_eff = 0.1 and 0.05 gives the order.
+// λ₀(k)/|k|² − 1 = O((|k| h)²): the RMS over 200 directions at |k| h_eff = 0.1 and 0.05 gives the
+// order.
 TEST_P(Lattice, BlochDispersionConvergesAtSecondOrder) {
   const CellComplex& c = complex();
   const double h = effective_spacing(c);
@@ -122,7 +123,7 @@ TEST_P(Lattice, BlochDispersionConvergesAtSecondOrder) {
   const double order = std::log2(std::sqrt(coarse / fine));
   RecordProperty("dispersion_order", std::to_string(order));
   EXPECT_GE(order, 1.9);
-  EXPECT_LT(std::sqrt(coarse / 200), 1e-3);  // and the error itself is small at |k| h_eff = 0.1
+  EXPECT_LT(std::sqrt(coarse / 200), 1e-3); // and the error itself is small at |k| h_eff = 0.1
 }
 
 TEST(LatticeNames, UnknownNameIsAnError) {
@@ -141,7 +142,8 @@ TEST(LatticeValues, CubicIsTheUnitCubeWithUnitWeights) {
 }
 
 TEST(LatticeValues, BccHasOneWeightForEveryFace) {
-  // Congruent tetrahedra with faces 2:√3 isosceles triangles (paper §2): every face carries the same weight.
+  // Congruent tetrahedra with faces 2:√3 isosceles triangles (paper §2): every face carries the
+  // same weight.
   const CellComplex& c = cell_complex("bcc");
   const double w0 = c.cells[0].faces[0].weight;
   for (const Cell& cell : c.cells) {

@@ -1,0 +1,384 @@
+#include "cli/case_file.hpp"
+
+#include "lattices/crystal.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <initializer_list>
+#include <iterator>
+#include <limits>
+#include <system_error>
+#include <toml++/toml.h>
+#include <utility>
+
+namespace decgpe::cli {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+// A winding beyond this is far outside any trap state the solver is meant for, so it is most likely
+// a typo.
+constexpr std::int64_t kMaxKappa = 30;
+
+// Quoted TOML keys and strings may hold control characters; escaping them keeps every message on
+// one line.
+std::string one_line(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (const char ch : text) {
+    const auto byte = static_cast<unsigned char>(ch);
+    if (ch == '\n') {
+      out += "\\n";
+    } else if (ch == '\r') {
+      out += "\\r";
+    } else if (ch == '\t') {
+      out += "\\t";
+    } else if (byte < 0x20 || byte == 0x7f) {
+      char escaped[5];
+      std::snprintf(escaped, sizeof escaped, "\\x%02x", static_cast<unsigned>(byte));
+      out += escaped;
+    } else {
+      out += ch;
+    }
+  }
+  return out;
+}
+
+std::string_view type_name(toml::node_type type) {
+  switch (type) {
+  case toml::node_type::none:
+    return "nothing";
+  case toml::node_type::table:
+    return "table";
+  case toml::node_type::array:
+    return "array";
+  case toml::node_type::string:
+    return "string";
+  case toml::node_type::integer:
+    return "integer";
+  case toml::node_type::floating_point:
+    return "float";
+  case toml::node_type::boolean:
+    return "boolean";
+  case toml::node_type::date:
+    return "date";
+  case toml::node_type::time:
+    return "time";
+  case toml::node_type::date_time:
+    return "date-time";
+  }
+  return "unknown";
+}
+
+/// One TOML table of the case file with its dotted path ("" for the top level, "time." for [time]);
+/// every accessor checks type and finiteness and names the key by its full path when it fails.
+class Section {
+public:
+  Section(const toml::table& table, std::string prefix, const std::string& source)
+      : table_(&table), prefix_(std::move(prefix)), source_(&source) {}
+
+  [[noreturn]] void fail(std::string_view what) const {
+    throw CaseError(one_line(*source_ + ": " + std::string(what)));
+  }
+
+  std::string path(std::string_view key) const { return prefix_ + std::string(key); }
+
+  bool has(std::string_view key) const { return table_->contains(key); }
+
+  // A misspelt key must not silently leave the default in place.
+  void allow_only(std::initializer_list<std::string_view> keys) const {
+    for (const auto& [key, node] : *table_) {
+      if (std::ranges::find(keys, key.str()) == keys.end()) {
+        fail("unknown key '" + path(key.str()) + "'");
+      }
+    }
+  }
+
+  void exactly_one(std::string_view a, std::string_view b) const {
+    if (has(a) == has(b)) {
+      fail("give exactly one of '" + path(a) + "' and '" + path(b) + "'");
+    }
+  }
+
+  template <class T>
+  T required(std::optional<T> (Section::*get)(std::string_view) const, std::string_view key) const {
+    std::optional<T> value = (this->*get)(key);
+    if (!value) {
+      fail("missing key '" + path(key) + "'");
+    }
+    return *std::move(value);
+  }
+
+  std::optional<std::string> string(std::string_view key) const {
+    const toml::node* node = table_->get(key);
+    if (node == nullptr) {
+      return std::nullopt;
+    }
+    if (!node->is_string()) {
+      fail_type(path(key), "a string", *node);
+    }
+    return node->as_string()->get();
+  }
+
+  std::optional<double> number(std::string_view key) const {
+    const toml::node* node = table_->get(key);
+    return node == nullptr ? std::nullopt : std::optional(as_number(*node, path(key)));
+  }
+
+  std::optional<std::int64_t> integer(std::string_view key) const {
+    const toml::node* node = table_->get(key);
+    return node == nullptr ? std::nullopt : std::optional(as_integer(*node, path(key)));
+  }
+
+  std::optional<Section> section(std::string_view key) const {
+    const toml::node* node = table_->get(key);
+    if (node == nullptr) {
+      return std::nullopt;
+    }
+    if (!node->is_table()) {
+      fail_type(path(key), "a table", *node);
+    }
+    return Section(*node->as_table(), path(key) + ".", *source_);
+  }
+
+  /// The array under `key` if present, checked to hold exactly three entries.
+  const toml::array* triple(std::string_view key, std::string_view entries) const {
+    const toml::node* node = table_->get(key);
+    if (node == nullptr) {
+      return nullptr;
+    }
+    const std::string what = "an array of 3 " + std::string(entries);
+    if (!node->is_array()) {
+      fail_type(path(key), what, *node);
+    }
+    const toml::array& array = *node->as_array();
+    if (array.size() != 3) {
+      fail("key '" + path(key) + "' must be " + what + ", got " + std::to_string(array.size()) +
+           " entries");
+    }
+    return &array;
+  }
+
+  // An integer is a valid number; TOML's inf and nan are not.
+  double as_number(const toml::node& node, const std::string& key_path) const {
+    double value = 0.0;
+    if (node.is_integer()) {
+      value = static_cast<double>(node.as_integer()->get());
+    } else if (node.is_floating_point()) {
+      value = node.as_floating_point()->get();
+    } else {
+      fail_type(key_path, "a number", node);
+    }
+    if (!std::isfinite(value)) {
+      fail("key '" + key_path + "' must be finite");
+    }
+    return value;
+  }
+
+  // A float is refused even when whole: counts written as 40.0 are more likely a mix-up than
+  // intended.
+  std::int64_t as_integer(const toml::node& node, const std::string& key_path) const {
+    if (!node.is_integer()) {
+      fail_type(key_path, "an integer", node);
+    }
+    return node.as_integer()->get();
+  }
+
+  double positive(double value, std::string_view key) const {
+    if (!(value > 0.0)) {
+      fail("key '" + path(key) + "' must be > 0");
+    }
+    return value;
+  }
+
+  std::int64_t in_range(std::int64_t value, const std::string& key_path, std::int64_t lo,
+                        std::int64_t hi = std::numeric_limits<std::int64_t>::max()) const {
+    if (value < lo) {
+      fail("key '" + key_path + "' must be >= " + std::to_string(lo));
+    }
+    if (value > hi) {
+      fail("key '" + key_path + "' must be <= " + std::to_string(hi));
+    }
+    return value;
+  }
+
+private:
+  [[noreturn]] void fail_type(const std::string& key_path, std::string_view expected,
+                              const toml::node& node) const {
+    fail("key '" + key_path + "' must be " + std::string(expected) + ", got " +
+         std::string(type_name(node.type())));
+  }
+
+  const toml::table* table_;
+  std::string prefix_;
+  const std::string* source_;
+};
+
+void read_lattice(const Section& top, CaseConfig& c) {
+  c.lattice = top.required(&Section::string, "lattice");
+  const auto names = lattices::crystal_names();
+  if (std::ranges::find(names, c.lattice) == names.end()) {
+    std::string known;
+    for (const std::string_view name : names) {
+      known += (known.empty() ? "" : ", ") + std::string(name);
+    }
+    top.fail("unknown lattice '" + c.lattice + "' (known: " + known + ")");
+  }
+}
+
+void read_grid(const Section& top, CaseConfig& c) {
+  c.h = top.positive(top.required(&Section::number, "h"), "h");
+  top.exactly_one("domain", "structures");
+  if (const toml::array* domain = top.triple("domain", "numbers")) {
+    std::array<double, 3> extent{};
+    for (std::size_t i = 0; i < 3; ++i) {
+      const std::string key = "domain[" + std::to_string(i) + "]";
+      extent[i] = top.positive(top.as_number(*domain->get(i), key), key);
+    }
+    c.domain = extent;
+  }
+  if (const toml::array* structures = top.triple("structures", "integers")) {
+    std::array<int, 3> counts{};
+    for (std::size_t i = 0; i < 3; ++i) {
+      const std::string key = "structures[" + std::to_string(i) + "]";
+      counts[i] = static_cast<int>(top.in_range(top.as_integer(*structures->get(i), key), key, 1,
+                                                std::numeric_limits<int>::max()));
+    }
+    c.structures = counts;
+  }
+}
+
+void read_potential(const Section& p, CaseConfig& c, const fs::path& base_dir) {
+  p.allow_only({"kind", "lambda", "file", "dataset"});
+  c.potential_kind = p.string("kind").value_or(c.potential_kind);
+  // A key of the other kind would be silently ignored, so it is refused like an unknown key.
+  const auto only_for = [&p](std::string_view key, std::string_view kind) {
+    if (p.has(key)) {
+      p.fail("key '" + p.path(key) + "' applies only to kind '" + std::string(kind) + "'");
+    }
+  };
+  if (c.potential_kind == "harmonic") {
+    only_for("file", "tabulated");
+    only_for("dataset", "tabulated");
+    if (const std::optional<double> lambda = p.number("lambda")) {
+      if (*lambda < 0.0) {
+        p.fail("key '" + p.path("lambda") + "' must be >= 0");
+      }
+      c.lambda = *lambda;
+    }
+  } else if (c.potential_kind == "tabulated") {
+    only_for("lambda", "harmonic");
+    const fs::path file = p.required(&Section::string, "file");
+    if (file.empty()) {
+      p.fail("key '" + p.path("file") + "' must not be empty");
+    }
+    c.potential_file = (file.is_relative() ? base_dir / file : file).string();
+    c.potential_dataset = p.string("dataset").value_or(c.potential_dataset);
+    if (c.potential_dataset.empty()) {
+      p.fail("key '" + p.path("dataset") + "' must not be empty");
+    }
+  } else {
+    p.fail("key '" + p.path("kind") + "' must be 'harmonic' or 'tabulated', got '" +
+           c.potential_kind + "'");
+  }
+}
+
+void read_time(const Section& t, CaseConfig& c) {
+  t.allow_only({"dt", "dt_fraction", "end_time", "steps", "diagnostics_every", "snapshot_every"});
+  t.exactly_one("dt", "dt_fraction");
+  if (const std::optional<double> dt = t.number("dt")) {
+    c.dt = t.positive(*dt, "dt");
+  }
+  if (const std::optional<double> fraction = t.number("dt_fraction")) {
+    if (!(*fraction > 0.0 && *fraction < 1.0)) {
+      t.fail("key '" + t.path("dt_fraction") + "' must be in (0, 1)");
+    }
+    c.dt_fraction = *fraction;
+  }
+  t.exactly_one("end_time", "steps");
+  if (const std::optional<double> end_time = t.number("end_time")) {
+    c.end_time = t.positive(*end_time, "end_time");
+  }
+  if (const std::optional<std::int64_t> steps = t.integer("steps")) {
+    c.steps = static_cast<long>(t.in_range(*steps, t.path("steps"), 1));
+  }
+  if (const std::optional<std::int64_t> every = t.integer("diagnostics_every")) {
+    c.diagnostics_every = static_cast<long>(t.in_range(*every, t.path("diagnostics_every"), 1));
+  }
+  if (const std::optional<std::int64_t> every = t.integer("snapshot_every")) {
+    c.snapshot_every = static_cast<long>(t.in_range(*every, t.path("snapshot_every"), 0));
+  }
+}
+
+void read_initial(const Section& i, CaseConfig& c) {
+  i.allow_only({"kind", "kappa"});
+  c.initial_kind = i.string("kind").value_or(c.initial_kind);
+  if (c.initial_kind != "harmonic_vortex") {
+    i.fail("key '" + i.path("kind") + "' must be 'harmonic_vortex', got '" + c.initial_kind + "'");
+  }
+  if (const std::optional<std::int64_t> kappa = i.integer("kappa")) {
+    c.kappa = static_cast<int>(i.in_range(*kappa, i.path("kappa"), 0, kMaxKappa));
+  }
+}
+
+} // namespace
+
+CaseConfig parse_case(std::string_view toml, std::string_view source, const fs::path& base_dir) {
+  const std::string source_name(source);
+  toml::table root;
+  try {
+    root = toml::parse(toml);
+  } catch (const toml::parse_error& e) {
+    const toml::source_position& at = e.source().begin;
+    throw CaseError(one_line(source_name + ":" + std::to_string(at.line) + ":" +
+                             std::to_string(at.column) + ": " + std::string(e.description())));
+  }
+
+  const Section top(root, "", source_name);
+  top.allow_only({"lattice", "h", "domain", "structures", "g", "potential", "time", "initial"});
+  CaseConfig c;
+  c.name = fs::path(source).stem().string();
+  read_lattice(top, c);
+  read_grid(top, c);
+  c.g = top.number("g").value_or(c.g);
+  if (const std::optional<Section> potential = top.section("potential")) {
+    read_potential(*potential, c, base_dir);
+  }
+  read_time(top.required(&Section::section, "time"), c);
+  if (const std::optional<Section> initial = top.section("initial")) {
+    read_initial(*initial, c);
+  }
+  return c;
+}
+
+CaseConfig read_case_file(const fs::path& path) {
+  const auto cannot_read = [&path](const std::string& reason) {
+    return CaseError(one_line("cannot read case file '" + path.string() + "': " + reason));
+  };
+  std::error_code ec;
+  const fs::file_status status = fs::status(path, ec);
+  if (ec) {
+    throw cannot_read(ec.message());
+  }
+  // Opening a directory succeeds on POSIX and only reading fails, with a less telling message.
+  if (fs::is_directory(status)) {
+    throw cannot_read("is a directory");
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    throw cannot_read(std::strerror(errno));
+  }
+  const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  if (in.bad()) {
+    throw cannot_read("read error");
+  }
+  return parse_case(text, path.string(), path.parent_path());
+}
+
+} // namespace decgpe::cli

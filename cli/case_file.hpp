@@ -1,0 +1,59 @@
+#pragma once
+// A TOML case file, read and validated. Every problem with the file is a CaseError whose message is
+// one line naming the file, the key and what is wrong with it.
+
+#include <array>
+#include <filesystem>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+namespace decgpe::cli {
+
+struct CaseError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+struct CaseConfig {
+  std::string name; ///< the file's stem ("default" for cases/default.toml)
+
+  // Grid: `lattice` and `h` are required; exactly one of `domain` and `structures`.
+  std::string lattice;                         ///< cubic, fcc, bcc, a15, c15, z
+  double h = 0.0;                              ///< structure edge length (> 0)
+  std::optional<std::array<double, 3>> domain; ///< cuboid extent centred on the origin (each > 0)
+  std::optional<std::array<int, 3>> structures; ///< S = (Sx, Sy, Sz) structure instances (each ≥ 1)
+
+  // Physics. [potential] kind = "harmonic" (V = ½(x² + y² + λ²z²)) or "tabulated" (values per dual
+  // 0-cell, in the solver's memory order, read from an HDF5 dataset).
+  std::string potential_kind = "harmonic";
+  double lambda = 1.0; ///< trap anisotropy λ (harmonic; finite, ≥ 0)
+  std::string
+      potential_file; ///< tabulated: HDF5 file, relative paths taken from the case file's folder
+  std::string potential_dataset = "V"; ///< tabulated: dataset name
+  double g = 0.0;                      ///< interaction strength (finite)
+
+  // [time]: exactly one of dt / dt_fraction, exactly one of end_time / steps.
+  std::optional<double> dt;          ///< > 0, finite
+  std::optional<double> dt_fraction; ///< fraction of the stability bound eq. 11, in (0, 1)
+  std::optional<double> end_time;    ///< > 0, finite
+  std::optional<long> steps;         ///< ≥ 1
+  long diagnostics_every = 10;       ///< ≥ 1
+  long snapshot_every = 0;           ///< 0: no snapshots, else ≥ 1
+
+  // [initial]
+  std::string initial_kind =
+      "harmonic_vortex"; ///< ψ ∝ (x + iy)^κ e^{−(ρ² + λz²)/2}, exact phase e^{−iμt}
+  int kappa = 1;         ///< winding number κ ≥ 0
+};
+
+/// Reads and validates a case file (throws CaseError; a missing or unreadable file is a CaseError
+/// too).
+CaseConfig read_case_file(const std::filesystem::path& path);
+
+/// Parses and validates TOML text; `source` names it in messages, `base_dir` resolves relative
+/// paths.
+CaseConfig parse_case(std::string_view toml, std::string_view source,
+                      const std::filesystem::path& base_dir = {});
+
+} // namespace decgpe::cli

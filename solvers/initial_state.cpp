@@ -1,0 +1,34 @@
+#include "solvers/initial_state.hpp"
+
+#include <cmath>
+
+namespace decgpe {
+
+Complex HarmonicVortex::operator()(const lattices::Vec3& r, double t) const {
+  Complex w{1.0, 0.0}; // (x + iy)^κ
+  for (int k = 0; k < kappa; ++k) {
+    w = {w.re * r.x - w.im * r.y, w.re * r.y + w.im * r.x};
+  }
+  const double envelope = std::exp(-0.5 * (r.x * r.x + r.y * r.y + lambda * r.z * r.z));
+  const double phase = -mu() * t;
+  const Complex e{std::cos(phase), std::sin(phase)};
+  return {envelope * (w.re * e.re - w.im * e.im), envelope * (w.re * e.im + w.im * e.re)};
+}
+
+std::vector<Complex> sample(const Grid& grid, const HarmonicVortex& state, double t, double scale) {
+  std::vector<Complex> psi(static_cast<std::size_t>(grid.cells()));
+  for (std::int64_t i = 0; i < grid.cells(); ++i) {
+    psi[static_cast<std::size_t>(i)] = scale * state(grid.position(i), t);
+  }
+  return psi;
+}
+
+double grid_norm(const Grid& grid, std::span<const Complex> psi) {
+  double sum = 0.0;
+  for (std::size_t i = 0; i < psi.size(); ++i) {
+    sum += grid.volume[i % static_cast<std::size_t>(grid.ms)] * norm2(psi[i]);
+  }
+  return sum;
+}
+
+} // namespace decgpe

@@ -1,0 +1,43 @@
+#pragma once
+// Drives a backend through a run: diagnostics at step 0, every k steps and at the end, snapshots on
+// their cadence, and the guard that stops a run which blows up (non-finite ψ, or max|ψ| grown more
+// than 10×).
+
+#include "solvers/backend.hpp"
+
+#include <stdexcept>
+
+namespace decgpe {
+
+struct Schedule {
+  long steps = 0;
+  long diagnostics_every = 1;
+  long snapshot_every = 0; ///< 0: none
+};
+
+struct Sample {
+  long step;
+  double t;
+  Diagnostics d;
+};
+
+class RunObserver {
+public:
+  virtual ~RunObserver() = default;
+  virtual void on_diagnostics(const Sample&) {}
+  virtual void on_snapshot(long /*step*/, double /*t*/, Backend&) {}
+  virtual void on_progress(long /*step*/, long /*total*/) {}
+};
+
+struct InstabilityError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+/// The growth of max|ψ| over its initial value that counts as a blow-up.
+inline constexpr double kMaxGrowth = 10.0;
+
+/// Advances the loaded backend schedule.steps steps of size dt; throws InstabilityError naming the
+/// step and time.
+void integrate(Backend& backend, double dt, const Schedule& schedule, RunObserver& observer);
+
+} // namespace decgpe

@@ -1,0 +1,329 @@
+// Case files: a valid file gives the expected configuration, and every bad input gives a one-line
+// CaseError that names the file and the key.
+
+#include "cli/case_file.hpp"
+
+#include <filesystem>
+#include <fstream>
+#include <gtest/gtest.h>
+#include <regex>
+#include <string>
+#include <string_view>
+
+namespace decgpe {
+namespace {
+
+using cli::CaseConfig;
+using cli::CaseError;
+using cli::parse_case;
+using cli::read_case_file;
+
+namespace fs = std::filesystem;
+
+constexpr std::string_view kSource = "cases/x.toml";
+
+// The smallest valid case, in the two pieces the error tests vary: top-level keys and the [time]
+// table.
+const std::string kGrid = "lattice = \"bcc\"\nh = 0.4\nstructures = [4, 4, 4]\n";
+const std::string kTime = "[time]\ndt = 1e-3\nsteps = 10\n";
+
+/// Success when parsing `toml` throws a CaseError whose one-line message is "cases/x.toml: ..."
+/// containing `expected`.
+testing::AssertionResult fails_with(const std::string& toml, std::string_view expected) {
+  try {
+    parse_case(toml, kSource);
+  } catch (const CaseError& e) {
+    const std::string message = e.what();
+    if (message.find('\n') != std::string::npos) {
+      return testing::AssertionFailure() << "message has a newline: " << message;
+    }
+    if (!message.starts_with(std::string(kSource) + ":")) {
+      return testing::AssertionFailure() << "message does not start with the source: " << message;
+    }
+    if (message.find(expected) == std::string::npos) {
+      return testing::AssertionFailure() << "message lacks \"" << expected << "\": " << message;
+    }
+    return testing::AssertionSuccess();
+  }
+  return testing::AssertionFailure() << "no CaseError for:\n" << toml;
+}
+
+/// A fresh folder per test, so that tests run in parallel do not share files.
+fs::path test_dir() {
+  const fs::path dir = fs::path(testing::TempDir()) / "decgpe_test_case_file" /
+                       testing::UnitTest::GetInstance()->current_test_info()->name();
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  return dir;
+}
+
+TEST(CaseFile, FullCaseParsesToExpectedValues) {
+  const CaseConfig c = parse_case(R"(
+lattice = "fcc"
+h = 0.25
+domain = [14.0, 12, 10.5]
+g = -2.5
+[potential]
+kind = "harmonic"
+lambda = 2.0
+[time]
+dt_fraction = 0.5
+end_time = 2.0
+diagnostics_every = 5
+snapshot_every = 100
+[initial]
+kind = "harmonic_vortex"
+kappa = 3
+)",
+                                  kSource);
+  EXPECT_EQ(c.name, "x");
+  EXPECT_EQ(c.lattice, "fcc");
+  EXPECT_DOUBLE_EQ(c.h, 0.25);
+  ASSERT_TRUE(c.domain.has_value());
+  EXPECT_EQ(*c.domain, (std::array<double, 3>{14.0, 12.0, 10.5}));
+  EXPECT_FALSE(c.structures.has_value());
+  EXPECT_DOUBLE_EQ(c.g, -2.5);
+  EXPECT_EQ(c.potential_kind, "harmonic");
+  EXPECT_DOUBLE_EQ(c.lambda, 2.0);
+  EXPECT_FALSE(c.dt.has_value());
+  ASSERT_TRUE(c.dt_fraction.has_value());
+  EXPECT_DOUBLE_EQ(*c.dt_fraction, 0.5);
+  ASSERT_TRUE(c.end_time.has_value());
+  EXPECT_DOUBLE_EQ(*c.end_time, 2.0);
+  EXPECT_FALSE(c.steps.has_value());
+  EXPECT_EQ(c.diagnostics_every, 5);
+  EXPECT_EQ(c.snapshot_every, 100);
+  EXPECT_EQ(c.initial_kind, "harmonic_vortex");
+  EXPECT_EQ(c.kappa, 3);
+}
+
+TEST(CaseFile, MinimalCaseKeepsDefaults) {
+  const CaseConfig c = parse_case(kGrid + kTime, kSource);
+  EXPECT_EQ(c.potential_kind, "harmonic");
+  EXPECT_DOUBLE_EQ(c.lambda, 1.0);
+  EXPECT_DOUBLE_EQ(c.g, 0.0);
+  EXPECT_EQ(c.diagnostics_every, 10);
+  EXPECT_EQ(c.snapshot_every, 0);
+  EXPECT_EQ(c.initial_kind, "harmonic_vortex");
+  EXPECT_EQ(c.kappa, 1);
+}
+
+TEST(CaseFile, StructuresGridAndStepsParse) {
+  const CaseConfig c = parse_case(kGrid + kTime, kSource);
+  ASSERT_TRUE(c.structures.has_value());
+  EXPECT_EQ(*c.structures, (std::array<int, 3>{4, 4, 4}));
+  EXPECT_FALSE(c.domain.has_value());
+  ASSERT_TRUE(c.dt.has_value());
+  EXPECT_DOUBLE_EQ(*c.dt, 1e-3);
+  ASSERT_TRUE(c.steps.has_value());
+  EXPECT_EQ(*c.steps, 10);
+}
+
+TEST(CaseFile, DomainGridAcceptsIntegersAsNumbers) {
+  const CaseConfig c =
+      parse_case("lattice = \"cubic\"\nh = 1\ndomain = [8, 8, 16]\n" + kTime, kSource);
+  ASSERT_TRUE(c.domain.has_value());
+  EXPECT_EQ(*c.domain, (std::array<double, 3>{8.0, 8.0, 16.0}));
+  EXPECT_DOUBLE_EQ(c.h, 1.0);
+}
+
+TEST(CaseFile, RelativeTabulatedPathIsResolvedAgainstBaseDir) {
+  const CaseConfig c =
+      parse_case(kGrid + "[potential]\nkind = \"tabulated\"\nfile = \"data/v.h5\"\n" + kTime,
+                 kSource, "cases");
+  EXPECT_EQ(c.potential_kind, "tabulated");
+  EXPECT_EQ(fs::path(c.potential_file), fs::path("cases") / "data" / "v.h5");
+  EXPECT_EQ(c.potential_dataset, "V");
+}
+
+TEST(CaseFile, AbsoluteTabulatedPathIsKept) {
+  const CaseConfig c = parse_case(
+      kGrid + "[potential]\nkind = \"tabulated\"\nfile = \"/data/v.h5\"\ndataset = \"trap\"\n" +
+          kTime,
+      kSource, "cases");
+  EXPECT_EQ(c.potential_file, "/data/v.h5");
+  EXPECT_EQ(c.potential_dataset, "trap");
+}
+
+TEST(CaseFile, ReadCaseFileNamesCaseByStemAndResolvesFromItsFolder) {
+  const fs::path dir = test_dir();
+  std::ofstream(dir / "vortex.toml")
+      << kGrid + "[potential]\nkind = \"tabulated\"\nfile = \"v.h5\"\n" + kTime;
+  const CaseConfig c = read_case_file(dir / "vortex.toml");
+  EXPECT_EQ(c.name, "vortex");
+  EXPECT_EQ(fs::path(c.potential_file), dir / "v.h5");
+}
+
+TEST(CaseFile, UnknownLattice) {
+  EXPECT_TRUE(fails_with("lattice = \"hcp\"\nh = 0.4\nstructures = [4, 4, 4]\n" + kTime,
+                         "unknown lattice 'hcp' (known: cubic, fcc, bcc, a15, c15, z)"));
+}
+
+TEST(CaseFile, ZeroH) {
+  EXPECT_TRUE(fails_with("lattice = \"bcc\"\nh = 0.0\nstructures = [4, 4, 4]\n" + kTime,
+                         "key 'h' must be > 0"));
+}
+
+TEST(CaseFile, NegativeH) {
+  EXPECT_TRUE(fails_with("lattice = \"bcc\"\nh = -0.4\nstructures = [4, 4, 4]\n" + kTime,
+                         "key 'h' must be > 0"));
+}
+
+TEST(CaseFile, NegativeStructures) {
+  EXPECT_TRUE(fails_with("lattice = \"bcc\"\nh = 0.4\nstructures = [4, -4, 4]\n" + kTime,
+                         "key 'structures[1]' must be >= 1"));
+}
+
+TEST(CaseFile, FloatStructures) {
+  EXPECT_TRUE(fails_with("lattice = \"bcc\"\nh = 0.4\nstructures = [4.0, 4, 4]\n" + kTime,
+                         "key 'structures[0]' must be an integer, got float"));
+}
+
+TEST(CaseFile, StructuresNeedThreeEntries) {
+  EXPECT_TRUE(fails_with("lattice = \"bcc\"\nh = 0.4\nstructures = [4, 4]\n" + kTime,
+                         "key 'structures' must be an array of 3 integers, got 2 entries"));
+}
+
+TEST(CaseFile, NonPositiveDomain) {
+  EXPECT_TRUE(fails_with("lattice = \"bcc\"\nh = 0.4\ndomain = [4, 0, 4]\n" + kTime,
+                         "key 'domain[1]' must be > 0"));
+}
+
+TEST(CaseFile, BothDomainAndStructures) {
+  EXPECT_TRUE(fails_with(kGrid + "domain = [4, 4, 4]\n" + kTime,
+                         "give exactly one of 'domain' and 'structures'"));
+}
+
+TEST(CaseFile, NeitherDomainNorStructures) {
+  EXPECT_TRUE(fails_with("lattice = \"bcc\"\nh = 0.4\n" + kTime,
+                         "give exactly one of 'domain' and 'structures'"));
+}
+
+TEST(CaseFile, MissingLattice) {
+  EXPECT_TRUE(fails_with("h = 0.4\nstructures = [4, 4, 4]\n" + kTime, "missing key 'lattice'"));
+}
+
+TEST(CaseFile, MissingH) {
+  EXPECT_TRUE(fails_with("lattice = \"bcc\"\nstructures = [4, 4, 4]\n" + kTime, "missing key 'h'"));
+}
+
+TEST(CaseFile, MissingTime) {
+  EXPECT_TRUE(fails_with(kGrid, "missing key 'time'"));
+}
+
+TEST(CaseFile, UnknownTopLevelKey) {
+  EXPECT_TRUE(fails_with(kGrid + "name = \"x\"\n" + kTime, "unknown key 'name'"));
+}
+
+TEST(CaseFile, UnknownKeyInTable) {
+  EXPECT_TRUE(fails_with(kGrid + kTime + "dtt = 1e-3\n", "unknown key 'time.dtt'"));
+}
+
+TEST(CaseFile, WrongType) {
+  EXPECT_TRUE(fails_with("lattice = \"bcc\"\nh = \"0.4\"\nstructures = [4, 4, 4]\n" + kTime,
+                         "key 'h' must be a number, got string"));
+}
+
+TEST(CaseFile, TableGivenAsValue) {
+  EXPECT_TRUE(fails_with(kGrid + "time = 5\n", "key 'time' must be a table, got integer"));
+}
+
+TEST(CaseFile, InfinityIsRejected) {
+  EXPECT_TRUE(fails_with(kGrid + "g = inf\n" + kTime, "key 'g' must be finite"));
+}
+
+TEST(CaseFile, NanIsRejected) {
+  EXPECT_TRUE(fails_with(kGrid + "[time]\ndt = nan\nsteps = 10\n", "key 'time.dt' must be finite"));
+}
+
+TEST(CaseFile, BothDtAndDtFraction) {
+  EXPECT_TRUE(fails_with(kGrid + "[time]\ndt = 1e-3\ndt_fraction = 0.5\nsteps = 10\n",
+                         "give exactly one of 'time.dt' and 'time.dt_fraction'"));
+}
+
+TEST(CaseFile, NeitherDtNorDtFraction) {
+  EXPECT_TRUE(fails_with(kGrid + "[time]\nsteps = 10\n",
+                         "give exactly one of 'time.dt' and 'time.dt_fraction'"));
+}
+
+TEST(CaseFile, DtFractionAtLeastOne) {
+  EXPECT_TRUE(fails_with(kGrid + "[time]\ndt_fraction = 1.0\nsteps = 10\n",
+                         "key 'time.dt_fraction' must be in (0, 1)"));
+}
+
+TEST(CaseFile, BothEndTimeAndSteps) {
+  EXPECT_TRUE(fails_with(kGrid + "[time]\ndt = 1e-3\nend_time = 1.0\nsteps = 10\n",
+                         "give exactly one of 'time.end_time' and 'time.steps'"));
+}
+
+TEST(CaseFile, NeitherEndTimeNorSteps) {
+  EXPECT_TRUE(fails_with(kGrid + "[time]\ndt = 1e-3\n",
+                         "give exactly one of 'time.end_time' and 'time.steps'"));
+}
+
+TEST(CaseFile, ZeroSteps) {
+  EXPECT_TRUE(
+      fails_with(kGrid + "[time]\ndt = 1e-3\nsteps = 0\n", "key 'time.steps' must be >= 1"));
+}
+
+TEST(CaseFile, ZeroDiagnosticsEvery) {
+  EXPECT_TRUE(fails_with(kGrid + kTime + "diagnostics_every = 0\n",
+                         "key 'time.diagnostics_every' must be >= 1"));
+}
+
+TEST(CaseFile, NegativeLambda) {
+  EXPECT_TRUE(fails_with(kGrid + "[potential]\nlambda = -1.0\n" + kTime,
+                         "key 'potential.lambda' must be >= 0"));
+}
+
+TEST(CaseFile, BadPotentialKind) {
+  EXPECT_TRUE(fails_with(kGrid + "[potential]\nkind = \"box\"\n" + kTime,
+                         "key 'potential.kind' must be 'harmonic' or 'tabulated', got 'box'"));
+}
+
+TEST(CaseFile, TabulatedWithoutFile) {
+  EXPECT_TRUE(fails_with(kGrid + "[potential]\nkind = \"tabulated\"\n" + kTime,
+                         "missing key 'potential.file'"));
+}
+
+TEST(CaseFile, KeyOfOtherPotentialKind) {
+  EXPECT_TRUE(fails_with(
+      kGrid + "[potential]\nkind = \"tabulated\"\nfile = \"v.h5\"\nlambda = 1.0\n" + kTime,
+      "key 'potential.lambda' applies only to kind 'harmonic'"));
+}
+
+TEST(CaseFile, KappaAboveCap) {
+  EXPECT_TRUE(
+      fails_with(kGrid + kTime + "[initial]\nkappa = 31\n", "key 'initial.kappa' must be <= 30"));
+}
+
+TEST(CaseFile, ControlCharactersInKeysStayOnOneLine) {
+  EXPECT_TRUE(fails_with(kGrid + "\"bad\\nkey\" = 1\n" + kTime, "unknown key 'bad\\nkey'"));
+}
+
+TEST(CaseFile, TomlSyntaxErrorGivesLineAndColumn) {
+  try {
+    parse_case("lattice = \"bcc\"\nh = = 0.4\n", kSource);
+    FAIL() << "no CaseError";
+  } catch (const CaseError& e) {
+    const std::string message = e.what();
+    EXPECT_TRUE(std::regex_match(message, std::regex(R"(cases/x\.toml:2:[0-9]+: [^\n]+)")))
+        << message;
+  }
+}
+
+TEST(CaseFile, MissingFile) {
+  const fs::path missing = test_dir() / "absent.toml";
+  try {
+    read_case_file(missing);
+    FAIL() << "no CaseError";
+  } catch (const CaseError& e) {
+    const std::string message = e.what();
+    EXPECT_NE(message.find("cannot read case file '" + missing.string() + "': "), std::string::npos)
+        << message;
+    EXPECT_EQ(message.find('\n'), std::string::npos) << message;
+  }
+}
+
+} // namespace
+} // namespace decgpe

@@ -1,0 +1,170 @@
+// `decgpe run` as a user meets it: a complete HDF5 file on success; on bad input one line, exit ≠
+// 0, and no file.
+
+#include "cli/case_setup.hpp"
+#include "cli/hdf5_file.hpp"
+#include "verify/run_command.hpp"
+
+#include <filesystem>
+#include <fstream>
+#include <gtest/gtest.h>
+#include <hdf5.h>
+
+namespace decgpe {
+namespace {
+
+namespace fs = std::filesystem;
+
+class RunCommand : public ::testing::Test {
+protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("decgpe_run_" +
+            std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  fs::path write_case(const std::string& toml) const {
+    const fs::path p = dir_ / "case.toml";
+    std::ofstream(p) << toml;
+    return p;
+  }
+  fs::path out() const { return dir_ / "out" / "result.h5"; }
+  verify::CommandResult run(const std::string& toml, const std::string& extra = "") const {
+    return verify::run_decgpe("run " + write_case(toml).string() + " --quiet --out " +
+                              out().string() + " " + extra);
+  }
+  /// Expects a one-line error containing `needle`, a non-zero exit and nothing left in the output
+  /// folder.
+  void expect_rejected(const verify::CommandResult& r, const std::string& needle) const {
+    EXPECT_NE(r.exit_code, 0);
+    EXPECT_NE(r.output.find(needle), std::string::npos) << r.output;
+    EXPECT_EQ(std::count(r.output.begin(), r.output.end(), '\n'), 1) << r.output;
+    EXPECT_FALSE(fs::exists(out()));
+    if (fs::exists(out().parent_path())) {
+      EXPECT_TRUE(fs::is_empty(out().parent_path())) << "a temporary file was left behind";
+    }
+  }
+
+  fs::path dir_;
+};
+
+const std::string kGood = R"(lattice = "bcc"
+h = 0.9
+domain = [8.0, 8.0, 8.0]
+g = 10.0
+[time]
+dt_fraction = 0.5
+steps = 40
+diagnostics_every = 10
+snapshot_every = 20
+[initial]
+kappa = 1
+)";
+
+std::string replace(std::string text, const std::string& from, const std::string& to) {
+  return text.replace(text.find(from), from.size(), to);
+}
+
+TEST_F(RunCommand, WritesOneCompleteHdf5File) {
+  const verify::CommandResult r = run(kGood, "--backend reference");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  ASSERT_TRUE(fs::exists(out()));
+  EXPECT_EQ(std::distance(fs::directory_iterator(out().parent_path()), fs::directory_iterator{}),
+            1);
+  EXPECT_EQ(cli::read_doubles(out(), "/diagnostics/t").size(), 5u); // steps 0, 10, 20, 30, 40
+  EXPECT_EQ(cli::read_doubles(out(), "/grid/volume").size(), 12u);
+  const hid_t f = H5Fopen(out().c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  ASSERT_GE(f, 0);
+  for (const char* attr :
+       {"git_commit", "lattice", "backend", "device", "date", "command_line", "case_toml", "dt",
+        "stability_bound", "g", "lambda", "structures", "host", "decgpe_version"}) {
+    EXPECT_GT(H5Aexists(f, attr), 0) << attr;
+  }
+  for (const char* set :
+       {"/state/current", "/state/previous", "/snapshots/0", "/snapshots/20", "/snapshots/40",
+        "/diagnostics/overlap", "/diagnostics/invariant", "/diagnostics/energy"}) {
+    EXPECT_GT(H5Lexists(f, "/state", H5P_DEFAULT), 0);
+    EXPECT_GE(H5Oexists_by_name(f, set, H5P_DEFAULT), 1) << set;
+  }
+  H5Fclose(f);
+}
+
+TEST_F(RunCommand, TabulatedPotentialGivesTheSameRunAsTheAnalyticTrap) {
+  ASSERT_EQ(run(kGood, "--backend reference").exit_code, 0);
+  const fs::path analytic = dir_ / "analytic.h5";
+  fs::rename(out(), analytic);
+  {
+    // V tabulated by the trap's formula at the grid's circumcentres, in memory order.
+    const cli::RunSetup setup = cli::prepare_run(cli::parse_case(kGood, "case.toml"));
+    const Grid& grid = setup.problem.grid;
+    std::vector<double> v(static_cast<std::size_t>(grid.cells()));
+    for (std::int64_t i = 0; i < grid.cells(); ++i) {
+      const lattices::Vec3 r = grid.position(i);
+      v[static_cast<std::size_t>(i)] = harmonic_potential(r.x, r.y, r.z, 1.0);
+    }
+    cli::ResultsFile table(dir_ / "v.h5");
+    table.write("/V", v, {v.size()});
+    table.commit();
+  }
+  const verify::CommandResult r =
+      run(replace(kGood, "g = 10.0\n",
+                  "g = 10.0\n[potential]\nkind = \"tabulated\"\nfile = \"v.h5\"\n"),
+          "--backend reference");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  for (const char* series :
+       {"/diagnostics/norm", "/diagnostics/energy", "/diagnostics/invariant"}) {
+    EXPECT_EQ(cli::read_doubles(analytic, series), cli::read_doubles(out(), series)) << series;
+  }
+  // And a table of the wrong length is rejected.
+  fs::remove(out());
+  cli::ResultsFile short_table(dir_ / "v.h5");
+  short_table.write("/V", std::vector<double>(7, 0.0), {7});
+  short_table.commit();
+  expect_rejected(run(replace(kGood, "g = 10.0\n",
+                              "g = 10.0\n[potential]\nkind = \"tabulated\"\nfile = \"v.h5\"\n")),
+                  "has 7 values");
+}
+
+TEST_F(RunCommand, RejectsUnknownLattice) {
+  expect_rejected(run(replace(kGood, "\"bcc\"", "\"hcp\"")), "unknown lattice 'hcp'");
+}
+TEST_F(RunCommand, RejectsZeroSize) {
+  expect_rejected(run(replace(kGood, "domain = [8.0, 8.0, 8.0]", "structures = [4, 0, 4]")),
+                  "structures");
+}
+TEST_F(RunCommand, RejectsNegativeSize) {
+  expect_rejected(run(replace(kGood, "domain = [8.0, 8.0, 8.0]", "domain = [8.0, -8.0, 8.0]")),
+                  "domain");
+}
+TEST_F(RunCommand, RejectsTimeStepAboveTheBoundAndNamesTheBound) {
+  expect_rejected(run(replace(kGood, "dt_fraction = 0.5", "dt = 0.5")), "stability bound");
+}
+TEST_F(RunCommand, RejectsMissingKey) {
+  expect_rejected(run(replace(kGood, "h = 0.9\n", "")), "'h'");
+}
+TEST_F(RunCommand, RejectsUnknownKey) {
+  expect_rejected(run(replace(kGood, "g = 10.0", "g = 10.0\ngg = 1.0")), "'gg'");
+}
+TEST_F(RunCommand, RejectsWrongType) {
+  expect_rejected(run(replace(kGood, "h = 0.9", "h = \"0.9\"")), "'h'");
+}
+TEST_F(RunCommand, RejectsNonFiniteNumber) {
+  expect_rejected(run(replace(kGood, "g = 10.0", "g = nan")), "'g'");
+}
+TEST_F(RunCommand, RejectsUnwritableOutput) {
+  const fs::path blocker = dir_ / "out";
+  std::ofstream(blocker) << "a file where the output folder should be";
+  const verify::CommandResult r = run(kGood);
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_NE(r.output.find("cannot write output"), std::string::npos) << r.output;
+  EXPECT_EQ(std::count(r.output.begin(), r.output.end(), '\n'), 1) << r.output;
+}
+TEST_F(RunCommand, RejectsUnknownBackend) {
+  expect_rejected(run(kGood, "--backend fpga"), "unknown backend 'fpga'");
+}
+
+} // namespace
+} // namespace decgpe
