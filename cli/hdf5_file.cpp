@@ -170,9 +170,7 @@ void ResultsFile::commit() {
 
 std::vector<double> read_doubles(const std::filesystem::path& file, const std::string& dataset) {
   silence_hdf5();
-  // Appended piecewise: GCC 12's -Wrestrict misfires on "'" + std::string at -O3.
-  std::string where = "'";
-  where.append(file.string()).append("' dataset '").append(dataset).append("'");
+  const std::string where = "'" + file.string() + "' dataset '" + dataset + "'";
   if (!std::filesystem::exists(file)) {
     throw std::runtime_error("cannot read " + where + ": no such file");
   }

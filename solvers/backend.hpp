@@ -44,8 +44,10 @@ public:
   /// values.
   virtual void load(std::span<const Complex> previous, std::span<const Complex> current,
                     std::span<const Complex> reference) = 0;
-  /// Advances `steps` leapfrog steps.
+  /// Advances `steps` leapfrog steps; may return before they finish (see synchronize).
   virtual void advance(long steps) = 0;
+  /// Blocks until all work queued by advance() is done; the CPU backends are synchronous already.
+  virtual void synchronize() {}
   virtual Diagnostics diagnostics() = 0;
   /// Copies ψ^n and ψ^{n−1} to the host.
   virtual void store(std::span<Complex> current, std::span<Complex> previous) = 0;

@@ -1,0 +1,132 @@
+// Throughput of the leapfrog step per backend, lattice and size (Google Benchmark). Every benchmark
+// reports the bytes it moves at the model's floor of 48 B per DOF-update (read ψⁿ, read ψⁿ⁻¹, write
+// ψⁿ⁺¹; neighbours from cache, V computed in the kernel), so bandwidths compare across backends and
+// machines.
+//
+// Extra flags, before Google Benchmark's own:
+//   --lattices=bcc,c15    lattices to run (default: bcc,c15)
+//   --dofs=1e6,8e6        approximate problem sizes in DOFs (default: 1e6)
+//   --backends=reference,openmp   backends (default: every backend this build has)
+
+#include "cli/build_info.hpp"
+#include "solvers/backend.hpp"
+#include "solvers/initial_state.hpp"
+
+#include <benchmark/benchmark.h>
+#include <cmath>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+using namespace decgpe;
+
+constexpr double kBytesPerUpdate = 48.0;
+
+std::vector<std::string> split(const std::string& text) {
+  std::vector<std::string> out;
+  std::stringstream s(text);
+  for (std::string item; std::getline(s, item, ',');) {
+    out.push_back(item);
+  }
+  return out;
+}
+
+/// A cube of structures with about `dofs` cells, the g = 300 interacting trap of the paper's
+/// accuracy case.
+Problem make_problem(const std::string& lattice, double dofs) {
+  const lattices::CellComplex& c = lattices::cell_complex(lattice);
+  const int n =
+      std::max(2, static_cast<int>(std::lround(std::cbrt(dofs / c.cells_per_structure()))));
+  Problem p;
+  p.grid = make_grid(c, {n, std::max(1, static_cast<int>(std::lround(n / c.box.y))), n}, 14.0 / n);
+  p.potential.lambda = 1.0;
+  p.g = 300.0;
+  return p;
+}
+
+void step_benchmark(benchmark::State& state, const std::string& backend_name,
+                    const std::string& lattice, double dofs) {
+  Problem problem = make_problem(lattice, dofs);
+  std::vector<Complex> psi = sample(problem.grid, HarmonicVortex{1, 1.0}, 0.0, 1.0);
+  const double scale = 1.0 / std::sqrt(grid_norm(problem.grid, psi));
+  for (Complex& z : psi) {
+    z = scale * z;
+  }
+  problem.dt = 0.5 * stability_bound(problem.grid, problem.potential, problem.g, psi);
+  const std::unique_ptr<Backend> backend = make_backend(backend_name, problem);
+  backend->load(psi, psi, psi);
+  backend->advance(2); // warm-up: first touch, caches, lazy initialisation
+  backend->synchronize();
+  const long steps_per_iteration =
+      2; // even, so that each iteration ends with the buffers in the same roles
+  for (auto _ : state) {
+    backend->advance(steps_per_iteration);
+    backend->synchronize();
+  }
+  // Every run checks its own result: a blown-up or non-finite state would make the numbers
+  // meaningless.
+  const Diagnostics d = backend->diagnostics();
+  if (!d.finite || std::abs(d.norm - 1.0) > 1e-2) {
+    state.SkipWithError("the state went bad during the benchmark");
+  }
+  const double cells = static_cast<double>(problem.grid.cells());
+  const double updates =
+      cells * static_cast<double>(steps_per_iteration) * static_cast<double>(state.iterations());
+  state.counters["dofs"] = cells;
+  state.counters["dof_updates_per_second"] =
+      benchmark::Counter(updates, benchmark::Counter::kIsRate);
+  state.counters["bytes_per_second"] =
+      benchmark::Counter(updates * kBytesPerUpdate, benchmark::Counter::kIsRate);
+  state.SetLabel(backend->device());
+}
+
+std::string take_flag(int& argc, char** argv, const std::string& name,
+                      const std::string& fallback) {
+  const std::string prefix = "--" + name + "=";
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg.rfind(prefix, 0) == 0) {
+      for (int j = i; j + 1 < argc; ++j) {
+        argv[j] = argv[j + 1];
+      }
+      --argc;
+      return arg.substr(prefix.size());
+    }
+  }
+  return fallback;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+  std::string all_backends;
+  for (std::string_view b : backend_names()) {
+    all_backends += (all_backends.empty() ? "" : ",") + std::string(b);
+  }
+  const auto lattices = split(take_flag(argc, argv, "lattices", "bcc,c15"));
+  const auto sizes = split(take_flag(argc, argv, "dofs", "1e6"));
+  const auto backends = split(take_flag(argc, argv, "backends", all_backends));
+  for (const std::string& backend : backends) {
+    for (const std::string& lattice : lattices) {
+      for (const std::string& size : sizes) {
+        const double dofs = std::stod(size);
+        benchmark::RegisterBenchmark(("step/" + backend + "/" + lattice + "/" + size).c_str(),
+                                     step_benchmark, backend, lattice, dofs)
+            ->Unit(benchmark::kMillisecond)
+            ->UseRealTime()
+            ->MinTime(backend == "reference" ? 2.0 : 1.0);
+      }
+    }
+  }
+  benchmark::AddCustomContext("decgpe_git_commit", git_commit());
+  benchmark::AddCustomContext("decgpe_version", version());
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) {
+    return 1;
+  }
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}
