@@ -1,8 +1,7 @@
 #!/usr/bin/env bash
-# The README's main command: set up, build, and run the default job.
+# The README's main command: set up, build, and run the default case (on the GPU when there is one).
+# Extra arguments go to `decgpe run`, e.g. --backend reference or --out results.h5.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 preset=$(scripts/build.sh | tail -n 1)
-for lattice in cubic fcc bcc a15 c15 z; do
-  "build/$preset/cli/decgpe" lattice "$lattice" | sed -n 1p
-done
+exec "build/$preset/cli/decgpe" run cases/default.toml "$@"
