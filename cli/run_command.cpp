@@ -3,6 +3,7 @@
 #include "cli/build_info.hpp"
 #include "cli/case_setup.hpp"
 #include "cli/hdf5_file.hpp"
+#include "solvers/nvtx.hpp"
 
 #include <chrono>
 #include <cmath>
@@ -42,6 +43,7 @@ public:
     invariant.push_back(s.d.invariant);
     overlap.push_back(s.d.overlap);
     max_abs.push_back(s.d.max_abs);
+    max_diagonal.push_back(s.d.max_diagonal);
   }
 
   void on_snapshot(long at_step, double at_t, Backend& backend) override {
@@ -69,7 +71,7 @@ public:
   }
 
   std::vector<std::int64_t> step;
-  std::vector<double> t, norm, energy, invariant, max_abs;
+  std::vector<double> t, norm, energy, invariant, max_abs, max_diagonal;
   std::vector<Complex> overlap;
 
 private:
@@ -151,7 +153,10 @@ void write_grid(ResultsFile& f, const Grid& g) {
 }
 
 void run(const Options& o) {
-  const RunSetup setup = prepare_run(read_case_file(o.case_file));
+  const RunSetup setup = [&] {
+    const NvtxRange range("setup");
+    return prepare_run(read_case_file(o.case_file));
+  }();
   const Problem& p = setup.problem;
   const std::string out = o.out.empty() ? "out/" + setup.config.name + ".h5" : o.out;
   ResultsFile file(out); // before the run: an unwritable path fails now, not after it
@@ -171,6 +176,7 @@ void run(const Options& o) {
   integrate(*backend, p.dt, setup.schedule, recorder);
   const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
 
+  const NvtxRange io_range("write results");
   std::vector<Complex> current(static_cast<std::size_t>(p.grid.cells())), previous(current.size());
   backend->store(current, previous);
   write_provenance(file, setup, *backend, o);
@@ -182,6 +188,7 @@ void run(const Options& o) {
   file.write("/diagnostics/energy", recorder.energy, {recorder.energy.size()});
   file.write("/diagnostics/invariant", recorder.invariant, {recorder.invariant.size()});
   file.write("/diagnostics/max_abs", recorder.max_abs, {recorder.max_abs.size()});
+  file.write("/diagnostics/max_diagonal", recorder.max_diagonal, {recorder.max_diagonal.size()});
   file.write("/diagnostics/overlap", recorder.overlap);
   file.write("/state/current", current);
   file.write("/state/previous", previous);

@@ -1,7 +1,12 @@
 execute_process(COMMAND git -C ${SOURCE_DIR} rev-parse HEAD OUTPUT_VARIABLE commit
                 OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET RESULT_VARIABLE rc)
 if(NOT rc EQUAL 0 OR commit STREQUAL "")
-  set(commit "unknown")
+  # A copy of the tree without .git (the GPU machine's) is told its commit through the environment.
+  if(DEFINED ENV{DECGPE_GIT_COMMIT})
+    set(commit "$ENV{DECGPE_GIT_COMMIT}")
+  else()
+    set(commit "unknown")
+  endif()
 endif()
 execute_process(COMMAND git -C ${SOURCE_DIR} status --porcelain --untracked-files=no OUTPUT_VARIABLE dirty
                 OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)

@@ -32,9 +32,12 @@ std::unique_ptr<Backend> make_backend(std::string_view name, const Problem& prob
   if (name == "openmp") {
     return cpu::make_openmp_backend(problem);
   }
-  if (name == "cuda") {
+  if (name == "cuda" || name.starts_with("cuda:")) {
 #if DECGPE_HAVE_CUDA
-    return cuda::make_cuda_backend(problem);
+    if (name == "cuda") {
+      return cuda::make_cuda_backend(problem);
+    }
+    return cuda::make_cuda_backend(problem, cuda::parse_variant(name.substr(5)));
 #else
     throw std::runtime_error(
         "backend 'cuda' is not in this build (configure with the cuda preset where nvcc exists)");

@@ -17,6 +17,7 @@ Complex HarmonicVortex::operator()(const lattices::Vec3& r, double t) const {
 
 std::vector<Complex> sample(const Grid& grid, const HarmonicVortex& state, double t, double scale) {
   std::vector<Complex> psi(static_cast<std::size_t>(grid.cells()));
+#pragma omp parallel for schedule(static)
   for (std::int64_t i = 0; i < grid.cells(); ++i) {
     psi[static_cast<std::size_t>(i)] = scale * state(grid.position(i), t);
   }

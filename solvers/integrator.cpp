@@ -1,5 +1,7 @@
 #include "solvers/integrator.hpp"
 
+#include "solvers/nvtx.hpp"
+
 #include <algorithm>
 #include <cstdio>
 #include <string>
@@ -33,12 +35,26 @@ void guard(const Diagnostics& d, double initial_max, long step, double dt) {
 
 } // namespace
 
+namespace {
+
+Diagnostics measure(Backend& backend) {
+  const NvtxRange range("diagnostics");
+  return backend.diagnostics();
+}
+
+void snapshot(Backend& backend, long step, double t, RunObserver& observer) {
+  const NvtxRange range("snapshot");
+  observer.on_snapshot(step, t, backend);
+}
+
+} // namespace
+
 void integrate(Backend& backend, double dt, const Schedule& schedule, RunObserver& observer) {
-  const Diagnostics first = backend.diagnostics();
+  const Diagnostics first = measure(backend);
   guard(first, first.max_abs, 0, dt);
   observer.on_diagnostics({0, 0.0, first});
   if (schedule.snapshot_every > 0) {
-    observer.on_snapshot(0, 0.0, backend);
+    snapshot(backend, 0, 0.0, observer);
   }
   long step = 0;
   while (step < schedule.steps) {
@@ -47,16 +63,19 @@ void integrate(Backend& backend, double dt, const Schedule& schedule, RunObserve
     if (schedule.snapshot_every > 0) {
       next = std::min(next, (step / schedule.snapshot_every + 1) * schedule.snapshot_every);
     }
-    backend.advance(next - step);
+    {
+      const NvtxRange range("steps");
+      backend.advance(next - step);
+    }
     step = next;
     const double t = static_cast<double>(step) * dt;
     if (step % schedule.diagnostics_every == 0 || step == schedule.steps) {
-      const Diagnostics d = backend.diagnostics();
+      const Diagnostics d = measure(backend);
       guard(d, first.max_abs, step, dt);
       observer.on_diagnostics({step, t, d});
     }
     if (schedule.snapshot_every > 0 && step % schedule.snapshot_every == 0) {
-      observer.on_snapshot(step, t, backend);
+      snapshot(backend, step, t, observer);
     }
     observer.on_progress(step, schedule.steps);
   }

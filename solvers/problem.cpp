@@ -6,7 +6,8 @@ namespace decgpe {
 
 double max_diagonal(const Grid& grid, const Potential& potential, double g,
                     std::span<const Complex> psi) {
-  double best = 0.0;
+  double best = 0.0; // a max: the same for any thread count
+#pragma omp parallel for schedule(static) reduction(max : best)
   for (std::int64_t i = 0; i < grid.cells(); ++i) {
     const int l = static_cast<int>(i % grid.ms);
     const double m_ii = 0.5 * grid.weight_sum[l] + potential.at(grid, i) +

@@ -37,9 +37,11 @@ inline Complex laplacian_checked(const Grid& g, const Complex* psi, std::int64_t
 }
 
 /// Adds cell i's terms to the diagnostic sums.
-inline void accumulate(Diagnostics& d, double volume, Complex previous, Complex current,
+/// `weight_sum` is the cell's Σ_F w_F.
+inline void accumulate(Diagnostics& d, double volume, double weight_sum, Complex previous, Complex current,
                        Complex reference, Complex laplacian, double v, double g) {
   const double rho = norm2(current);
+  d.max_diagonal = std::max(d.max_diagonal, 0.5 * weight_sum + v + g * rho);
   d.norm += volume * rho;
   d.energy += volume * (0.5 * conj_mul(current, laplacian).re + v * rho + 0.5 * g * rho * rho);
   d.invariant += volume * conj_mul(previous, current).re;
@@ -54,6 +56,7 @@ inline void combine(Diagnostics& into, const Diagnostics& part) {
   into.invariant += part.invariant;
   into.overlap = into.overlap + part.overlap;
   into.max_abs = std::max(into.max_abs, part.max_abs);
+  into.max_diagonal = std::max(into.max_diagonal, part.max_diagonal);
   into.finite = into.finite && part.finite;
 }
 

@@ -66,7 +66,7 @@ public:
       for_each_cell_in_team(
           [&](std::int64_t sx, std::int64_t sy, std::int64_t sz, int l, std::int64_t i,
               const Complex& lap) {
-            accumulate(mine, p_.grid.volume[l], prev[i], psi[i], ref[i], lap,
+            accumulate(mine, p_.grid.volume[l], p_.grid.weight_sum[l], prev[i], psi[i], ref[i], lap,
                        potential_at(p_, sx, sy, sz, l, i), p_.g);
           },
           psi);

@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# Everything the GPU machine is for, in one call: build (Release, sm_90), run the gpu tests, check every lattice
+# under compute-sanitizer, and run the benchmarks. Logs and Google Benchmark JSON go to $OUT (default: out/device).
+#
+#   scripts/device-run.sh [quick]      quick: 1M and 8M DOFs only, no sanitizer
+#
+# The device tool carries .deps (header-only libraries, see scripts/fetch-header-deps.sh); the machine has the rest.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+OUT=${OUT:-out/device}
+mkdir -p "$OUT"
+mode=${1:-full}
+status=0
+step() { echo "== $*" | tee -a "$OUT/summary.txt"; }
+
+step "device"
+nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max.mem --format=csv | tee -a "$OUT/summary.txt"
+
+step "build"
+if ! { cmake --preset cuda -DDECGPE_WERROR=ON && cmake --build --preset cuda -j "$(nproc)"; } >"$OUT/build.log" 2>&1; then
+  tail -n 40 "$OUT/build.log"
+  exit 1
+fi
+
+step "ctest -L gpu"
+ctest --preset cuda -L gpu -j 4 --output-junit "$(realpath "$OUT")/ctest-gpu.xml" >"$OUT/ctest-gpu.log" 2>&1 || status=1
+tail -n 4 "$OUT/ctest-gpu.log" | tee -a "$OUT/summary.txt"
+
+if [ "$mode" = full ]; then
+  step "compute-sanitizer (memcheck, racecheck) on a small case of every lattice and kernel variant"
+  tmp=$(mktemp -d)
+  for lattice in cubic fcc bcc a15 c15 z; do
+    printf 'lattice = "%s"\nh = 0.8\nstructures = [5, 4, 6]\ng = 100.0\n[time]\ndt_fraction = 0.5\nsteps = 12\ndiagnostics_every = 4\n' \
+      "$lattice" >"$tmp/$lattice.toml"
+    for variant in plain shared; do
+      for tool in memcheck racecheck; do
+        if compute-sanitizer --tool "$tool" --error-exitcode 3 build/cuda/cli/decgpe run "$tmp/$lattice.toml" \
+          --backend "cuda:$variant" --quiet --out "$tmp/out.h5" >>"$OUT/sanitizer.log" 2>&1; then
+          echo "$lattice $variant $tool: clean" | tee -a "$OUT/summary.txt"
+        else
+          echo "$lattice $variant $tool: ERRORS (see sanitizer.log)" | tee -a "$OUT/summary.txt"
+          status=1
+        fi
+      done
+    done
+  done
+fi
+
+step "benchmarks"
+sizes=1e6,8e6,64e6
+[ "$mode" = quick ] && sizes=1e6,8e6
+build/cuda/bench/bench_step --backends=cuda:plain,cuda:shared --lattices=cubic,fcc,bcc,a15,c15,z --dofs="$sizes" \
+  --benchmark_out="$OUT/bench-gpu.json" --benchmark_out_format=json >"$OUT/bench-gpu.log" 2>&1 || status=1
+if [ "$mode" = full ]; then
+  build/cuda/bench/bench_step --backends=reference,openmp --lattices=bcc,c15 --dofs=64e6 \
+    --benchmark_out="$OUT/bench-cpu.json" --benchmark_out_format=json >"$OUT/bench-cpu.log" 2>&1 || status=1
+fi
+grep -E '^(step|copy)' "$OUT"/bench-*.log | sed -E 's/ +[0-9.]+ ms +[0-9]+ //' | cut -c1-160
+exit $status

@@ -1,0 +1,65 @@
+#pragma once
+// Device-side per-cell access: 16-byte loads and stores of ψ, the potential, and the face sum with
+// Dirichlet zeros. The arithmetic is solvers/leapfrog.hpp's, in the CPU reference's order; built
+// without FMA contraction
+// (-fmad=false), the GPU state is bitwise identical to `reference`.
+
+#include "solvers/cuda/device_tables.hpp"
+#include "solvers/leapfrog.hpp"
+#include "solvers/problem.hpp"
+
+namespace decgpe::cuda {
+
+__device__ __forceinline__ Complex load_ro(const Complex* p) {
+  const double2 v = __ldg(reinterpret_cast<const double2*>(p));
+  return {v.x, v.y};
+}
+__device__ __forceinline__ Complex load(const Complex* p) {
+  const double2 v = *reinterpret_cast<const double2*>(p);
+  return {v.x, v.y};
+}
+__device__ __forceinline__ void store(Complex* p, Complex z) {
+  *reinterpret_cast<double2*>(p) = make_double2(z.re, z.im);
+}
+
+/// V at cell l of instance (sx, sy, sz), with the host's position arithmetic: (origin + centre) + s
+/// · box.
+__device__ __forceinline__ double potential_at(const DeviceGrid& g, int sx, int sy, int sz, int l,
+                                               long long i) {
+  if (g.potential != nullptr) {
+    return __ldg(g.potential + i);
+  }
+  const double x = (g.origin[0] + __ldg(g.centre + 3 * l)) + static_cast<double>(sx) * g.box[0];
+  const double y = (g.origin[1] + __ldg(g.centre + 3 * l + 1)) + static_cast<double>(sy) * g.box[1];
+  const double z = (g.origin[2] + __ldg(g.centre + 3 * l + 2)) + static_cast<double>(sz) * g.box[2];
+  return harmonic_potential(x, y, z, g.lambda);
+}
+
+/// Decoded stencil entry e = f · ms + l.
+struct Face {
+  double weight; ///< 0 marks a padding entry (rows shorter than the lattice's most faces)
+  int local;     ///< neighbour's local index
+  int dx, dy, dz;
+  int delta;
+};
+
+__device__ __forceinline__ Face face(const DeviceGrid& g, int e) {
+  const int code = __ldg(g.code + e);
+  return {__ldg(g.weight + e),    code & 0xffff,          ((code >> 16) & 3) - 1,
+          ((code >> 18) & 3) - 1, ((code >> 20) & 3) - 1, __ldg(g.delta + e)};
+}
+
+/// Whether the neighbour across face f lies in the domain; `inner_row` says the y and z offsets
+/// cannot leave it.
+__device__ __forceinline__ bool inside(const DeviceGrid& g, const Face& f, int sx, int sy, int sz,
+                                       bool inner_row) {
+  const int nx = sx + f.dx;
+  bool in = nx >= 0 && nx < g.sx;
+  if (!inner_row) {
+    const int ny = sy + f.dy, nz = sz + f.dz;
+    in = in && ny >= 0 && ny < g.sy && nz >= 0 && nz < g.sz;
+  }
+  return in;
+}
+
+} // namespace decgpe::cuda

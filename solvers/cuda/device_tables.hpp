@@ -1,0 +1,43 @@
+#pragma once
+// Plain-data views shared by the host side (cuda_backend.cpp) and the kernels (*.cu). Tables are
+// face-major, [f * ms + l], so that a warp's threads (consecutive l) read consecutive entries.
+
+#include "solvers/complex.hpp"
+
+#include <cstdint>
+
+namespace decgpe::cuda {
+
+struct DeviceGrid {
+  int sx, sy, sz; ///< S
+  int ms, max_faces;
+  double origin[3];
+  double box[3];
+  const double* weight;      ///< [max_faces * ms]; 0 for padding faces
+  const std::int32_t* code;  ///< [max_faces * ms]: neighbour local index | (dx+1) << 16 | (dy+1) <<
+                             ///< 18 | (dz+1) << 20
+  const std::int32_t* delta; ///< [max_faces * ms]: global index offset to the neighbour
+  const double* centre;      ///< [3 * ms]: circumcentre x, y, z per local index
+  const double* volume;      ///< [ms]: |B| per local index
+  const double* weight_sum;  ///< [ms]: Σ_F weight, the Laplacian's diagonal
+  const double* potential;   ///< tabulated V per cell, or nullptr for the harmonic trap
+  double lambda;
+  double g;
+  double two_dt;
+};
+
+/// Launch geometry shared by every kernel: a block is a tile of `tile` consecutive structure
+/// instances of one (y, z) row, one thread per dual 0-cell; rows [z_begin, z_end) × Sy are covered
+/// by tiles_per_row × rows blocks.
+struct Tiling {
+  int tile;          ///< structure instances per block
+  int threads;       ///< tile · ms rounded up to a whole warp
+  int tiles_per_row; ///< ⌈Sx / tile⌉
+};
+
+/// Per-block partial sums of the diagnostics; reduced again by a single block.
+struct DiagnosticSums {
+  double norm, energy, invariant, overlap_re, overlap_im, max_abs, max_diagonal, nonfinite;
+};
+
+} // namespace decgpe::cuda
