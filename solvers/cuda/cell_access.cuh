@@ -44,9 +44,12 @@ struct Face {
 };
 
 __device__ __forceinline__ Face face(const DeviceGrid& g, int e) {
-  const int code = __ldg(g.code + e);
-  return {__ldg(g.weight + e),    code & 0xffff,          ((code >> 16) & 3) - 1,
-          ((code >> 18) & 3) - 1, ((code >> 20) & 3) - 1, __ldg(g.delta + e)};
+  const double2 raw = __ldg(reinterpret_cast<const double2*>(g.faces + e));
+  const long long packed = __double_as_longlong(raw.y); // delta in the low word, code in the high
+  const int delta = static_cast<int>(packed & 0xffffffffLL);
+  const int code = static_cast<int>(packed >> 32);
+  return {raw.x, code & 0xffff, ((code >> 16) & 3) - 1, ((code >> 18) & 3) - 1,
+          ((code >> 20) & 3) - 1, delta};
 }
 
 /// Whether the neighbour across face f lies in the domain; `inner_row` says the y and z offsets

@@ -168,8 +168,7 @@ private:
     for (int l = 0; l < g.ms; ++l) {
       faces = std::max(faces, g.row_begin[l + 1] - g.row_begin[l]);
     }
-    std::vector<double> weight(static_cast<std::size_t>(faces * g.ms), 0.0);
-    std::vector<std::int32_t> code(weight.size()), delta(weight.size(), 0);
+    std::vector<FaceEntry> table(static_cast<std::size_t>(faces * g.ms));
     std::vector<double> centre, volume(g.volume), weight_sum(g.weight_sum);
     const long long slice = static_cast<long long>(g.size[0]) * g.size[1];
     if (static_cast<double>(g.ms) * (static_cast<double>(slice) + g.size[0] + 1) >
@@ -181,20 +180,18 @@ private:
         const std::size_t e = static_cast<std::size_t>(f * g.ms + l);
         const int entry = g.row_begin[l] + f;
         if (entry >= g.row_begin[l + 1]) {
-          code[e] = l | (1 << 16) | (1 << 18) | (1 << 20); // padding: itself, weight 0
+          table[e] = {0.0, 0, l | (1 << 16) | (1 << 18) | (1 << 20)}; // padding: itself, weight 0
           continue;
         }
         const StencilEntry& s = g.stencil[static_cast<std::size_t>(entry)];
-        weight[e] = s.weight;
-        code[e] = s.neighbour | ((s.dx + 1) << 16) | ((s.dy + 1) << 18) | ((s.dz + 1) << 20);
-        delta[e] = static_cast<std::int32_t>(g.ms * ((s.dz * slice) + s.dy * g.size[0] + s.dx) +
-                                             s.neighbour - l);
+        table[e] = {s.weight,
+                    static_cast<std::int32_t>(g.ms * ((s.dz * slice) + s.dy * g.size[0] + s.dx) +
+                                              s.neighbour - l),
+                    s.neighbour | ((s.dx + 1) << 16) | ((s.dy + 1) << 18) | ((s.dz + 1) << 20)};
       }
       centre.insert(centre.end(), {g.centre[l].x, g.centre[l].y, g.centre[l].z});
     }
-    weight_d_ = to_device(weight);
-    code_d_ = to_device(code);
-    delta_d_ = to_device(delta);
+    faces_d_ = to_device(table);
     centre_d_ = to_device(centre);
     volume_d_ = to_device(volume);
     weight_sum_d_ = to_device(weight_sum);
@@ -205,9 +202,7 @@ private:
                      faces,
                      {g.origin.x, g.origin.y, g.origin.z},
                      {g.box.x, g.box.y, g.box.z},
-                     weight_d_.get(),
-                     code_d_.get(),
-                     delta_d_.get(),
+                     faces_d_.get(),
                      centre_d_.get(),
                      volume_d_.get(),
                      weight_sum_d_.get(),
@@ -222,8 +217,8 @@ private:
   std::string device_name_;
   DeviceGrid dg_{};
   Tiling tiling_{};
-  DeviceBuffer<double> weight_d_, centre_d_, volume_d_, weight_sum_d_, potential_;
-  DeviceBuffer<std::int32_t> code_d_, delta_d_;
+  DeviceBuffer<FaceEntry> faces_d_;
+  DeviceBuffer<double> centre_d_, volume_d_, weight_sum_d_, potential_;
   DeviceBuffer<Complex> a_, b_, reference_;
   DeviceBuffer<DiagnosticSums> partials_, result_;
   Complex* previous_ = nullptr;

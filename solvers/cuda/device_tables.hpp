@@ -8,15 +8,19 @@
 
 namespace decgpe::cuda {
 
+/// One stencil entry in 16 bytes, so a thread fetches it with a single 128-bit load.
+struct alignas(16) FaceEntry {
+  double weight;        ///< |F|/(|E*||B|) at scale h; 0 for padding (rows shorter than the most faces)
+  std::int32_t delta;   ///< global index offset to the neighbour
+  std::int32_t code;    ///< neighbour local index | (dx+1) << 16 | (dy+1) << 18 | (dz+1) << 20
+};
+
 struct DeviceGrid {
   int sx, sy, sz; ///< S
   int ms, max_faces;
   double origin[3];
   double box[3];
-  const double* weight;      ///< [max_faces * ms]; 0 for padding faces
-  const std::int32_t* code;  ///< [max_faces * ms]: neighbour local index | (dx+1) << 16 | (dy+1) <<
-                             ///< 18 | (dz+1) << 20
-  const std::int32_t* delta; ///< [max_faces * ms]: global index offset to the neighbour
+  const FaceEntry* faces;    ///< [max_faces * ms], face-major
   const double* centre;      ///< [3 * ms]: circumcentre x, y, z per local index
   const double* volume;      ///< [ms]: |B| per local index
   const double* weight_sum;  ///< [ms]: Σ_F weight, the Laplacian's diagonal
