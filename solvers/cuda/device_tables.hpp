@@ -10,9 +10,9 @@ namespace decgpe::cuda {
 
 /// One stencil entry in 16 bytes, so a thread fetches it with a single 128-bit load.
 struct alignas(16) FaceEntry {
-  double weight;        ///< |F|/(|E*||B|) at scale h; 0 for padding (rows shorter than the most faces)
-  std::int32_t delta;   ///< global index offset to the neighbour
-  std::int32_t code;    ///< neighbour local index | (dx+1) << 16 | (dy+1) << 18 | (dz+1) << 20
+  double weight; ///< |F|/(|E*||B|) at scale h; 0 for padding (rows shorter than the most faces)
+  std::int32_t delta; ///< global index offset to the neighbour
+  std::int32_t code;  ///< neighbour local index | (dx+1) << 16 | (dy+1) << 18 | (dz+1) << 20
 };
 
 struct DeviceGrid {
@@ -20,11 +20,11 @@ struct DeviceGrid {
   int ms, max_faces;
   double origin[3];
   double box[3];
-  const FaceEntry* faces;    ///< [max_faces * ms], face-major
-  const double* centre;      ///< [3 * ms]: circumcentre x, y, z per local index
-  const double* volume;      ///< [ms]: |B| per local index
-  const double* weight_sum;  ///< [ms]: Σ_F weight, the Laplacian's diagonal
-  const double* potential;   ///< tabulated V per cell, or nullptr for the harmonic trap
+  const FaceEntry* faces;   ///< [max_faces * ms], face-major
+  const double* centre;     ///< [3 * ms]: circumcentre x, y, z per local index
+  const double* volume;     ///< [ms]: |B| per local index
+  const double* weight_sum; ///< [ms]: Σ_F weight, the Laplacian's diagonal
+  const double* potential;  ///< tabulated V per cell, or nullptr for the harmonic trap
   double lambda;
   double g;
   double two_dt;
@@ -37,6 +37,8 @@ struct Tiling {
   int tile;          ///< structure instances per block
   int threads;       ///< tile · ms rounded up to a whole warp
   int tiles_per_row; ///< ⌈Sx / tile⌉
+  int rows;          ///< consecutive y-rows per block (each thread has a cell in each)
+  int row_groups;    ///< ⌈Sy / rows⌉
 };
 
 /// Per-block partial sums of the diagnostics; reduced again by a single block.

@@ -1,10 +1,19 @@
-// The step kernel of Algorithm 1, in two variants that differ only in where same-row neighbours are
-// read from.
+// The step kernel of Algorithm 1, in two variants that differ in where neighbours are read from.
+//
+// plain: a block is a tile of structure instances in ROWS consecutive y-rows; each thread owns one
+// local index in one instance of each row. Its ROWS cells share one stencil-table fetch per face,
+// all their loads are in flight together (the step is latency-bound at one cell per thread: ncu
+// showed 46 B of DRAM traffic per update, at the 48 B floor, but only 65% of DRAM bandwidth), and a
+// dy = ±1 neighbour is often a cell the block has just loaded. shared: one row's tile plus its x
+// halo is staged in shared memory (the paper's §4.1 scheme).
 
 #include "solvers/cuda/cell_access.cuh"
 #include "solvers/cuda/cuda_check.hpp"
 #include "solvers/cuda/kernels.hpp"
 #include "solvers/cuda/lattice_dispatch.cuh"
+
+#include <cstdlib>
+#include <string>
 
 namespace decgpe::cuda {
 
@@ -12,11 +21,68 @@ namespace {
 
 constexpr int kMaxThreads = 544; // C15's 4 instances × 136 cells
 
-template <int MS, int F, bool SHARED>
+template <int MS, int F, int ROWS>
+__global__ void __launch_bounds__(512)
+    step_plain(DeviceGrid g, Tiling t, const Complex* __restrict__ psi, Complex* __restrict__ out,
+               int z_begin) {
+  const int group = blockIdx.x / t.tiles_per_row;
+  const int x0 = (blockIdx.x - group * t.tiles_per_row) * t.tile;
+  const int slab = group / t.row_groups;
+  const int sz = z_begin + slab;
+  const int sy0 = (group - slab * t.row_groups) * ROWS;
+  const int tx = threadIdx.x / MS;
+  const int l = threadIdx.x - tx * MS;
+  const int sx = x0 + tx;
+  if (tx >= t.tile || sx >= g.sx) {
+    return;
+  }
+  const long long row_stride = static_cast<long long>(g.sx) * MS;
+  const long long i0 =
+      (static_cast<long long>(sz) * g.sy + sy0) * row_stride + static_cast<long long>(sx) * MS + l;
+  const bool z_inner = sz > 0 && sz < g.sz - 1;
+  Complex previous[ROWS], psi_i[ROWS], lap[ROWS];
+#pragma unroll
+  for (int r = 0; r < ROWS; ++r) {
+    lap[r] = {0.0, 0.0};
+    if (sy0 + r < g.sy) {
+      previous[r] = load(out + i0 + r * row_stride);
+      psi_i[r] = load_ro(psi + i0 + r * row_stride);
+    }
+  }
+#pragma unroll
+  for (int f = 0; f < F; ++f) {
+    const Face fc = face(g, f * MS + l);
+    if (fc.weight == 0.0) {
+      continue;
+    }
+    const int nx = sx + fc.dx, nz = sz + fc.dz;
+    const bool xz_in = nx >= 0 && nx < g.sx && (z_inner || (nz >= 0 && nz < g.sz));
+#pragma unroll
+    for (int r = 0; r < ROWS; ++r) {
+      const int ny = sy0 + r + fc.dy;
+      if (sy0 + r < g.sy) {
+        const Complex psi_j = xz_in && ny >= 0 && ny < g.sy
+                                  ? load_ro(psi + i0 + r * row_stride + fc.delta)
+                                  : Complex{0.0, 0.0};
+        lap[r] = add_face(lap[r], fc.weight, psi_i[r], psi_j);
+      }
+    }
+  }
+#pragma unroll
+  for (int r = 0; r < ROWS; ++r) {
+    if (sy0 + r < g.sy) {
+      const long long i = i0 + r * row_stride;
+      const double v = potential_at(g, sx, sy0 + r, sz, l, i);
+      store(out + i, leapfrog_update(previous[r], psi_i[r], lap[r], v, g.g, g.two_dt));
+    }
+  }
+}
+
+template <int MS, int F>
 __global__ void __launch_bounds__(kMaxThreads)
-    step_kernel(DeviceGrid g, Tiling t, const Complex* __restrict__ psi, Complex* __restrict__ out,
+    step_shared(DeviceGrid g, Tiling t, const Complex* __restrict__ psi, Complex* __restrict__ out,
                 int z_begin) {
-  // SHARED: ψⁿ of instances x0 − 1 … x0 + tile of this row (the x halo included).
+  // ψⁿ of instances x0 − 1 … x0 + tile of this row (the x halo included).
   extern __shared__ double2 staged[];
   const int row = blockIdx.x / t.tiles_per_row;
   const int x0 = (blockIdx.x - row * t.tiles_per_row) * t.tile;
@@ -24,7 +90,7 @@ __global__ void __launch_bounds__(kMaxThreads)
   const int sz = z_begin + row / g.sy;
   const long long row_base = (static_cast<long long>(sz) * g.sy + sy) * g.sx * MS;
   const bool inner_row = sy > 0 && sy < g.sy - 1 && sz > 0 && sz < g.sz - 1;
-  if constexpr (SHARED) {
+  {
     const int first = max(x0 - 1, 0);
     const int last = min(x0 + t.tile + 1, g.sx);
     const double2* src = reinterpret_cast<const double2*>(psi + row_base) + first * MS;
@@ -42,9 +108,8 @@ __global__ void __launch_bounds__(kMaxThreads)
     return;
   }
   const long long i = row_base + static_cast<long long>(sx) * MS + l;
-  const Complex previous = load(out + i);  // issued first: independent of everything below
-  const Complex psi_i =
-      SHARED ? Complex{staged[(tx + 1) * MS + l].x, staged[(tx + 1) * MS + l].y} : load_ro(psi + i);
+  const Complex previous = load(out + i); // issued first: independent of everything below
+  const Complex psi_i{staged[(tx + 1) * MS + l].x, staged[(tx + 1) * MS + l].y};
   Complex lap{0.0, 0.0};
 #pragma unroll
   for (int f = 0; f < F; ++f) {
@@ -54,7 +119,7 @@ __global__ void __launch_bounds__(kMaxThreads)
     }
     Complex psi_j{0.0, 0.0};
     if (inside(g, fc, sx, sy, sz, inner_row)) {
-      if (SHARED && fc.dy == 0 && fc.dz == 0) {
+      if (fc.dy == 0 && fc.dz == 0) {
         const double2 v = staged[(tx + 1 + fc.dx) * MS + fc.local];
         psi_j = {v.x, v.y};
       } else {
@@ -69,33 +134,51 @@ __global__ void __launch_bounds__(kMaxThreads)
 
 } // namespace
 
+/// Rows per thread of the plain kernel: DECGPE_PLAIN_ROWS (1, 2 or 4) overrides the default, for
+/// tuning on a new GPU.
+int plain_rows() {
+  if (const char* env = std::getenv("DECGPE_PLAIN_ROWS")) {
+    const int rows = std::atoi(env);
+    if (rows == 1 || rows == 2 || rows == 4) {
+      return rows;
+    }
+    throw std::invalid_argument("DECGPE_PLAIN_ROWS must be 1, 2 or 4, got '" + std::string(env) +
+                                "'");
+  }
+  return 2;
+}
+
 Tiling make_tiling(StepVariant variant, const DeviceGrid& g) {
-  // About 512 threads a block: whole structure instances, so a block's cells are contiguous in
-  // memory. The shared variant's halo costs two instances a tile, so it wants the longest tile that
-  // fits.
-  // Tiles of a row are balanced (87 instances become 29 + 29 + 29, not 42 + 42 + 3).
+  // About 512 threads a block of whole structure instances, so a block's cells are contiguous in
+  // memory; the shared variant's halo costs two instances a tile, so it takes the longest tile that
+  // fits. Tiles of a row are balanced (87 instances become 29 + 29 + 29, not 42 + 42 + 3).
   const int per_block = variant == StepVariant::shared ? kMaxThreads : 512;
   const int longest = std::max(1, std::min(per_block / g.ms, g.sx));
   const int tiles_per_row = (g.sx + longest - 1) / longest;
   const int tile = (g.sx + tiles_per_row - 1) / tiles_per_row;
-  return {tile, (tile * g.ms + 31) / 32 * 32, tiles_per_row};
+  const int rows = variant == StepVariant::shared ? 1 : plain_rows();
+  return {tile, (tile * g.ms + 31) / 32 * 32, tiles_per_row, rows, (g.sy + rows - 1) / rows};
 }
 
 void launch_step(StepVariant variant, const Tiling& t, const DeviceGrid& g, const Complex* psi,
                  Complex* out, int z_begin, int z_end, cudaStream_t stream) {
-  const long long blocks = static_cast<long long>(t.tiles_per_row) * g.sy * (z_end - z_begin);
+  const long long blocks =
+      static_cast<long long>(t.tiles_per_row) * t.row_groups * (z_end - z_begin);
   if (blocks <= 0) {
     return;
   }
+  const auto grid = static_cast<unsigned>(blocks);
   dispatch_lattice(g.ms, g.max_faces, [&](auto ms, auto faces) {
     if (variant == StepVariant::shared) {
       // At most (544 + 2 · 136) · 16 B = 13 KB: within the default 48 KB, no opt-in needed.
       const std::size_t bytes = static_cast<std::size_t>(t.tile + 2) * ms * sizeof(double2);
-      step_kernel<ms, faces, true>
-          <<<static_cast<unsigned>(blocks), t.threads, bytes, stream>>>(g, t, psi, out, z_begin);
+      step_shared<ms, faces><<<grid, t.threads, bytes, stream>>>(g, t, psi, out, z_begin);
+    } else if (t.rows == 4) {
+      step_plain<ms, faces, 4><<<grid, t.threads, 0, stream>>>(g, t, psi, out, z_begin);
+    } else if (t.rows == 2) {
+      step_plain<ms, faces, 2><<<grid, t.threads, 0, stream>>>(g, t, psi, out, z_begin);
     } else {
-      step_kernel<ms, faces, false>
-          <<<static_cast<unsigned>(blocks), t.threads, 0, stream>>>(g, t, psi, out, z_begin);
+      step_plain<ms, faces, 1><<<grid, t.threads, 0, stream>>>(g, t, psi, out, z_begin);
     }
   });
   DECGPE_CUDA_CHECK(cudaGetLastError());
