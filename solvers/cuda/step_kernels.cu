@@ -21,8 +21,8 @@ namespace {
 
 constexpr int kMaxThreads = 544; // C15's 4 instances × 136 cells
 
-template <int MS, int F, int ROWS>
-__global__ void __launch_bounds__(512)
+template <int MS, int F, int ROWS, int THREADS, int MIN_BLOCKS>
+__global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
     step_plain(DeviceGrid g, Tiling t, const Complex* __restrict__ psi, Complex* __restrict__ out,
                int z_begin) {
   const int group = blockIdx.x / t.tiles_per_row;
@@ -134,29 +134,38 @@ __global__ void __launch_bounds__(kMaxThreads)
 
 } // namespace
 
-/// Rows per thread of the plain kernel: DECGPE_PLAIN_ROWS (1, 2 or 4) overrides the default, for
-/// tuning on a new GPU.
-int plain_rows() {
-  if (const char* env = std::getenv("DECGPE_PLAIN_ROWS")) {
-    const int rows = std::atoi(env);
-    if (rows == 1 || rows == 2 || rows == 4) {
-      return rows;
-    }
-    throw std::invalid_argument("DECGPE_PLAIN_ROWS must be 1, 2 or 4, got '" + std::string(env) +
-                                "'");
+/// The plain kernel's shape: "rows x threads-per-block" with "/min-blocks" forcing registers down
+/// for occupancy. DECGPE_PLAIN_SHAPE overrides the default, for tuning on a new GPU.
+struct PlainShape {
+  int rows, threads;
+};
+
+PlainShape plain_shape() {
+  const char* env = std::getenv("DECGPE_PLAIN_SHAPE");
+  const std::string shape = env != nullptr ? env : "1x256";
+  if (shape == "1x512") {
+    return {1, 512};
   }
-  return 2;
+  if (shape == "1x256") {
+    return {1, 256};
+  }
+  if (shape == "2x256") {
+    return {2, 256};
+  }
+  throw std::invalid_argument("DECGPE_PLAIN_SHAPE must be 1x512, 1x256 or 2x256, got '" + shape +
+                              "'");
 }
 
 Tiling make_tiling(StepVariant variant, const DeviceGrid& g) {
   // About 512 threads a block of whole structure instances, so a block's cells are contiguous in
   // memory; the shared variant's halo costs two instances a tile, so it takes the longest tile that
   // fits. Tiles of a row are balanced (87 instances become 29 + 29 + 29, not 42 + 42 + 3).
-  const int per_block = variant == StepVariant::shared ? kMaxThreads : 512;
+  const PlainShape shape = plain_shape();
+  const int per_block = variant == StepVariant::shared ? kMaxThreads : shape.threads;
   const int longest = std::max(1, std::min(per_block / g.ms, g.sx));
   const int tiles_per_row = (g.sx + longest - 1) / longest;
   const int tile = (g.sx + tiles_per_row - 1) / tiles_per_row;
-  const int rows = variant == StepVariant::shared ? 1 : plain_rows();
+  const int rows = variant == StepVariant::shared ? 1 : shape.rows;
   return {tile, (tile * g.ms + 31) / 32 * 32, tiles_per_row, rows, (g.sy + rows - 1) / rows};
 }
 
@@ -173,12 +182,13 @@ void launch_step(StepVariant variant, const Tiling& t, const DeviceGrid& g, cons
       // At most (544 + 2 · 136) · 16 B = 13 KB: within the default 48 KB, no opt-in needed.
       const std::size_t bytes = static_cast<std::size_t>(t.tile + 2) * ms * sizeof(double2);
       step_shared<ms, faces><<<grid, t.threads, bytes, stream>>>(g, t, psi, out, z_begin);
-    } else if (t.rows == 4) {
-      step_plain<ms, faces, 4><<<grid, t.threads, 0, stream>>>(g, t, psi, out, z_begin);
     } else if (t.rows == 2) {
-      step_plain<ms, faces, 2><<<grid, t.threads, 0, stream>>>(g, t, psi, out, z_begin);
+      step_plain<ms, faces, 2, 256, 4><<<grid, t.threads, 0, stream>>>(g, t, psi, out, z_begin);
+    } else if (t.threads <= 256) {
+      // 8 blocks of 256: the full 64 warps of an SM, at most 32 registers a thread.
+      step_plain<ms, faces, 1, 256, 8><<<grid, t.threads, 0, stream>>>(g, t, psi, out, z_begin);
     } else {
-      step_plain<ms, faces, 1><<<grid, t.threads, 0, stream>>>(g, t, psi, out, z_begin);
+      step_plain<ms, faces, 1, 512, 1><<<grid, t.threads, 0, stream>>>(g, t, psi, out, z_begin);
     }
   });
   DECGPE_CUDA_CHECK(cudaGetLastError());
