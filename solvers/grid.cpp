@@ -33,6 +33,8 @@ Grid make_grid(const lattices::CellComplex& complex, std::array<int, 3> size, do
   g.h = h;
   g.box = complex.box * h;
   g.origin = lattices::Vec3{size[0] * g.box.x, size[1] * g.box.y, size[2] * g.box.z} * -0.5;
+  g.global_z = size[2];
+  g.owned_end = size[2];
   if (static_cast<double>(g.cells()) >
       static_cast<double>(std::numeric_limits<std::int64_t>::max() / 64)) {
     throw std::invalid_argument("domain too large");
@@ -60,6 +62,19 @@ Grid make_grid(const lattices::CellComplex& complex, std::array<int, 3> size, do
     g.weight_sum.push_back(sum);
   }
   return g;
+}
+
+Grid make_slab(const Grid& global, int first, int last, int owned_first, int owned_last) {
+  if (!(0 <= first && first <= owned_first && owned_first < owned_last && owned_last <= last &&
+        last <= global.global_z)) {
+    throw std::invalid_argument("invalid slab");
+  }
+  Grid slab = global;
+  slab.size[2] = last - first;
+  slab.z_offset = global.z_offset + first;
+  slab.owned_begin = owned_first - first;
+  slab.owned_end = owned_last - first;
+  return slab;
 }
 
 std::array<int, 3> structures_covering(const lattices::CellComplex& complex,

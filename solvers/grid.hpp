@@ -37,18 +37,32 @@ struct Grid {
   std::vector<double> volume;     ///< |B| at scale h, per local index
   std::vector<double> weight_sum; ///< Σ_F weight per local index: the Laplacian's diagonal
 
+  // A z-slab of a larger domain (scale-out) stores slices [z_offset, z_offset + size[2]) of the global
+  // domain: its owned slices plus one halo slice per neighbouring slab. Memory is indexed with the
+  // local z; the potential and the Dirichlet boundary use the global one. For a whole domain,
+  // z_offset = 0, global_z = size[2] and every slice is owned.
+  int z_offset = 0;
+  int global_z = 0;  ///< Sz of the whole domain
+  int owned_begin = 0, owned_end = 0;  ///< owned local slices [owned_begin, owned_end)
+
   std::int64_t instances() const { return std::int64_t{size[0]} * size[1] * size[2]; }
   std::int64_t cells() const { return instances() * ms; } ///< m, the number of DOFs
   std::int64_t slice_cells() const { return std::int64_t{size[0]} * size[1] * ms; } ///< one z-slice
+  std::int64_t owned_cells() const { return (owned_end - owned_begin) * slice_cells(); }
+  /// Whether global z-slice `gz` exists (ψ = 0 beyond the domain's faces).
+  bool z_inside(std::int64_t gz) const { return gz >= 0 && gz < global_z; }
   lattices::Vec3 position(std::int64_t i) const; ///< circumcentre of global cell i
-  /// Circumcentre of local cell l in instance (sx, sy, sz); the same arithmetic as position(i), bit
-  /// for bit.
+  /// Circumcentre of local cell l in instance (sx, sy, local sz); the same arithmetic as
+  /// position(i), bit for bit, and the same in a slab as in the whole domain.
   lattices::Vec3 position(std::int64_t sx, std::int64_t sy, std::int64_t sz, int l) const {
     return origin + centre[l] +
            lattices::Vec3{static_cast<double>(sx) * box.x, static_cast<double>(sy) * box.y,
-                          static_cast<double>(sz) * box.z};
+                          static_cast<double>(sz + z_offset) * box.z};
   }
 };
+
+/// The slab of `global` that stores global slices [first, last) and owns [owned_first, owned_last).
+Grid make_slab(const Grid& global, int first, int last, int owned_first, int owned_last);
 
 /// Builds the grid; throws std::invalid_argument for sizes < 1 or h ≤ 0 (or non-finite).
 Grid make_grid(const lattices::CellComplex& complex, std::array<int, 3> size, double h);

@@ -19,7 +19,8 @@ inline double potential_at(const Problem& p, std::int64_t sx, std::int64_t sy, s
   return harmonic_potential(r.x, r.y, r.z, p.potential.lambda);
 }
 
-/// Σ_F w_F (ψ_i − ψ_j) with ψ_j = 0 outside the domain (Dirichlet), bounds checked per face.
+/// Σ_F w_F (ψ_i − ψ_j) with ψ_j = 0 outside the domain (Dirichlet), bounds checked per face; sz
+/// is the local slice (a slab stores its neighbours' boundary slices, so memory is local).
 inline Complex laplacian_checked(const Grid& g, const Complex* psi, std::int64_t sx,
                                  std::int64_t sy, std::int64_t sz, int l, std::int64_t i) {
   Complex lap{0.0, 0.0};
@@ -28,7 +29,7 @@ inline Complex laplacian_checked(const Grid& g, const Complex* psi, std::int64_t
     const StencilEntry& s = g.stencil[e];
     const std::int64_t nx = sx + s.dx, ny = sy + s.dy, nz = sz + s.dz;
     Complex psi_j{0.0, 0.0};
-    if (nx >= 0 && ny >= 0 && nz >= 0 && nx < g.size[0] && ny < g.size[1] && nz < g.size[2]) {
+    if (nx >= 0 && ny >= 0 && nx < g.size[0] && ny < g.size[1] && g.z_inside(nz + g.z_offset)) {
       psi_j = psi[g.ms * ((nz * g.size[1] + ny) * g.size[0] + nx) + s.neighbour];
     }
     lap = add_face(lap, s.weight, psi_i, psi_j);

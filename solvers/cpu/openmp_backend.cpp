@@ -6,6 +6,7 @@
 #include "solvers/cpu/backends.hpp"
 #include "solvers/cpu/cell_ops.hpp"
 #include "solvers/cpu/host_state.hpp"
+#include "solvers/halo_exchange.hpp"
 
 #include <omp.h>
 
@@ -15,7 +16,8 @@ namespace {
 
 class OpenMPBackend final : public Backend {
 public:
-  explicit OpenMPBackend(const Problem& problem) : p_(problem), state_(problem.grid.cells()) {
+  OpenMPBackend(const Problem& problem, HaloExchange* halo)
+      : p_(problem), halo_(halo), state_(problem.grid.cells()) {
     const Grid& g = p_.grid;
     for (int l = 0; l < g.ms; ++l) {
       for (int e = g.row_begin[l]; e < g.row_begin[l + 1]; ++e) {
@@ -40,17 +42,18 @@ public:
   }
 
   void advance(long steps) override {
-    const double two_dt = 2.0 * p_.dt;
+    const Grid& g = p_.grid;
     for (long n = 0; n < steps; ++n) {
-      const Complex* psi = state_.current();
-      Complex* out = state_.previous();
-      for_each_cell(
-          [&](std::int64_t sx, std::int64_t sy, std::int64_t sz, int l, std::int64_t i,
-              const Complex& lap) {
-            out[i] = leapfrog_update(out[i], psi[i], lap, potential_at(p_, sx, sy, sz, l, i), p_.g,
-                                     two_dt);
-          },
-          psi);
+      if (halo_ == nullptr) {
+        update(g.owned_begin, g.owned_end);
+      } else {
+        // Split phase: the boundary slices first, their exchange overlapping the interior's update.
+        update(g.owned_begin, g.owned_begin + 1);
+        update(std::max(g.owned_begin + 1, g.owned_end - 1), g.owned_end);
+        halo_->begin(state_.previous(), nullptr);
+        update(g.owned_begin + 1, g.owned_end - 1);
+        halo_->end(nullptr);
+      }
       state_.swap();
     }
   }
@@ -69,7 +72,7 @@ public:
             accumulate(mine, p_.grid.volume[l], p_.grid.weight_sum[l], prev[i], psi[i], ref[i], lap,
                        potential_at(p_, sx, sy, sz, l, i), p_.g);
           },
-          psi);
+          psi, p_.grid.owned_begin, p_.grid.owned_end);
 #pragma omp critical
       combine(total, mine);
     }
@@ -77,21 +80,37 @@ public:
   }
 
 private:
-  /// Calls f(sx, sy, sz, l, i, Σ_F w (ψ_i − ψ_j)) for every cell, rows shared among a new thread
-  /// team.
-  template <class F> void for_each_cell(F&& f, const Complex* psi) const {
+  /// ψ^{n+1} on the local slices [z_begin, z_end), written over ψ^{n−1}.
+  void update(int z_begin, int z_end) {
+    const Complex* psi = state_.current();
+    Complex* out = state_.previous();
+    const double two_dt = 2.0 * p_.dt;
+    for_each_cell(
+        [&](std::int64_t sx, std::int64_t sy, std::int64_t sz, int l, std::int64_t i,
+            const Complex& lap) {
+          out[i] = leapfrog_update(out[i], psi[i], lap, potential_at(p_, sx, sy, sz, l, i), p_.g,
+                                   two_dt);
+        },
+        psi, z_begin, z_end);
+  }
+
+  /// Calls f(sx, sy, sz, l, i, Σ_F w (ψ_i − ψ_j)) for every cell of the local slices
+  /// [z_begin, z_end), rows shared among a new thread team.
+  template <class F> void for_each_cell(F&& f, const Complex* psi, int z_begin, int z_end) const {
 #pragma omp parallel
-    for_each_cell_in_team(f, psi);
+    for_each_cell_in_team(f, psi, z_begin, z_end);
   }
 
   /// The work-shared loop; call inside a parallel region.
-  template <class F> void for_each_cell_in_team(F&& f, const Complex* psi) const {
+  template <class F>
+  void for_each_cell_in_team(F&& f, const Complex* psi, int z_begin, int z_end) const {
     const Grid& g = p_.grid;
-    const std::int64_t nx = g.size[0], ny = g.size[1], nz = g.size[2];
+    const std::int64_t nx = g.size[0], ny = g.size[1];
 #pragma omp for collapse(2) schedule(static)
-    for (std::int64_t sz = 0; sz < nz; ++sz) {
+    for (std::int64_t sz = z_begin; sz < z_end; ++sz) {
       for (std::int64_t sy = 0; sy < ny; ++sy) {
-        const bool inner_row = sy > 0 && sy < ny - 1 && sz > 0 && sz < nz - 1;
+        const std::int64_t gz = sz + g.z_offset;  // Dirichlet faces are the global domain's
+        const bool inner_row = sy > 0 && sy < ny - 1 && gz > 0 && gz < g.global_z - 1;
         std::int64_t i = g.ms * ((sz * ny + sy) * nx);
         for (std::int64_t sx = 0; sx < nx; ++sx) {
           const bool interior = inner_row && sx > 0 && sx < nx - 1;
@@ -116,14 +135,15 @@ private:
   }
 
   const Problem& p_;
+  HaloExchange* halo_;
   HostState state_;
   std::vector<std::int64_t> delta_; ///< per stencil entry: global index offset to the neighbour
 };
 
 } // namespace
 
-std::unique_ptr<Backend> make_openmp_backend(const Problem& problem) {
-  return std::make_unique<OpenMPBackend>(problem);
+std::unique_ptr<Backend> make_openmp_backend(const Problem& problem, HaloExchange* halo) {
+  return std::make_unique<OpenMPBackend>(problem, halo);
 }
 
 } // namespace decgpe::cpu

@@ -31,7 +31,8 @@ __device__ __forceinline__ double potential_at(const DeviceGrid& g, int sx, int 
   }
   const double x = (g.origin[0] + __ldg(g.centre + 3 * l)) + static_cast<double>(sx) * g.box[0];
   const double y = (g.origin[1] + __ldg(g.centre + 3 * l + 1)) + static_cast<double>(sy) * g.box[1];
-  const double z = (g.origin[2] + __ldg(g.centre + 3 * l + 2)) + static_cast<double>(sz) * g.box[2];
+  const double z =
+      (g.origin[2] + __ldg(g.centre + 3 * l + 2)) + static_cast<double>(sz + g.z_offset) * g.box[2];
   return harmonic_potential(x, y, z, g.lambda);
 }
 
@@ -59,8 +60,8 @@ __device__ __forceinline__ bool inside(const DeviceGrid& g, const Face& f, int s
   const int nx = sx + f.dx;
   bool in = nx >= 0 && nx < g.sx;
   if (!inner_row) {
-    const int ny = sy + f.dy, nz = sz + f.dz;
-    in = in && ny >= 0 && ny < g.sy && nz >= 0 && nz < g.sz;
+    const int ny = sy + f.dy, nz = sz + f.dz + g.z_offset;
+    in = in && ny >= 0 && ny < g.sy && nz >= 0 && nz < g.global_z;
   }
   return in;
 }

@@ -64,7 +64,8 @@ std::string gib(double bytes) {
 
 class CudaBackend final : public Backend {
 public:
-  CudaBackend(const Problem& problem, StepVariant variant) : p_(problem), variant_(variant) {
+  CudaBackend(const Problem& problem, StepVariant variant, HaloExchange* halo)
+      : p_(problem), variant_(variant), halo_(halo) {
     const Grid& grid = p_.grid;
     int device = 0;
     DECGPE_CUDA_CHECK(cudaGetDevice(&device));
@@ -126,8 +127,19 @@ public:
   }
 
   void advance(long steps) override {
+    const int first = p_.grid.owned_begin, last = p_.grid.owned_end;
     for (long n = 0; n < steps; ++n) {
-      launch_step(variant_, tiling_, dg_, current_, previous_, 0, p_.grid.size[2], stream_);
+      if (halo_ == nullptr) {
+        launch_step(variant_, tiling_, dg_, current_, previous_, first, last, stream_);
+      } else {
+        // Split phase, all on streams: boundary slices, exchange them while the interior updates.
+        launch_step(variant_, tiling_, dg_, current_, previous_, first, first + 1, stream_);
+        launch_step(variant_, tiling_, dg_, current_, previous_, std::max(first + 1, last - 1), last,
+                    stream_);
+        halo_->begin(previous_, stream_);
+        launch_step(variant_, tiling_, dg_, current_, previous_, first + 1, last - 1, stream_);
+        halo_->end(stream_);
+      }
       std::swap(previous_, current_);
     }
   }
@@ -198,6 +210,10 @@ private:
     dg_ = DeviceGrid{g.size[0],
                      g.size[1],
                      g.size[2],
+                     g.z_offset,
+                     g.global_z,
+                     g.owned_begin,
+                     g.owned_end,
                      g.ms,
                      faces,
                      {g.origin.x, g.origin.y, g.origin.z},
@@ -214,6 +230,7 @@ private:
 
   const Problem& p_;
   StepVariant variant_;
+  HaloExchange* halo_;
   std::string device_name_;
   DeviceGrid dg_{};
   Tiling tiling_{};
@@ -300,7 +317,7 @@ double measure_copy_bandwidth(std::size_t bytes, int repeats) {
 }
 
 std::unique_ptr<Backend> make_cuda_backend(const Problem& problem,
-                                           std::optional<StepVariant> variant) {
+                                           std::optional<StepVariant> variant, HaloExchange* halo) {
   int count = 0;
   const cudaError_t status = cudaGetDeviceCount(&count);
   if (status != cudaSuccess || count == 0) {
@@ -308,8 +325,8 @@ std::unique_ptr<Backend> make_cuda_backend(const Problem& problem,
                              (status != cudaSuccess ? cudaGetErrorString(status) : "none found") +
                              ")");
   }
-  return std::make_unique<CudaBackend>(problem,
-                                       variant.value_or(preferred_variant(problem.grid.lattice)));
+  return std::make_unique<CudaBackend>(
+      problem, variant.value_or(preferred_variant(problem.grid.lattice)), halo);
 }
 
 } // namespace decgpe::cuda

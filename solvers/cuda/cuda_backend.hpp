@@ -3,6 +3,8 @@
 // device reductions.
 
 #include "solvers/backend.hpp"
+#include "solvers/halo_exchange.hpp"
+#include "solvers/halo_exchange.hpp"
 
 #include <optional>
 #include <string>
@@ -37,7 +39,10 @@ std::vector<std::pair<std::string, std::string>> device_context();
 double measure_copy_bandwidth(std::size_t bytes, int repeats);
 
 /// Throws std::runtime_error when no device is usable or the state does not fit in device memory.
+/// With `halo`, the problem's grid is a z-slab and each step exchanges its boundary slices (split
+/// phase, on streams).
 std::unique_ptr<Backend> make_cuda_backend(const Problem& problem,
-                                           std::optional<StepVariant> variant = {});
+                                           std::optional<StepVariant> variant = {},
+                                           HaloExchange* halo = nullptr);
 
 } // namespace decgpe::cuda

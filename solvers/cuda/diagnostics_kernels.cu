@@ -62,10 +62,12 @@ __global__ void __launch_bounds__(544)
     cell_sums(DeviceGrid g, Tiling t, const Complex* __restrict__ previous,
               const Complex* __restrict__ psi, const Complex* __restrict__ reference,
               DiagnosticSums* partials) {
+  // Owned slices only: a slab's halo slices belong to its neighbours' sums.
+  const int z_begin = g.owned_begin;
   const int row = blockIdx.x / t.tiles_per_row;
   const int x0 = (blockIdx.x - row * t.tiles_per_row) * t.tile;
   const int sy = row % g.sy;
-  const int sz = row / g.sy;
+  const int sz = z_begin + row / g.sy;
   const int tx = threadIdx.x / MS;
   const int l = threadIdx.x - tx * MS;
   const int sx = x0 + tx;
@@ -73,7 +75,8 @@ __global__ void __launch_bounds__(544)
   if (tx < t.tile && sx < g.sx) {
     const long long i =
         (static_cast<long long>(sz) * g.sy + sy) * g.sx * MS + static_cast<long long>(sx) * MS + l;
-    const bool inner_row = sy > 0 && sy < g.sy - 1 && sz > 0 && sz < g.sz - 1;
+    const bool inner_row =
+        sy > 0 && sy < g.sy - 1 && sz + g.z_offset > 0 && sz + g.z_offset < g.global_z - 1;
     const Complex p = load_ro(psi + i);
     Complex lap{0.0, 0.0};
 #pragma unroll
@@ -120,7 +123,7 @@ __global__ void __launch_bounds__(kReduceThreads)
 } // namespace
 
 long diagnostics_blocks(const Tiling& t, const DeviceGrid& g) {
-  return static_cast<long>(t.tiles_per_row) * g.sy * g.sz;
+  return static_cast<long>(t.tiles_per_row) * g.sy * (g.owned_end - g.owned_begin);
 }
 
 void launch_diagnostics(const Tiling& t, const DeviceGrid& g, const Complex* previous,

@@ -39,7 +39,8 @@ __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
   const long long row_stride = static_cast<long long>(g.sx) * MS;
   const long long i0 =
       (static_cast<long long>(sz) * g.sy + sy0) * row_stride + static_cast<long long>(sx) * MS + l;
-  const bool z_inner = sz > 0 && sz < g.sz - 1;
+  const int gz = sz + g.z_offset;
+  const bool z_inner = gz > 0 && gz < g.global_z - 1;
   Complex previous[ROWS], psi_i[ROWS], lap[ROWS];
 #pragma unroll
   for (int r = 0; r < ROWS; ++r) {
@@ -55,8 +56,8 @@ __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
     if (fc.weight == 0.0) {
       continue;
     }
-    const int nx = sx + fc.dx, nz = sz + fc.dz;
-    const bool xz_in = nx >= 0 && nx < g.sx && (z_inner || (nz >= 0 && nz < g.sz));
+    const int nx = sx + fc.dx, nz = gz + fc.dz;
+    const bool xz_in = nx >= 0 && nx < g.sx && (z_inner || (nz >= 0 && nz < g.global_z));
 #pragma unroll
     for (int r = 0; r < ROWS; ++r) {
       const int ny = sy0 + r + fc.dy;
@@ -89,7 +90,8 @@ __global__ void __launch_bounds__(kMaxThreads)
   const int sy = row % g.sy;
   const int sz = z_begin + row / g.sy;
   const long long row_base = (static_cast<long long>(sz) * g.sy + sy) * g.sx * MS;
-  const bool inner_row = sy > 0 && sy < g.sy - 1 && sz > 0 && sz < g.sz - 1;
+  const bool inner_row =
+      sy > 0 && sy < g.sy - 1 && sz + g.z_offset > 0 && sz + g.z_offset < g.global_z - 1;
   {
     const int first = max(x0 - 1, 0);
     const int last = min(x0 + t.tile + 1, g.sx);
