@@ -4,6 +4,10 @@
 #include "cli/case_setup.hpp"
 #include "cli/hdf5_file.hpp"
 #include "solvers/nvtx.hpp"
+#include "solvers/scaleout/slab_backend.hpp"
+#if DECGPE_HAVE_CUDA
+#include "solvers/cuda/cuda_backend.hpp"
+#endif
 
 #include <chrono>
 #include <cmath>
@@ -12,6 +16,7 @@
 #include <fstream>
 #include <memory>
 #include <numbers>
+#include <optional>
 #include <sstream>
 #include <unistd.h>
 
@@ -27,13 +32,15 @@ struct Options {
   std::string out;
   bool quiet = false;
   std::string command_line;
+  const scaleout::MpiSession* mpi = nullptr;
 };
 
 /// Collects the time series, writes snapshots as they come, and keeps a progress line on stderr.
 class Recorder final : public RunObserver {
 public:
-  Recorder(ResultsFile& file, const Grid& grid, bool quiet)
-      : file_(file), grid_(grid), quiet_(quiet) {}
+  /// `file` is null on the ranks that do not write (all but rank 0).
+  Recorder(ResultsFile* file, const Grid& grid, bool quiet)
+      : file_(file), grid_(grid), quiet_(quiet || file == nullptr) {}
 
   void on_diagnostics(const Sample& s) override {
     step.push_back(s.step);
@@ -48,10 +55,12 @@ public:
 
   void on_snapshot(long at_step, double at_t, Backend& backend) override {
     std::vector<Complex> current(static_cast<std::size_t>(grid_.cells())), previous(current.size());
-    backend.store(current, previous);
-    const std::string name = "/snapshots/" + std::to_string(at_step);
-    file_.write(name, current);
-    file_.attribute_of(name, "t", at_t);
+    backend.store(current, previous); // collective over ranks: every rank takes part
+    if (file_ != nullptr) {
+      const std::string name = "/snapshots/" + std::to_string(at_step);
+      file_->write(name, current);
+      file_->attribute_of(name, "t", at_t);
+    }
   }
 
   void on_progress(long at_step, long total) override {
@@ -75,7 +84,7 @@ public:
   std::vector<Complex> overlap;
 
 private:
-  ResultsFile& file_;
+  ResultsFile* file_;
   const Grid& grid_;
   bool quiet_;
   bool tty_ = isatty(fileno(stderr)) != 0;
@@ -152,6 +161,44 @@ void write_grid(ResultsFile& f, const Grid& g) {
   f.write("/grid/box", box, {3});
 }
 
+/// Opens the results file on rank 0 and tells every rank whether that worked.
+void open_on_root(std::optional<ResultsFile>& file, const std::string& out,
+                  const scaleout::MpiSession& mpi) {
+  int ok = 1;
+  std::string error;
+  if (mpi.rank() == 0) {
+    try {
+      file.emplace(out);
+    } catch (const std::exception& e) {
+      ok = 0;
+      error = e.what();
+    }
+  }
+  if (mpi.active()) {
+    MPI_Bcast(&ok, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  }
+  if (ok == 0) {
+    throw std::runtime_error(mpi.rank() == 0 ? error : "rank 0 cannot write the output");
+  }
+}
+
+/// Under an MPI launcher with several ranks, the slab backend over all of them; else one process.
+std::unique_ptr<Backend> make_run_backend(const std::string& name, const Problem& p,
+                                          const scaleout::MpiSession& mpi) {
+  if (!mpi.active() || mpi.size() == 1) {
+    return make_backend(name, p);
+  }
+  std::string local = name;
+  if (name == "auto") {
+#if DECGPE_HAVE_CUDA
+    local = cuda::device_available() ? "cuda" : "openmp";
+#else
+    local = "openmp";
+#endif
+  }
+  return scaleout::make_slab_backend(local, p, MPI_COMM_WORLD);
+}
+
 void run(const Options& o) {
   const RunSetup setup = [&] {
     const NvtxRange range("setup");
@@ -159,10 +206,13 @@ void run(const Options& o) {
   }();
   const Problem& p = setup.problem;
   const std::string out = o.out.empty() ? "out/" + setup.config.name + ".h5" : o.out;
-  ResultsFile file(out); // before the run: an unwritable path fails now, not after it
-  const std::unique_ptr<Backend> backend = make_backend(o.backend, p);
+  const bool root = o.mpi->rank() == 0;
+  // Opened before the run, so that an unwritable path fails now, not after it; rank 0 writes.
+  std::optional<ResultsFile> file;
+  open_on_root(file, out, *o.mpi);
+  const std::unique_ptr<Backend> backend = make_run_backend(o.backend, p, *o.mpi);
   backend->load(setup.previous, setup.current, setup.current);
-  if (!o.quiet) {
+  if (!o.quiet && root) {
     std::printf(
         "decgpe run %s: %s, S = %dx%dx%d (%lld cells), h = %g, dt = %.4g (bound %.4g), %ld steps, "
         "backend %s (%s)\n",
@@ -171,7 +221,7 @@ void run(const Options& o) {
         setup.schedule.steps, backend->name().c_str(), backend->device().c_str());
     std::fflush(stdout);
   }
-  Recorder recorder(file, p.grid, o.quiet);
+  Recorder recorder(file ? &*file : nullptr, p.grid, o.quiet);
   const auto start = Clock::now();
   integrate(*backend, p.dt, setup.schedule, recorder);
   const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
@@ -179,20 +229,25 @@ void run(const Options& o) {
   const NvtxRange io_range("write results");
   std::vector<Complex> current(static_cast<std::size_t>(p.grid.cells())), previous(current.size());
   backend->store(current, previous);
-  write_provenance(file, setup, *backend, o);
-  file.attribute("wall_seconds", seconds);
-  write_grid(file, p.grid);
-  file.write("/diagnostics/step", recorder.step);
-  file.write("/diagnostics/t", recorder.t, {recorder.t.size()});
-  file.write("/diagnostics/norm", recorder.norm, {recorder.norm.size()});
-  file.write("/diagnostics/energy", recorder.energy, {recorder.energy.size()});
-  file.write("/diagnostics/invariant", recorder.invariant, {recorder.invariant.size()});
-  file.write("/diagnostics/max_abs", recorder.max_abs, {recorder.max_abs.size()});
-  file.write("/diagnostics/max_diagonal", recorder.max_diagonal, {recorder.max_diagonal.size()});
-  file.write("/diagnostics/overlap", recorder.overlap);
-  file.write("/state/current", current);
-  file.write("/state/previous", previous);
-  file.commit();
+  if (!root) {
+    return;
+  }
+  ResultsFile& f = *file;
+  write_provenance(f, setup, *backend, o);
+  f.attribute("mpi_ranks", static_cast<std::int64_t>(o.mpi->size()));
+  f.attribute("wall_seconds", seconds);
+  write_grid(f, p.grid);
+  f.write("/diagnostics/step", recorder.step);
+  f.write("/diagnostics/t", recorder.t, {recorder.t.size()});
+  f.write("/diagnostics/norm", recorder.norm, {recorder.norm.size()});
+  f.write("/diagnostics/energy", recorder.energy, {recorder.energy.size()});
+  f.write("/diagnostics/invariant", recorder.invariant, {recorder.invariant.size()});
+  f.write("/diagnostics/max_abs", recorder.max_abs, {recorder.max_abs.size()});
+  f.write("/diagnostics/max_diagonal", recorder.max_diagonal, {recorder.max_diagonal.size()});
+  f.write("/diagnostics/overlap", recorder.overlap);
+  f.write("/state/current", current);
+  f.write("/state/previous", previous);
+  f.commit();
 
   if (!o.quiet) {
     const double t_end = recorder.t.back();
@@ -219,8 +274,9 @@ void run(const Options& o) {
 
 } // namespace
 
-void add_run_command(CLI::App& app, int argc, char** argv) {
+void add_run_command(CLI::App& app, int argc, char** argv, const scaleout::MpiSession& mpi) {
   auto o = std::make_shared<Options>();
+  o->mpi = &mpi;
   for (int i = 0; i < argc; ++i) {
     o->command_line += (i ? " " : "") + std::string(argv[i]);
   }

@@ -26,8 +26,9 @@ struct Diagnostics {
       0.0; ///< Re Σ|B_i| conj(ψ^{n−1}_i) ψ^n_i: conserved exactly by the leapfrog scheme
   Complex overlap{0.0, 0.0}; ///< Σ|B_i| conj(ψ₀_i) ψ^n_i
   double max_abs = 0.0;      ///< max_i |ψ^n_i|
-  double max_diagonal = 0.0; ///< max_i M_ii = max_i (½ Σ_F w_F + V_i + g|ψ_i|²); eq. 11's bound is 1/(2 of it)
-  bool finite = true;        ///< all of ψ^n finite
+  double max_diagonal =
+      0.0; ///< max_i M_ii = max_i (½ Σ_F w_F + V_i + g|ψ_i|²); eq. 11's bound is 1/(2 of it)
+  bool finite = true; ///< all of ψ^n finite
 };
 
 class Backend {
@@ -58,8 +59,8 @@ public:
 /// reference.
 std::vector<std::string_view> backend_names();
 
-/// Makes a backend by name ("auto" picks the first usable one; "cuda:plain" and "cuda:shared" force a
-/// CUDA kernel variant, "cuda" takes the one measured fastest for the lattice); throws
+/// Makes a backend by name ("auto" picks the first usable one; "cuda:plain" and "cuda:shared" force
+/// a CUDA kernel variant, "cuda" takes the one measured fastest for the lattice); throws
 /// std::invalid_argument for an unknown name and std::runtime_error when it cannot run here.
 std::unique_ptr<Backend> make_backend(std::string_view name, const Problem& problem);
 

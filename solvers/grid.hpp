@@ -37,13 +37,13 @@ struct Grid {
   std::vector<double> volume;     ///< |B| at scale h, per local index
   std::vector<double> weight_sum; ///< Σ_F weight per local index: the Laplacian's diagonal
 
-  // A z-slab of a larger domain (scale-out) stores slices [z_offset, z_offset + size[2]) of the global
-  // domain: its owned slices plus one halo slice per neighbouring slab. Memory is indexed with the
-  // local z; the potential and the Dirichlet boundary use the global one. For a whole domain,
-  // z_offset = 0, global_z = size[2] and every slice is owned.
+  // A z-slab of a larger domain (scale-out) stores slices [z_offset, z_offset + size[2]) of the
+  // global domain: its owned slices plus one halo slice per neighbouring slab. Memory is indexed
+  // with the local z; the potential and the Dirichlet boundary use the global one. For a whole
+  // domain, z_offset = 0, global_z = size[2] and every slice is owned.
   int z_offset = 0;
-  int global_z = 0;  ///< Sz of the whole domain
-  int owned_begin = 0, owned_end = 0;  ///< owned local slices [owned_begin, owned_end)
+  int global_z = 0;                   ///< Sz of the whole domain
+  int owned_begin = 0, owned_end = 0; ///< owned local slices [owned_begin, owned_end)
 
   std::int64_t instances() const { return std::int64_t{size[0]} * size[1] * size[2]; }
   std::int64_t cells() const { return instances() * ms; } ///< m, the number of DOFs

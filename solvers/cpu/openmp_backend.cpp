@@ -109,7 +109,7 @@ private:
 #pragma omp for collapse(2) schedule(static)
     for (std::int64_t sz = z_begin; sz < z_end; ++sz) {
       for (std::int64_t sy = 0; sy < ny; ++sy) {
-        const std::int64_t gz = sz + g.z_offset;  // Dirichlet faces are the global domain's
+        const std::int64_t gz = sz + g.z_offset; // Dirichlet faces are the global domain's
         const bool inner_row = sy > 0 && sy < ny - 1 && gz > 0 && gz < g.global_z - 1;
         std::int64_t i = g.ms * ((sz * ny + sy) * nx);
         for (std::int64_t sx = 0; sx < nx; ++sx) {

@@ -55,8 +55,8 @@ public:
       for (std::int64_t sy = 0; sy < g.size[1]; ++sy) {
         for (std::int64_t sx = 0; sx < g.size[0]; ++sx) {
           for (int l = 0; l < g.ms; ++l, ++i) {
-            accumulate(d, g.volume[l], g.weight_sum[l], state_.previous()[i], psi[i], state_.reference()[i],
-                       laplacian_checked(g, psi, sx, sy, sz, l, i),
+            accumulate(d, g.volume[l], g.weight_sum[l], state_.previous()[i], psi[i],
+                       state_.reference()[i], laplacian_checked(g, psi, sx, sy, sz, l, i),
                        potential_at(p_, sx, sy, sz, l, i), p_.g);
           }
         }

@@ -49,8 +49,9 @@ __device__ __forceinline__ Face face(const DeviceGrid& g, int e) {
   const long long packed = __double_as_longlong(raw.y); // delta in the low word, code in the high
   const int delta = static_cast<int>(packed & 0xffffffffLL);
   const int code = static_cast<int>(packed >> 32);
-  return {raw.x, code & 0xffff, ((code >> 16) & 3) - 1, ((code >> 18) & 3) - 1,
-          ((code >> 20) & 3) - 1, delta};
+  return {
+      raw.x, code & 0xffff, ((code >> 16) & 3) - 1, ((code >> 18) & 3) - 1, ((code >> 20) & 3) - 1,
+      delta};
 }
 
 /// Whether the neighbour across face f lies in the domain; `inner_row` says the y and z offsets

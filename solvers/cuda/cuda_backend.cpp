@@ -134,8 +134,8 @@ public:
       } else {
         // Split phase, all on streams: boundary slices, exchange them while the interior updates.
         launch_step(variant_, tiling_, dg_, current_, previous_, first, first + 1, stream_);
-        launch_step(variant_, tiling_, dg_, current_, previous_, std::max(first + 1, last - 1), last,
-                    stream_);
+        launch_step(variant_, tiling_, dg_, current_, previous_, std::max(first + 1, last - 1),
+                    last, stream_);
         halo_->begin(previous_, stream_);
         launch_step(variant_, tiling_, dg_, current_, previous_, first + 1, last - 1, stream_);
         halo_->end(stream_);

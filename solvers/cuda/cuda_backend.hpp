@@ -4,7 +4,6 @@
 
 #include "solvers/backend.hpp"
 #include "solvers/halo_exchange.hpp"
-#include "solvers/halo_exchange.hpp"
 
 #include <optional>
 #include <string>

@@ -16,10 +16,10 @@ struct alignas(16) FaceEntry {
 };
 
 struct DeviceGrid {
-  int sx, sy, sz;  ///< S, with sz the slices stored (a slab's include its halo slices)
-  int z_offset;    ///< global index of stored slice 0
-  int global_z;    ///< Sz of the whole domain: the Dirichlet faces are its
-  int owned_begin, owned_end;  ///< stored slices this rank updates and sums
+  int sx, sy, sz;             ///< S, with sz the slices stored (a slab's include its halo slices)
+  int z_offset;               ///< global index of stored slice 0
+  int global_z;               ///< Sz of the whole domain: the Dirichlet faces are its
+  int owned_begin, owned_end; ///< stored slices this rank updates and sums
   int ms, max_faces;
   double origin[3];
   double box[3];

@@ -1,0 +1,65 @@
+#include "solvers/scaleout/mpi_session.hpp"
+
+#include <cstdlib>
+#include <stdexcept>
+
+namespace decgpe::scaleout {
+
+namespace {
+
+bool started_by_launcher() {
+  for (const char* var :
+       {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK", "SLURM_STEP_NUM_TASKS"}) {
+    if (std::getenv(var) != nullptr) {
+      return true;
+    }
+  }
+  return false;
+}
+
+} // namespace
+
+MpiSession::MpiSession(int* argc, char*** argv) {
+  if (!started_by_launcher()) {
+    return;
+  }
+  int provided = 0;
+  MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided);
+  active_ = true;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
+  MPI_Comm_size(MPI_COMM_WORLD, &size_);
+}
+
+MpiSession::~MpiSession() {
+  if (active_) {
+    MPI_Finalize();
+  }
+}
+
+void MpiSession::abort(int code) const {
+  if (active_) {
+    MPI_Abort(MPI_COMM_WORLD, code);
+  }
+  std::exit(code);
+}
+
+SlabRange slab_range(int rank, int ranks, int sz) {
+  if (ranks > sz) {
+    throw std::invalid_argument(std::to_string(ranks) + " ranks but only " + std::to_string(sz) +
+                                " z-slices of structures: use fewer ranks or a larger domain");
+  }
+  const int base = sz / ranks, extra = sz % ranks;
+  const int begin = rank * base + std::min(rank, extra);
+  return {begin, begin + base + (rank < extra ? 1 : 0)};
+}
+
+int node_local_rank(MPI_Comm comm) {
+  MPI_Comm node = MPI_COMM_NULL;
+  MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+  int rank = 0;
+  MPI_Comm_rank(node, &rank);
+  MPI_Comm_free(&node);
+  return rank;
+}
+
+} // namespace decgpe::scaleout

@@ -1,0 +1,39 @@
+#pragma once
+// MPI for the scale-out backends. decgpe initialises MPI only when a launcher (mpirun, srun)
+// started it, so a single process without one runs as before.
+
+#include <mpi.h>
+
+namespace decgpe::scaleout {
+
+class MpiSession {
+public:
+  /// Initialises MPI if this process was started by an MPI launcher.
+  MpiSession(int* argc, char*** argv);
+  ~MpiSession();
+  MpiSession(const MpiSession&) = delete;
+  MpiSession& operator=(const MpiSession&) = delete;
+
+  bool active() const { return active_; }
+  int rank() const { return rank_; }
+  int size() const { return size_; }
+  /// Ends every rank with `code`: for an error seen by some ranks only, so that none waits forever.
+  [[noreturn]] void abort(int code) const;
+
+private:
+  bool active_ = false;
+  int rank_ = 0;
+  int size_ = 1;
+};
+
+/// Slices [begin, end) of Sz that rank `rank` of `ranks` owns: as even as possible, sizes differ by
+/// at most one.
+struct SlabRange {
+  int begin, end;
+};
+SlabRange slab_range(int rank, int ranks, int sz);
+
+/// This rank's index among the ranks on its node, for picking a GPU.
+int node_local_rank(MPI_Comm comm);
+
+} // namespace decgpe::scaleout

@@ -1,0 +1,31 @@
+#pragma once
+// Halo exchange of device-memory slabs with NCCL point-to-point (NVLink/P2P inside a node, the
+// network across nodes). It runs on its own stream, ordered after the boundary update and before
+// the next step by events, so the host never waits per step.
+
+#include "solvers/grid.hpp"
+#include "solvers/halo_exchange.hpp"
+
+#include <cuda_runtime_api.h>
+#include <mpi.h>
+#include <nccl.h>
+
+namespace decgpe::scaleout {
+
+class NcclHaloExchange final : public HaloExchange {
+public:
+  /// Collective over `comm`; `lower` / `upper` are the neighbouring ranks or -1.
+  NcclHaloExchange(const Grid& slab, MPI_Comm comm, int lower, int upper);
+  ~NcclHaloExchange() override;
+  void begin(Complex* state, void* stream) override;
+  void end(void* stream) override;
+
+private:
+  const Grid& slab_;
+  int lower_, upper_;
+  ncclComm_t comm_ = nullptr;
+  cudaStream_t stream_ = nullptr;
+  cudaEvent_t ready_ = nullptr, done_ = nullptr;
+};
+
+} // namespace decgpe::scaleout

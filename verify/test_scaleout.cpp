@@ -1,0 +1,142 @@
+// Scale-out over MPI ranks (labels mpi and multigpu), run under mpiexec with 1, 2 or 3 ranks: every
+// rank checks that the slabs together reproduce the reference oracle bit for bit.
+
+#include "solvers/backend.hpp"
+#include "solvers/initial_state.hpp"
+#include "solvers/scaleout/mpi_session.hpp"
+#include "solvers/scaleout/slab_backend.hpp"
+#include "verify/lattice_params.hpp"
+#if DECGPE_HAVE_CUDA
+#include "solvers/cuda/cuda_backend.hpp"
+#endif
+
+#include <cmath>
+#include <cstring>
+#include <gtest/gtest.h>
+
+namespace decgpe {
+namespace {
+
+int ranks() {
+  int n = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &n);
+  return n;
+}
+int rank() {
+  int r = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &r);
+  return r;
+}
+
+/// Interacting, non-stationary, with at least 3 z-slices per rank so that every slab has boundary
+/// and interior slices.
+Problem make_problem(std::string_view lattice) {
+  const lattices::CellComplex& c = lattices::cell_complex(lattice);
+  const int n =
+      std::max(4, static_cast<int>(std::lround(std::cbrt(12000.0 / c.cells_per_structure()))));
+  Problem p;
+  p.grid = make_grid(
+      c, {n, std::max(2, static_cast<int>(std::lround(n / c.box.y))), std::max(n, 3 * 3)}, 9.0 / n);
+  p.potential.lambda = 1.4;
+  p.g = 200.0;
+  return p;
+}
+
+std::vector<Complex> initial_state(const Problem& p) {
+  std::vector<Complex> psi = sample(p.grid, HarmonicVortex{1, 1.0}, 0.0, 1.0);
+  const double scale = 1.0 / std::sqrt(grid_norm(p.grid, psi));
+  for (Complex& z : psi) {
+    z = scale * z;
+  }
+  return psi;
+}
+
+/// Runs `local` over all ranks and the reference on each rank; checks rank 0's gathered state
+/// bitwise and the diagnostics everywhere.
+void expect_slabs_match_reference(std::string_view lattice, std::string_view local) {
+  Problem p = make_problem(lattice);
+  const std::vector<Complex> psi = initial_state(p);
+  p.dt = 0.9 * stability_bound(p.grid, p.potential, p.g, psi);
+  const auto reference = make_backend("reference", p);
+  const auto slabs = scaleout::make_slab_backend(local, p, MPI_COMM_WORLD);
+  reference->load(psi, psi, psi);
+  slabs->load(psi, psi, psi);
+  reference->advance(200);
+  slabs->advance(200);
+  const auto n = static_cast<std::size_t>(p.grid.cells());
+  std::vector<Complex> a(n), a_prev(n), b(n), b_prev(n);
+  reference->store(a, a_prev);
+  slabs->store(b, b_prev);
+  if (rank() == 0) {
+    EXPECT_EQ(std::memcmp(a.data(), b.data(), n * sizeof(Complex)), 0)
+        << lattice << " on " << ranks() << " ranks";
+    EXPECT_EQ(std::memcmp(a_prev.data(), b_prev.data(), n * sizeof(Complex)), 0);
+  }
+  const Diagnostics dr = reference->diagnostics(), ds = slabs->diagnostics();
+  EXPECT_NEAR(ds.norm, dr.norm, 1e-13 * dr.norm);
+  EXPECT_NEAR(ds.energy, dr.energy, 1e-13 * std::abs(dr.energy));
+  EXPECT_NEAR(ds.invariant, dr.invariant, 1e-13 * std::abs(dr.invariant));
+  EXPECT_NEAR(ds.overlap.re, dr.overlap.re, 1e-13 * std::hypot(dr.overlap.re, dr.overlap.im));
+  EXPECT_NEAR(ds.overlap.im, dr.overlap.im, 1e-13 * std::hypot(dr.overlap.re, dr.overlap.im));
+  EXPECT_EQ(ds.max_abs, dr.max_abs);
+  EXPECT_EQ(ds.max_diagonal, dr.max_diagonal);
+}
+
+class Cpu : public ::testing::TestWithParam<std::string_view> {};
+
+TEST_P(Cpu, OpenMPSlabsAreBitwiseIdenticalToReference) {
+  expect_slabs_match_reference(GetParam(), "openmp");
+}
+
+INSTANTIATE_TEST_SUITE_P(AllSix, Cpu, verify::all_lattices(), verify::lattice_name);
+
+class Gpu : public ::testing::TestWithParam<std::string_view> {};
+
+TEST_P(Gpu, CudaSlabsAreBitwiseIdenticalToReference) {
+#if DECGPE_HAVE_CUDA
+  int devices = 0;
+  if (!cuda::device_available() || cudaGetDeviceCount(&devices) != cudaSuccess ||
+      devices < ranks()) {
+    GTEST_SKIP() << "needs one GPU per rank (" << ranks() << "); this machine has " << devices;
+  }
+  expect_slabs_match_reference(GetParam(), "cuda");
+#else
+  GTEST_SKIP() << "this build has no CUDA backend";
+#endif
+}
+
+INSTANTIATE_TEST_SUITE_P(AllSix, Gpu, verify::all_lattices(), verify::lattice_name);
+
+TEST(Decomposition, SlabsCoverTheDomainAndDifferByAtMostOne) {
+  for (int sz : {3, 7, 10, 302}) {
+    for (int n = 1; n <= std::min(sz, 8); ++n) {
+      int next = 0, smallest = sz, largest = 0;
+      for (int r = 0; r < n; ++r) {
+        const scaleout::SlabRange s = scaleout::slab_range(r, n, sz);
+        EXPECT_EQ(s.begin, next);
+        next = s.end;
+        smallest = std::min(smallest, s.end - s.begin);
+        largest = std::max(largest, s.end - s.begin);
+      }
+      EXPECT_EQ(next, sz);
+      EXPECT_LE(largest - smallest, 1);
+    }
+  }
+  EXPECT_THROW(scaleout::slab_range(0, 4, 3), std::invalid_argument);
+}
+
+} // namespace
+} // namespace decgpe
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  ::testing::InitGoogleTest(&argc, argv);
+  if (decgpe::rank() != 0) {
+    // One rank reports; every rank's failures still set its exit status.
+    delete ::testing::UnitTest::GetInstance()->listeners().Release(
+        ::testing::UnitTest::GetInstance()->listeners().default_result_printer());
+  }
+  const int failed = RUN_ALL_TESTS();
+  MPI_Finalize();
+  return failed;
+}
