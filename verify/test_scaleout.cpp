@@ -94,10 +94,9 @@ class Gpu : public ::testing::TestWithParam<std::string_view> {};
 
 TEST_P(Gpu, CudaSlabsAreBitwiseIdenticalToReference) {
 #if DECGPE_HAVE_CUDA
-  int devices = 0;
-  if (!cuda::device_available() || cudaGetDeviceCount(&devices) != cudaSuccess ||
-      devices < ranks()) {
-    GTEST_SKIP() << "needs one GPU per rank (" << ranks() << "); this machine has " << devices;
+  if (cuda::device_count() < ranks()) {
+    GTEST_SKIP() << "needs one GPU per rank (" << ranks() << "); this machine has "
+                 << cuda::device_count();
   }
   expect_slabs_match_reference(GetParam(), "cuda");
 #else

@@ -265,10 +265,12 @@ StepVariant preferred_variant(std::string_view /*lattice*/) {
   return StepVariant::plain;
 }
 
-bool device_available() {
+int device_count() {
   int count = 0;
-  return cudaGetDeviceCount(&count) == cudaSuccess && count > 0;
+  return cudaGetDeviceCount(&count) == cudaSuccess ? count : 0;
 }
+
+bool device_available() { return device_count() > 0; }
 
 std::vector<std::pair<std::string, std::string>> device_context() {
   int device = 0, driver = 0, runtime = 0;

@@ -28,6 +28,8 @@ StepVariant preferred_variant(std::string_view lattice);
 
 /// True when a CUDA device can be used by this process.
 bool device_available();
+/// Number of usable CUDA devices (0 when none or no driver).
+int device_count();
 
 /// Name, compute capability, multiprocessors, memory, clocks, driver and runtime versions of the
 /// current device: the context benchmark results are stored with.
