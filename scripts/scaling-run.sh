@@ -30,6 +30,7 @@ run() {
 for n in $(seq 1 "$gpus"); do
   run gpu_strong "$n" 302 2000 cuda
   run gpu_weak "$n" $((302 * n)) 2000 cuda
+  DECGPE_CUDA_GRAPHS=0 run gpu_strong_no_graphs "$n" 302 2000 cuda
 done
 cores=$(nproc)
 for n in ${CPU_RANKS:-1 2 4 8 16 32}; do

@@ -21,6 +21,8 @@ public:
   void end(void* stream) override;
 
 private:
+  void warm_up();
+
   const Grid& slab_;
   int lower_, upper_;
   ncclComm_t comm_ = nullptr;
