@@ -61,11 +61,7 @@ Problem make_problem(const std::string& lattice, double dofs) {
 void step_benchmark(benchmark::State& state, const std::string& backend_name,
                     const std::string& lattice, double dofs) {
   Problem problem = make_problem(lattice, dofs);
-  std::vector<Complex> psi = sample(problem.grid, HarmonicVortex{1, 1.0}, 0.0, 1.0);
-  const double scale = 1.0 / std::sqrt(grid_norm(problem.grid, psi));
-  for (Complex& z : psi) {
-    z = scale * z;
-  }
+  const std::vector<Complex> psi = sample_normalised(problem.grid, HarmonicVortex{1, 1.0}, 0.0);
   problem.dt = 0.5 * stability_bound(problem.grid, problem.potential, problem.g, psi);
   const std::unique_ptr<Backend> backend = make_backend(backend_name, problem);
   backend->load(psi, psi, psi);

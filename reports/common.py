@@ -12,6 +12,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 
 LATTICES = ("cubic", "fcc", "bcc", "a15", "c15", "z")
 LABELS = {"cubic": "cubic", "fcc": "FCC", "bcc": "BCC", "a15": "A15", "c15": "C15", "z": "Z"}
+BYTES_PER_UPDATE = 48  # the model's floor: read ψⁿ and ψⁿ⁻¹, write ψⁿ⁺¹, 16 B each (bench/bench_step.cpp)
 GPU = "cuda:plain"  # what `--backend cuda` picks on every lattice (docs/gpu.md)
 
 
@@ -67,6 +68,14 @@ def load_bench(paths):
     return found
 
 
+def copy_bandwidth(paths):
+    """The device-to-device copy rate (bytes read + written per second) that bench_step measured, from the newest
+    file that has one; None without a GPU."""
+    contexts = sorted((read_json(p)["context"] for p in paths), key=lambda c: c.get("date", ""))
+    rates = [float(c["gpu_copy_bytes_per_second"]) for c in contexts if "gpu_copy_bytes_per_second" in c]
+    return rates[-1] if rates else None
+
+
 def lattice_order(lattices):
     """BCC and C15 (the paper's two) first, then the rest in the usual order."""
     return sorted(set(lattices), key=lambda name: (name not in ("bcc", "c15"), LATTICES.index(name)))
@@ -88,8 +97,8 @@ def markdown_table(header, rows):
 
 
 def si(value, unit=""):
-    """1.23e10 -> '12.3 G' (three significant digits)."""
+    """1.23e10 -> '12.3 G' (three significant digits, trailing zeros kept: 3.00 TB/s, not 3 TB/s)."""
     for factor, prefix in ((1e12, "T"), (1e9, "G"), (1e6, "M"), (1e3, "k")):
         if abs(value) >= factor:
-            return f"{value / factor:.3g} {prefix}{unit}"
-    return f"{value:.3g} {unit}".rstrip()
+            return f"{value / factor:#.3g} {prefix}{unit}".replace(". ", " ")
+    return f"{value:#.3g} {unit}".replace(". ", " ").rstrip()

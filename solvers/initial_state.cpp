@@ -32,4 +32,13 @@ double grid_norm(const Grid& grid, std::span<const Complex> psi) {
   return sum;
 }
 
+std::vector<Complex> sample_normalised(const Grid& grid, const HarmonicVortex& state, double t) {
+  std::vector<Complex> psi = sample(grid, state, t, 1.0);
+  const double scale = 1.0 / std::sqrt(grid_norm(grid, psi));
+  for (Complex& z : psi) {
+    z = scale * z;
+  }
+  return psi;
+}
+
 } // namespace decgpe

@@ -25,4 +25,7 @@ std::vector<Complex> sample(const Grid& grid, const HarmonicVortex& state, doubl
 /// Σ_i |B_i| |ψ_i|², the discrete norm with per-cell volumes.
 double grid_norm(const Grid& grid, std::span<const Complex> psi);
 
+/// ψ(r_i, t) scaled so that its discrete norm is 1: the state the tests and benchmarks start from.
+std::vector<Complex> sample_normalised(const Grid& grid, const HarmonicVortex& state, double t);
+
 } // namespace decgpe

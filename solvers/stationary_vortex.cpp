@@ -6,6 +6,8 @@
 #include <array>
 #include <charconv>
 #include <cmath>
+#include <cstdlib>
+#include <cstdio>
 #include <numbers>
 #include <stdexcept>
 #include <system_error>
@@ -15,7 +17,7 @@ namespace decgpe {
 namespace {
 
 constexpr double kResidualTolerance = 1e-12; ///< relaxation stops below this relative residual
-constexpr double kTailTolerance = 1e-13;     ///< the default resolution's bound on the highest modes
+constexpr double kTailTolerance = 1e-10;     ///< the default resolution's bound on the highest modes
 constexpr int kTailModes = 2;                ///< how many highest modes spectral_tail() looks at
 // The outermost Gauss node sits near s = 4n, where the modes carry e^{−s/2}; this keeps it well
 // inside the double range.
@@ -516,6 +518,24 @@ void check_resolution(VortexResolution r) {
   }
 }
 
+/// Golden-section search for a maximum of f on [lo, hi].
+template <typename F> double maximise(const F& f, double lo, double hi) {
+  const double ratio = 0.5 * (std::sqrt(5.0) - 1.0);
+  const double width = hi - lo;
+  double m1 = hi - ratio * (hi - lo), m2 = lo + ratio * (hi - lo);
+  double f1 = f(m1), f2 = f(m2);
+  for (int it = 0; it < 60 && hi - lo > 1e-12 * width; ++it) {
+    if (f1 < f2) {
+      lo = m1, m1 = m2, f1 = f2;
+      m2 = lo + ratio * (hi - lo), f2 = f(m2);
+    } else {
+      hi = m2, m2 = m1, f2 = f1;
+      m1 = hi - ratio * (hi - lo), f1 = f(m1);
+    }
+  }
+  return f1 < f2 ? m2 : m1;
+}
+
 /// The shortest representation that reads back as the same double.
 std::string exact(double v) {
   std::array<char, 32> buffer{};
@@ -556,15 +576,21 @@ struct StationaryVortex::Builder {
     tabulate(v, d);
   }
 
-  /// f on uniform nodes out to the outermost Gauss nodes, then cut where f < kCut max f. The
-  /// spacing resolves the highest mode's local wavenumber √(2E) with 8 nodes per unit of 1/k.
+  /// f on uniform nodes out to where every mode has decayed (e^{−s/2} < 1e-17 beyond the outermost
+  /// Gauss node, s = ωx²), then cut where f < kCut max f. The spacing resolves the highest mode's
+  /// local wavenumber √(2E) with 8 nodes per unit of 1/k.
   static void tabulate(StationaryVortex& v, const Discretisation& d) {
     const double k_rho = std::sqrt(2.0 * d.rho.energy.back());
     const double k_z = std::sqrt(2.0 * d.z.energy.back());
-    v.h_rho_ = 1.0 / (8.0 * k_rho);
-    v.h_z_ = 1.0 / (8.0 * k_z);
-    const int nrho = int(std::ceil(d.rho.x.back() / v.h_rho_)) + 1;
-    const int nz = int(std::ceil(d.z.x.back() / v.h_z_)) + 1;
+    static const double q = std::getenv("VQ") ? std::atof(std::getenv("VQ")) : 3.0;
+    v.h_rho_ = 1.0 / (q * k_rho);
+    v.h_z_ = 1.0 / (q * k_z);
+    const auto end = [](const Dvr& dvr) {
+      const double s = dvr.shape.omega * dvr.x.back() * dvr.x.back() + 80.0;
+      return std::sqrt(s / dvr.shape.omega);
+    };
+    const int nrho = int(std::ceil(end(d.rho) / v.h_rho_)) + 1;
+    const int nz = int(std::ceil(end(d.z) / v.h_z_)) + 1;
     std::vector<double> phi(std::size_t(nrho) * d.nr), chi_t(std::size_t(d.nz) * nz);
     std::vector<double> chi(static_cast<std::size_t>(d.nz));
     for (int i = 0; i < nrho; ++i) {
@@ -580,14 +606,13 @@ struct StationaryVortex::Builder {
     matmul(phi.data(), v.modal_.data(), tmp.data(), nrho, d.nr, d.nz);
     matmul(tmp.data(), chi_t.data(), full.data(), nrho, d.nz, nz);
     double fmax = 0.0;
-    for (double& f : full) {
-      f *= kNorm;
-      fmax = std::max(fmax, f);
+    std::size_t at = 0;
+    for (std::size_t ij = 0; ij < full.size(); ++ij) {
+      full[ij] *= kNorm;
+      if (full[ij] > fmax) {
+        fmax = full[ij], at = ij;
+      }
     }
-    for (const double f : v.node_values_) {
-      fmax = std::max(fmax, f);
-    }
-    v.max_f_ = fmax;
 
     int last_rho = 0, last_z = 0; // the last rows and columns with f ≥ kCut max f
     for (int i = 0; i < nrho; ++i) {
@@ -612,6 +637,18 @@ struct StationaryVortex::Builder {
         v.table_[std::size_t(i + kPad) * v.table_z_ + (j + kPad)] = i < 0 ? rho_parity * f : f;
       }
     }
+    // The maximum between the nodes: alternating golden-section searches from the largest node.
+    double rho = double(at / std::size_t(nz)) * v.h_rho_, z = double(at % std::size_t(nz)) * v.h_z_;
+    const auto around = [](double x, double h, double cut) {
+      return std::pair{std::max(0.0, x - h), std::min(x + h, cut - h)};
+    };
+    for (int sweep = 0; sweep < 3; ++sweep) {
+      const auto [r0, r1] = around(rho, v.h_rho_, v.rho_cut_);
+      rho = maximise([&](double r) { return v.table_sum(r, z); }, r0, r1);
+      const auto [z0, z1] = around(z, v.h_z_, v.z_cut_);
+      z = maximise([&](double s) { return v.table_sum(rho, s); }, z0, z1);
+    }
+    v.max_f_ = std::max(fmax, v.table_sum(rho, z));
   }
 
   static StationaryVortex solve(const VortexParameters& p, VortexResolution resolution,
@@ -625,7 +662,15 @@ struct StationaryVortex::Builder {
         modal = initial_modes(d, p);
       }
       Relaxed relaxed = relax(d, std::move(modal));
+      // The energy is even in the state; the ground state is the one with f ≥ 0.
+      const std::vector<double> y = d.to_nodal(relaxed.modal);
+      if (*std::max_element(y.begin(), y.end()) < -*std::min_element(y.begin(), y.end())) {
+        for (double& a : relaxed.modal) {
+          a = -a;
+        }
+      }
       const auto [radial, axial] = tails(relaxed.modal, resolution);
+      if (std::getenv("VDEBUG")) fprintf(stderr, "DEBUG n=%dx%d it=%d mu=%.15g tails %.3g %.3g\n", resolution.radial, resolution.axial, relaxed.iterations, relaxed.mu, radial, axial);
       if (!adaptive || (radial <= kTailTolerance && axial <= kTailTolerance)) {
         v.resolution_ = resolution;
         v.modal_ = std::move(relaxed.modal);
@@ -839,21 +884,7 @@ double StationaryVortex::line_max(int axis, double at) const {
       best = k, best_f = fk;
     }
   }
-  // Golden-section refinement between the neighbours of the best node.
-  const double ratio = 0.5 * (std::sqrt(5.0) - 1.0);
-  double lo = std::max(0, best - 1) * h, hi = std::min(n - 1, best + 1) * h;
-  double m1 = hi - ratio * (hi - lo), m2 = lo + ratio * (hi - lo);
-  double f1 = f(m1), f2 = f(m2);
-  for (int it = 0; it < 40; ++it) {
-    if (f1 < f2) {
-      lo = m1, m1 = m2, f1 = f2;
-      m2 = lo + ratio * (hi - lo), f2 = f(m2);
-    } else {
-      hi = m2, m2 = m1, f2 = f1;
-      m1 = hi - ratio * (hi - lo), f1 = f(m1);
-    }
-  }
-  return std::max({best_f, f1, f2});
+  return std::max(best_f, f(maximise(f, std::max(0, best - 1) * h, std::min(n - 1, best + 1) * h)));
 }
 
 std::pair<double, double> StationaryVortex::extent(double threshold) const {

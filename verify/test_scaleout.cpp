@@ -43,12 +43,7 @@ Problem make_problem(std::string_view lattice) {
 }
 
 std::vector<Complex> initial_state(const Problem& p) {
-  std::vector<Complex> psi = sample(p.grid, HarmonicVortex{1, 1.0}, 0.0, 1.0);
-  const double scale = 1.0 / std::sqrt(grid_norm(p.grid, psi));
-  for (Complex& z : psi) {
-    z = scale * z;
-  }
-  return psi;
+  return sample_normalised(p.grid, HarmonicVortex{1, 1.0}, 0.0);
 }
 
 /// Runs `local` over all ranks and the reference on each rank; checks rank 0's gathered state

@@ -30,13 +30,7 @@ Problem make_problem(std::string_view lattice, std::array<int, 3> size, double h
 /// A smooth state that is not stationary in the problem's trap: the λ = 1 vortex, normalised, in a
 /// trap that is not.
 std::vector<Complex> smooth_state(const Grid& grid) {
-  const HarmonicVortex state{1, 1.0};
-  std::vector<Complex> psi = sample(grid, state, 0.0, 1.0);
-  const double scale = 1.0 / std::sqrt(grid_norm(grid, psi));
-  for (Complex& z : psi) {
-    z = scale * z;
-  }
-  return psi;
+  return sample_normalised(grid, HarmonicVortex{1, 1.0}, 0.0);
 }
 
 struct LiveRun {
