@@ -115,6 +115,8 @@ public:
     return *std::move(value);
   }
 
+  const toml::node* node(std::string_view key) const { return table_->get(key); }
+
   std::optional<std::string> string(std::string_view key) const {
     const toml::node* node = table_->get(key);
     if (node == nullptr) {
@@ -233,9 +235,26 @@ void read_lattice(const Section& top, CaseConfig& c) {
 }
 
 void read_grid(const Section& top, CaseConfig& c) {
-  c.h = top.positive(top.required(&Section::number, "h"), "h");
+  top.exactly_one("h", "operations_per_time");
+  if (const std::optional<double> h = top.number("h")) {
+    c.h = top.positive(*h, "h");
+  }
+  if (const std::optional<double> ops = top.number("operations_per_time")) {
+    c.operations_per_time = top.positive(*ops, "operations_per_time");
+  }
   top.exactly_one("domain", "structures");
-  if (const toml::array* domain = top.triple("domain", "numbers")) {
+  if (const toml::array* shift = top.triple("shift", "numbers")) {
+    for (std::size_t i = 0; i < 3; ++i) {
+      c.shift[i] = top.as_number(*shift->get(i), "shift[" + std::to_string(i) + "]");
+    }
+  }
+  if (const toml::node* node = top.node("domain"); node != nullptr && node->is_string()) {
+    if (node->as_string()->get() != "auto") {
+      top.fail("key 'domain' must be \"auto\" or an array of 3 numbers, got \"" +
+               node->as_string()->get() + "\"");
+    }
+    c.domain_auto = true;
+  } else if (const toml::array* domain = top.triple("domain", "numbers")) {
     std::array<double, 3> extent{};
     for (std::size_t i = 0; i < 3; ++i) {
       const std::string key = "domain[" + std::to_string(i) + "]";
@@ -290,7 +309,14 @@ void read_potential(const Section& p, CaseConfig& c, const fs::path& base_dir) {
 }
 
 void read_time(const Section& t, CaseConfig& c) {
-  t.allow_only({"dt", "dt_fraction", "end_time", "steps", "diagnostics_every", "snapshot_every"});
+  t.allow_only({"dt", "dt_fraction", "end_time", "steps", "diagnostics_every", "snapshot_every",
+                "stop_when_error_exceeds"});
+  if (const std::optional<double> stop = t.number("stop_when_error_exceeds")) {
+    if (!(*stop > 0.0 && *stop < 1.0)) {
+      t.fail("key '" + t.path("stop_when_error_exceeds") + "' must be in (0, 1)");
+    }
+    c.stop_when_error_exceeds = *stop;
+  }
   t.exactly_one("dt", "dt_fraction");
   if (const std::optional<double> dt = t.number("dt")) {
     c.dt = t.positive(*dt, "dt");
@@ -319,8 +345,9 @@ void read_time(const Section& t, CaseConfig& c) {
 void read_initial(const Section& i, CaseConfig& c) {
   i.allow_only({"kind", "kappa"});
   c.initial_kind = i.string("kind").value_or(c.initial_kind);
-  if (c.initial_kind != "harmonic_vortex") {
-    i.fail("key '" + i.path("kind") + "' must be 'harmonic_vortex', got '" + c.initial_kind + "'");
+  if (c.initial_kind != "harmonic_vortex" && c.initial_kind != "stationary_vortex") {
+    i.fail("key '" + i.path("kind") + "' must be 'harmonic_vortex' or 'stationary_vortex', got '" +
+           c.initial_kind + "'");
   }
   if (const std::optional<std::int64_t> kappa = i.integer("kappa")) {
     c.kappa = static_cast<int>(i.in_range(*kappa, i.path("kappa"), 0, kMaxKappa));
@@ -341,7 +368,8 @@ CaseConfig parse_case(std::string_view toml, std::string_view source, const fs::
   }
 
   const Section top(root, "", source_name);
-  top.allow_only({"lattice", "h", "domain", "structures", "g", "potential", "time", "initial"});
+  top.allow_only({"lattice", "h", "operations_per_time", "domain", "structures", "shift", "g",
+                  "potential", "time", "initial"});
   CaseConfig c;
   c.name = fs::path(source).stem().string();
   read_lattice(top, c);
@@ -353,6 +381,13 @@ CaseConfig parse_case(std::string_view toml, std::string_view source, const fs::
   read_time(top.required(&Section::section, "time"), c);
   if (const std::optional<Section> initial = top.section("initial")) {
     read_initial(*initial, c);
+  }
+  // What eq. 15 and Table 1 need: a stationary state to measure the domain and the step on.
+  if ((c.domain_auto || c.operations_per_time) && c.initial_kind != "stationary_vortex") {
+    top.fail("domain = \"auto\" and operations_per_time need initial.kind = 'stationary_vortex'");
+  }
+  if (c.stop_when_error_exceeds && !c.end_time) {
+    top.fail("key 'time.stop_when_error_exceeds' needs 'time.end_time' (the longest run)");
   }
   return c;
 }

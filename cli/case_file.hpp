@@ -18,11 +18,16 @@ struct CaseError : std::runtime_error {
 struct CaseConfig {
   std::string name; ///< the file's stem ("default" for cases/default.toml)
 
-  // Grid: `lattice` and `h` are required; exactly one of `domain` and `structures`.
-  std::string lattice;                         ///< cubic, fcc, bcc, a15, c15, z
-  double h = 0.0;                              ///< structure edge length (> 0)
+  // Grid: `lattice`; exactly one of `h` and `operations_per_time`; exactly one of `domain` and
+  // `structures`.
+  std::string lattice; ///< cubic, fcc, bcc, a15, c15, z
+  double h = 0.0;      ///< structure edge length (> 0)
+  /// Instead of h: the h at which Σ_i #J_i / Δt equals this (the paper's Table 1 criterion).
+  std::optional<double> operations_per_time;
   std::optional<std::array<double, 3>> domain; ///< cuboid extent centred on the origin (each > 0)
+  bool domain_auto = false;                    ///< domain = "auto": eq. 15's cuboid of the state
   std::optional<std::array<int, 3>> structures; ///< S = (Sx, Sy, Sz) structure instances (each ≥ 1)
+  std::array<double, 3> shift{};                ///< lattice offset in structure edges (placement)
 
   // Physics. [potential] kind = "harmonic" (V = ½(x² + y² + λ²z²)) or "tabulated" (values per dual
   // 0-cell, in the solver's memory order, read from an HDF5 dataset).
@@ -40,11 +45,14 @@ struct CaseConfig {
   std::optional<long> steps;         ///< ≥ 1
   long diagnostics_every = 10;       ///< ≥ 1
   long snapshot_every = 0;           ///< 0: no snapshots, else ≥ 1
+  /// Stop at the first diagnostics step where E = 1 − |⟨ψ₀|ψ⟩| exceeds this (the vortex split).
+  std::optional<double> stop_when_error_exceeds;
 
   // [initial]
-  std::string initial_kind =
-      "harmonic_vortex"; ///< ψ ∝ (x + iy)^κ e^{−(ρ² + λz²)/2}, exact phase e^{−iμt}
-  int kappa = 1;         ///< winding number κ ≥ 0
+  /// harmonic_vortex: ψ ∝ (x + iy)^κ e^{−(ρ² + λz²)/2}, exact phase e^{−iμt};
+  /// stationary_vortex: the eq. 14 state of this λ, g and κ.
+  std::string initial_kind = "harmonic_vortex";
+  int kappa = 1; ///< winding number κ ≥ 0
 };
 
 /// Reads and validates a case file (throws CaseError; a missing or unreadable file is a CaseError

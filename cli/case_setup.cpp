@@ -1,8 +1,12 @@
 #include "cli/case_setup.hpp"
 
 #include "cli/hdf5_file.hpp"
+#include "solvers/grid_scaling.hpp"
+#include "solvers/stationary_vortex.hpp"
 
 #include <cmath>
+#include <cstdlib>
+#include <numbers>
 #include <stdexcept>
 
 namespace decgpe::cli {
@@ -32,22 +36,24 @@ Potential make_potential(const CaseConfig& c, const Grid& grid) {
   return v;
 }
 
-} // namespace
-
-RunSetup prepare_run(const CaseConfig& config) {
-  RunSetup run;
-  run.config = config;
-  const lattices::CellComplex& complex = lattices::cell_complex(config.lattice);
-  const std::array<int, 3> size = config.structures
-                                      ? *config.structures
-                                      : structures_covering(complex, *config.domain, config.h);
+/// Everything after the state is chosen, for either kind of state.
+template <class State>
+void finish(RunSetup& run, const State& state, const lattices::CellComplex& complex) {
+  const CaseConfig& config = run.config;
   Problem& p = run.problem;
+  std::array<int, 3> size{};
+  if (config.structures) {
+    size = *config.structures;
+  } else {
+    size = structures_covering(complex, *config.domain, config.h);
+  }
   p.grid = make_grid(complex, size, config.h);
+  p.grid.origin += lattices::Vec3{config.shift[0], config.shift[1], config.shift[2]} * config.h;
   p.potential = make_potential(config, p.grid);
   p.g = config.g;
-  run.initial = HarmonicVortex{config.kappa, config.lambda};
+  run.mu = state.mu();
 
-  std::vector<Complex> psi0 = sample(p.grid, run.initial, 0.0, 1.0);
+  std::vector<Complex> psi0 = sample(p.grid, state, 0.0, 1.0);
   const double norm = grid_norm(p.grid, psi0);
   if (!(norm > 0.0) || !std::isfinite(norm)) {
     throw std::invalid_argument("the initial state vanishes on this grid (norm " +
@@ -75,10 +81,50 @@ RunSetup prepare_run(const CaseConfig& config) {
     run.schedule.steps = static_cast<long>(std::ceil(*config.end_time / requested - 1e-12));
     p.dt = *config.end_time / static_cast<double>(run.schedule.steps);
   }
+  run.operations_per_time = operations_per_step(p.grid) / p.dt;
   run.schedule.diagnostics_every = config.diagnostics_every;
   run.schedule.snapshot_every = config.snapshot_every;
-  run.previous = sample(p.grid, run.initial, -p.dt, run.normalisation);
+  run.schedule.stop_when_error_exceeds = config.stop_when_error_exceeds.value_or(0.0);
+  run.previous = sample(p.grid, state, -p.dt, run.normalisation);
   run.current = std::move(psi0);
+}
+
+} // namespace
+
+std::filesystem::path vortex_cache_dir() {
+  const char* env = std::getenv("DECGPE_CACHE");
+  return env != nullptr && *env != '\0' ? std::filesystem::path(env)
+                                        : std::filesystem::path("out/cache");
+}
+
+RunSetup prepare_run(const CaseConfig& config) {
+  RunSetup run;
+  run.config = config;
+  const lattices::CellComplex& complex = lattices::cell_complex(config.lattice);
+  if (config.initial_kind == "harmonic_vortex") {
+    finish(run, HarmonicVortex{config.kappa, config.lambda}, complex);
+    return run;
+  }
+  const StationaryVortex vortex =
+      StationaryVortex::solve({config.lambda, config.g, config.kappa}, vortex_cache_dir());
+  CaseConfig& c = run.config;
+  if (c.domain_auto) {
+    // Eq. 15: the smallest cuboid outside which |ψ| ≤ 1e-5 max|ψ|.
+    const auto [rho, z] = vortex.extent(1e-5);
+    c.domain = std::array<double, 3>{2.0 * rho, 2.0 * rho, 2.0 * z};
+  }
+  if (c.operations_per_time) {
+    if (!c.dt_fraction || !c.domain) {
+      throw std::invalid_argument(
+          "operations_per_time needs time.dt_fraction and a domain, not structures");
+    }
+    c.h =
+        scale_for_operations(complex, *c.domain, lattices::Vec3{c.shift[0], c.shift[1], c.shift[2]},
+                             c.lambda, *c.dt_fraction, *c.operations_per_time)
+            .h;
+  }
+  run.effective_wavelength = 2.0 * std::numbers::pi / std::sqrt(2.0 * vortex.energies().kinetic);
+  finish(run, vortex, complex);
   return run;
 }
 

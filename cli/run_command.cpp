@@ -3,6 +3,7 @@
 #include "cli/build_info.hpp"
 #include "cli/case_setup.hpp"
 #include "cli/hdf5_file.hpp"
+#include "solvers/grid_scaling.hpp"
 #include "solvers/nvtx.hpp"
 #include "solvers/scaleout/slab_backend.hpp"
 #if DECGPE_HAVE_CUDA
@@ -143,7 +144,18 @@ void write_provenance(ResultsFile& f, const RunSetup& run, const Backend& backen
   f.attribute("snapshot_every", static_cast<std::int64_t>(run.schedule.snapshot_every));
   f.attribute("initial_state", c.initial_kind);
   f.attribute("kappa", static_cast<std::int64_t>(c.kappa));
-  f.attribute("mu", run.initial.mu());
+  f.attribute("mu", run.mu);
+  f.attribute("operations_per_time", run.operations_per_time);
+  const std::array<double, 3> shift = c.shift;
+  f.attribute("shift", std::span<const double>(shift));
+  if (run.effective_wavelength > 0.0) {
+    f.attribute("effective_wavelength", run.effective_wavelength);
+  }
+  const std::array<double, 2> edges = dual_edge_lengths(lattices::cell_complex(c.lattice), c.h);
+  f.attribute("dual_edge_mean", edges[0]);
+  f.attribute("dual_edge_max", edges[1]);
+  f.attribute("domain_volume",
+              static_cast<double>(p.grid.instances()) * p.grid.box.x * p.grid.box.y * p.grid.box.z);
 }
 
 /// Per local index: circumcentre and volume; with `origin` and `box` these give every cell's
@@ -223,7 +235,7 @@ void run(const Options& o) {
   }
   Recorder recorder(file ? &*file : nullptr, p.grid, o.quiet);
   const auto start = Clock::now();
-  integrate(*backend, p.dt, setup.schedule, recorder);
+  const long steps_done = integrate(*backend, p.dt, setup.schedule, recorder);
   const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
 
   const NvtxRange io_range("write results");
@@ -236,6 +248,7 @@ void run(const Options& o) {
   write_provenance(f, setup, *backend, o);
   f.attribute("mpi_ranks", static_cast<std::int64_t>(o.mpi->size()));
   f.attribute("wall_seconds", seconds);
+  f.attribute("steps_done", static_cast<std::int64_t>(steps_done));
   write_grid(f, p.grid);
   f.write("/diagnostics/step", recorder.step);
   f.write("/diagnostics/t", recorder.t, {recorder.t.size()});
@@ -260,13 +273,12 @@ void run(const Options& o) {
     if (setup.config.g == 0.0 && setup.config.potential_kind == "harmonic") {
       // The exact evolution of the eigenstate is ψ₀ e^{−iμt}: the overlap's phase should advance by
       // −μt.
-      double error = std::atan2(ov.im, ov.re) + setup.initial.mu() * t_end;
+      double error = std::atan2(ov.im, ov.re) + setup.mu * t_end;
       error = std::remainder(error, 2.0 * std::numbers::pi);
-      std::printf("phase error against the exact e^{-i mu t} (mu = %g): %.3e rad\n",
-                  setup.initial.mu(), error);
+      std::printf("phase error against the exact e^{-i mu t} (mu = %g): %.3e rad\n", setup.mu,
+                  error);
     }
-    const double updates =
-        static_cast<double>(p.grid.cells()) * static_cast<double>(setup.schedule.steps);
+    const double updates = static_cast<double>(p.grid.cells()) * static_cast<double>(steps_done);
     std::printf("results: %s  (%.2f s, %.3g M cell-updates/s)\n", out.c_str(), seconds,
                 updates / seconds * 1e-6);
   }

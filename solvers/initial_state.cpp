@@ -4,7 +4,7 @@
 
 namespace decgpe {
 
-Complex HarmonicVortex::operator()(const lattices::Vec3& r, double t) const {
+Complex HarmonicVortex::value(const lattices::Vec3& r, double t) const {
   Complex w{1.0, 0.0}; // (x + iy)^κ
   for (int k = 0; k < kappa; ++k) {
     w = {w.re * r.x - w.im * r.y, w.re * r.y + w.im * r.x};
@@ -13,15 +13,6 @@ Complex HarmonicVortex::operator()(const lattices::Vec3& r, double t) const {
   const double phase = -mu() * t;
   const Complex e{std::cos(phase), std::sin(phase)};
   return {envelope * (w.re * e.re - w.im * e.im), envelope * (w.re * e.im + w.im * e.re)};
-}
-
-std::vector<Complex> sample(const Grid& grid, const HarmonicVortex& state, double t, double scale) {
-  std::vector<Complex> psi(static_cast<std::size_t>(grid.cells()));
-#pragma omp parallel for schedule(static)
-  for (std::int64_t i = 0; i < grid.cells(); ++i) {
-    psi[static_cast<std::size_t>(i)] = scale * state(grid.position(i), t);
-  }
-  return psi;
 }
 
 double grid_norm(const Grid& grid, std::span<const Complex> psi) {

@@ -16,11 +16,20 @@ struct HarmonicVortex {
   double lambda = 1.0;
 
   double mu() const { return kappa + 1.0 + 0.5 * lambda; }
-  Complex operator()(const lattices::Vec3& r, double t) const; ///< unnormalised
+  Complex value(const lattices::Vec3& r, double t) const; ///< unnormalised
 };
 
-/// ψ(r_i, t) · scale at every cell of the grid.
-std::vector<Complex> sample(const Grid& grid, const HarmonicVortex& state, double t, double scale);
+/// ψ(r_i, t) · scale at every cell of the grid, for any state with value(r, t) (HarmonicVortex,
+/// StationaryVortex).
+template <class State>
+std::vector<Complex> sample(const Grid& grid, const State& state, double t, double scale) {
+  std::vector<Complex> psi(static_cast<std::size_t>(grid.cells()));
+#pragma omp parallel for schedule(static)
+  for (std::int64_t i = 0; i < grid.cells(); ++i) {
+    psi[static_cast<std::size_t>(i)] = scale * state.value(grid.position(i), t);
+  }
+  return psi;
+}
 
 /// Σ_i |B_i| |ψ_i|², the discrete norm with per-cell volumes.
 double grid_norm(const Grid& grid, std::span<const Complex> psi);

@@ -3,6 +3,7 @@
 #include "solvers/nvtx.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <string>
 
@@ -49,7 +50,7 @@ void snapshot(Backend& backend, long step, double t, RunObserver& observer) {
 
 } // namespace
 
-void integrate(Backend& backend, double dt, const Schedule& schedule, RunObserver& observer) {
+long integrate(Backend& backend, double dt, const Schedule& schedule, RunObserver& observer) {
   const Diagnostics first = measure(backend);
   guard(first, first.max_abs, 0, dt);
   observer.on_diagnostics({0, 0.0, first});
@@ -73,12 +74,21 @@ void integrate(Backend& backend, double dt, const Schedule& schedule, RunObserve
       const Diagnostics d = measure(backend);
       guard(d, first.max_abs, step, dt);
       observer.on_diagnostics({step, t, d});
+      if (schedule.stop_when_error_exceeds > 0.0 &&
+          1.0 - std::hypot(d.overlap.re, d.overlap.im) > schedule.stop_when_error_exceeds) {
+        if (schedule.snapshot_every > 0 && step % schedule.snapshot_every != 0) {
+          snapshot(backend, step, t, observer);
+        }
+        observer.on_progress(step, step);
+        return step;
+      }
     }
     if (schedule.snapshot_every > 0 && step % schedule.snapshot_every == 0) {
       snapshot(backend, step, t, observer);
     }
     observer.on_progress(step, schedule.steps);
   }
+  return step;
 }
 
 } // namespace decgpe

@@ -13,6 +13,8 @@ struct Schedule {
   long steps = 0;
   long diagnostics_every = 1;
   long snapshot_every = 0; ///< 0: none
+  /// > 0: stop after the first diagnostics step with E = 1 − |⟨ψ₀|ψ⟩| above this (ψ₀ normalised).
+  double stop_when_error_exceeds = 0.0;
 };
 
 struct Sample {
@@ -36,8 +38,8 @@ struct InstabilityError : std::runtime_error {
 /// The growth of max|ψ| over its initial value that counts as a blow-up.
 inline constexpr double kMaxGrowth = 10.0;
 
-/// Advances the loaded backend schedule.steps steps of size dt; throws InstabilityError naming the
-/// step and time.
-void integrate(Backend& backend, double dt, const Schedule& schedule, RunObserver& observer);
+/// Advances the loaded backend schedule.steps steps of size dt, or fewer when the error threshold
+/// is crossed; returns the steps done. Throws InstabilityError naming the step and time.
+long integrate(Backend& backend, double dt, const Schedule& schedule, RunObserver& observer);
 
 } // namespace decgpe

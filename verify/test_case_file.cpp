@@ -204,7 +204,37 @@ TEST(CaseFile, MissingLattice) {
 }
 
 TEST(CaseFile, MissingH) {
-  EXPECT_TRUE(fails_with("lattice = \"bcc\"\nstructures = [4, 4, 4]\n" + kTime, "missing key 'h'"));
+  EXPECT_TRUE(fails_with("lattice = \"bcc\"\nstructures = [4, 4, 4]\n" + kTime,
+                         "give exactly one of 'h' and 'operations_per_time'"));
+}
+
+TEST(CaseFile, StationaryVortexCaseWithAutomaticDomainAndOperationCount) {
+  const CaseConfig c =
+      parse_case("lattice = \"c15\"\noperations_per_time = 6e9\ndomain = \"auto\"\n"
+                 "shift = [-0.125, -0.125, -0.125]\ng = 300.0\n[time]\n"
+                 "dt_fraction = 0.5\nend_time = 100.0\nstop_when_error_exceeds = 0.01\n"
+                 "[initial]\nkind = \"stationary_vortex\"\nkappa = 10\n",
+                 "cases/x.toml");
+  EXPECT_TRUE(c.domain_auto);
+  EXPECT_EQ(c.operations_per_time, 6e9);
+  EXPECT_EQ(c.shift[2], -0.125);
+  EXPECT_EQ(c.stop_when_error_exceeds, 0.01);
+  EXPECT_EQ(c.initial_kind, "stationary_vortex");
+}
+
+TEST(CaseFile, AutomaticDomainNeedsTheStationaryVortex) {
+  EXPECT_TRUE(
+      fails_with("lattice = \"bcc\"\nh = 0.4\ndomain = \"auto\"\n" + kTime, "stationary_vortex"));
+  EXPECT_TRUE(fails_with("lattice = \"bcc\"\nh = 0.4\ndomain = \"big\"\n" + kTime, "\"auto\""));
+}
+
+TEST(CaseFile, StopOnErrorNeedsEndTimeAndAFraction) {
+  EXPECT_TRUE(fails_with("lattice = \"bcc\"\nh = 0.4\nstructures = [4, 4, 4]\n[time]\ndt = 1e-3\n"
+                         "steps = 10\nstop_when_error_exceeds = 0.01\n",
+                         "needs 'time.end_time'"));
+  EXPECT_TRUE(fails_with("lattice = \"bcc\"\nh = 0.4\nstructures = [4, 4, 4]\n[time]\ndt = 1e-3\n"
+                         "end_time = 1.0\nstop_when_error_exceeds = 1.5\n",
+                         "must be in (0, 1)"));
 }
 
 TEST(CaseFile, MissingTime) {

@@ -130,7 +130,7 @@ double phase_error(std::string_view lattice, double h) {
   // not at, 1.
   EXPECT_NEAR(std::hypot(d.overlap.re, d.overlap.im), 1.0, 5e-3) << lattice << " h = " << h;
   const double t = static_cast<double>(setup.schedule.steps) * setup.problem.dt;
-  return std::abs(std::remainder(std::atan2(d.overlap.im, d.overlap.re) + setup.initial.mu() * t,
+  return std::abs(std::remainder(std::atan2(d.overlap.im, d.overlap.re) + setup.mu * t,
                                  2.0 * std::numbers::pi));
 }
 
