@@ -6,6 +6,7 @@
 #include "solvers/grid_scaling.hpp"
 #include "solvers/nvtx.hpp"
 #include "solvers/scaleout/slab_backend.hpp"
+#include "solvers/splitting.hpp"
 #if DECGPE_HAVE_CUDA
 #include "solvers/cuda/cuda_backend.hpp"
 #endif
@@ -32,6 +33,7 @@ struct Options {
   std::string backend = "auto";
   std::string out;
   bool quiet = false;
+  bool no_state = false;
   std::string command_line;
   const scaleout::MpiSession* mpi = nullptr;
 };
@@ -258,8 +260,19 @@ void run(const Options& o) {
   f.write("/diagnostics/max_abs", recorder.max_abs, {recorder.max_abs.size()});
   f.write("/diagnostics/max_diagonal", recorder.max_diagonal, {recorder.max_diagonal.size()});
   f.write("/diagnostics/overlap", recorder.overlap);
-  f.write("/state/current", current);
-  f.write("/state/previous", previous);
+  // The plane z = 0 and its azimuthal spectrum (how the vortex splits): small, always written.
+  const AzimuthalSpectrum spectrum = azimuthal_spectrum(p.grid, current, setup.current);
+  const PlaneSample plane = sample_plane(p.grid, current, setup.current);
+  f.write("/analysis/azimuthal_amplitude", spectrum.amplitude, {spectrum.amplitude.size()});
+  f.attribute_of("/analysis/azimuthal_amplitude", "fold", static_cast<double>(spectrum.fold));
+  f.write("/analysis/plane/x", plane.x, {plane.x.size()});
+  f.write("/analysis/plane/y", plane.y, {plane.y.size()});
+  f.write("/analysis/plane/density", plane.density, {plane.density.size()});
+  f.write("/analysis/plane/initial_density", plane.initial_density, {plane.initial_density.size()});
+  if (!o.no_state) {
+    f.write("/state/current", current);
+    f.write("/state/previous", previous);
+  }
   f.commit();
 
   if (!o.quiet) {
@@ -279,6 +292,11 @@ void run(const Options& o) {
                   error);
     }
     const double updates = static_cast<double>(p.grid.cells()) * static_cast<double>(steps_done);
+    if (steps_done < setup.schedule.steps) {
+      std::printf(
+          "stopped at t = %.4g: E = 1 - |<psi0|psi>| passed %g; the density change is %d-fold\n",
+          t_end, *setup.config.stop_when_error_exceeds, spectrum.fold);
+    }
     std::printf("results: %s  (%.2f s, %.3g M cell-updates/s)\n", out.c_str(), seconds,
                 updates / seconds * 1e-6);
   }
@@ -300,6 +318,8 @@ void add_run_command(CLI::App& app, int argc, char** argv, const scaleout::MpiSe
       ->capture_default_str();
   cmd->add_option("--out", o->out, "results file (default: out/<case name>.h5)");
   cmd->add_flag("--quiet", o->quiet, "no progress line and no summary");
+  cmd->add_flag("--no-state", o->no_state,
+                "leave the final state out of the results (the plane z = 0 is always written)");
   cmd->callback([o] { run(*o); });
 }
 
