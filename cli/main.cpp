@@ -1,6 +1,7 @@
 // decgpe: one executable, one subcommand per job.
 
 #include "cli/build_info.hpp"
+#include "cli/isotropy_command.hpp"
 #include "cli/lattice_command.hpp"
 #include "cli/run_command.hpp"
 #include "solvers/scaleout/mpi_session.hpp"
@@ -19,6 +20,7 @@ int main(int argc, char** argv) {
                        std::string(decgpe::version()) + " (" + decgpe::git_commit() + ")");
   app.require_subcommand(1);
   decgpe::cli::add_lattice_command(app);
+  decgpe::cli::add_isotropy_command(app);
   decgpe::cli::add_run_command(app, argc, argv, mpi);
   try {
     app.parse(argc, argv);
