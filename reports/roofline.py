@@ -50,15 +50,16 @@ def fp64_peak(gpu_name):
 
 
 def to_base(text, unit):
-    """An ncu value in base units (bytes, instructions, seconds), whatever prefix ncu printed it with."""
-    for base in ("byte", "inst", "second"):
+    """An ncu value in base units (bytes, instructions, seconds) from what ncu printed: "246,583,040" byte with
+    --print-units base, "246.583040" Mbyte without; "88,192" ns or "88.192000" us."""
+    for base in ("byte", "inst", "second", "s"):
         if unit.endswith(base) and unit[: -len(base)] in PREFIX:
             return float(text.replace(",", "")) * PREFIX[unit[: -len(base)]]
     raise ValueError(f"unexpected ncu unit {unit!r}")
 
 
 def read_ncu_csv(path):
-    """The metrics of the one kernel launch in an `ncu --csv --page raw` file: a header row, a units row, a value row."""
+    """The metrics of the one launch in an `ncu --csv --page raw` file: a header row, a units row, a value row."""
     with open(path, newline="") as f:
         lines = [line for line in f if line.startswith('"')]  # ncu may put ==PROF== or warning lines first
     header, units, *launches = csv.reader(lines)
@@ -109,15 +110,16 @@ def counter_figure(runs, settings, copy_rate, peak, title):
     roof.set_title("step kernel on the roofline")
     roof.legend(fontsize="x-small", loc="upper left", bbox_to_anchor=(1.01, 1))
     traffic.axhline(BYTES_PER_UPDATE, color="black", linestyle="--", label=f"model: {BYTES_PER_UPDATE} B/update")
-    traffic.set(xscale="log", xlabel="DOFs (cells)", ylabel="DRAM bytes per DOF-update", ylim=(0, None),
+    top = max(BYTES_PER_UPDATE, *(r["dram"] / r["dofs"] for r in runs)) * 1.25
+    traffic.set(xscale="log", xlabel="DOFs (cells)", ylabel="DRAM bytes per DOF-update", ylim=(0, top),
                 title="DRAM traffic of one step")
     traffic.grid(True, alpha=0.3)
-    traffic.legend(fontsize="small")
+    traffic.legend(fontsize="small", loc="lower right")
     fig.suptitle(title)
-    fig.text(0.5, -0.02, f"Nsight Compute {settings.get('ncu_version', '')}: kernel {settings['kernel_regex']}, "
-                         f"launch {settings['launch_skip'] + 1} of the run, --clock-control {settings['clock_control']} "
-                         "(times at those clocks). FP64 peak: vendor datasheet.",
-             ha="center", va="top", fontsize="small")
+    note = (f"Nsight Compute {settings.get('ncu_version', '')}: kernel {settings['kernel_regex']}, launch "
+            f"{settings['launch_skip'] + 1} of the run, --clock-control {settings['clock_control']} (times at those "
+            "clocks). FP64 peak: vendor datasheet.")
+    fig.text(0.5, -0.02, note, ha="center", va="top", fontsize="small")
     return fig
 
 
@@ -130,11 +132,26 @@ def analytic_figure(points, copy_rate, peak, reason, title):
     ax.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1))
     ax.set_title("analytic model (no counters)", color="tab:red")
     fig.suptitle(title)
-    fig.text(0.5, -0.02, f"No hardware counters ({reason}). Intensity: FLOPs counted from the kernel source over the "
-                         f"{BYTES_PER_UPDATE}-B/update model;\nFLOP/s: those FLOPs times bench_step's {GPU} DOF-updates/s "
-                         "at the largest size. FP64 peak: vendor datasheet.",
-             ha="center", va="top", fontsize="small")
+    note = (f"No hardware counters ({reason}). Intensity: FLOPs counted from the kernel source over the "
+            f"{BYTES_PER_UPDATE}-B/update model;\nFLOP/s: those FLOPs times bench_step's {GPU} DOF-updates/s at the "
+            "largest size. FP64 peak: vendor datasheet.")
+    fig.text(0.5, -0.02, note, ha="center", va="top", fontsize="small")
     return fig
+
+
+def analytic_points(measurements):
+    """Each lattice's largest cuda:plain measurement, at the model's intensity."""
+    largest = {}
+    for (backend, lattice, dofs), m in measurements.items():
+        if backend == GPU and dofs > largest.get(lattice, (0,))[0]:
+            largest[lattice] = (dofs, m.rate)
+    points = []
+    for lattice in lattice_order(largest):
+        dofs, rate = largest[lattice]
+        flops = analytic_flops(lattice)
+        points.append(dict(lattice=lattice, dofs=dofs, rate=rate, flops=flops, intensity=flops / BYTES_PER_UPDATE,
+                           flop_rate=flops * rate))
+    return points
 
 
 def render(device_dir, out_dir):
@@ -142,7 +159,7 @@ def render(device_dir, out_dir):
     benches = bench_files(device_dir)
     result = Rendered(inputs=list(benches))
     copy_rate = copy_bandwidth(benches)
-    gpu_name = next((read_json(p)["context"]["gpu_name"] for p in benches if "gpu_name" in read_json(p)["context"]), "")
+    gpu_name = next((c["gpu_name"] for c in (read_json(p)["context"] for p in benches) if "gpu_name" in c), "")
     peak = fp64_peak(gpu_name)
     if not peak:
         result.notes.append(f"No FP64 peak on record for '{gpu_name}': the compute ceiling is left out.")
@@ -152,7 +169,7 @@ def render(device_dir, out_dir):
 
     if settings["counters"]:
         runs = profiled_runs(settings_path.parent, settings)
-        result.inputs += [settings_path] + [settings_path.parent / r["csv"] for r in runs]
+        result.inputs.append(settings_path)  # it names the CSV files and how they were taken
         result.files += save_figure(counter_figure(runs, settings, copy_rate, peak, title), out_dir, "fig8-roofline")
         header = ["lattice", "structures", "DOFs", "DRAM B/update", "FLOPs/update", "FLOP/B", "GFLOP/s",
                   f"G DOF-updates/s (clocks: {settings['clock_control']})"]
@@ -163,15 +180,7 @@ def render(device_dir, out_dir):
         if settings_path.exists():
             result.inputs.append(settings_path)
         result.notes.append(f"Analytic model (no counters: {settings['reason']}).")
-        measurements = load_bench(benches)
-        largest = {}
-        for (backend, lattice, dofs), m in measurements.items():
-            if backend == GPU and dofs > largest.get(lattice, (0,))[0]:
-                largest[lattice] = (dofs, m.rate)
-        points = [dict(lattice=lat, dofs=largest[lat][0], flops=analytic_flops(lat),
-                       intensity=analytic_flops(lat) / BYTES_PER_UPDATE,
-                       flop_rate=analytic_flops(lat) * largest[lat][1], rate=largest[lat][1])
-                  for lat in lattice_order(largest)]
+        points = analytic_points(load_bench(benches))
         if not points:
             result.notes.append(f"No {GPU} measurements: nothing to place on the roofline.")
             return result

@@ -3,9 +3,9 @@ problem size, from bench_step's Google Benchmark JSON.
 
     speedup.py BENCH.json|FOLDER ... [--out DIR]
 
-Writes fig7-throughput.{png,pdf} (DOF-updates/s against DOFs: every backend, every measured size), fig7-speedup.{png,pdf}
-(the ratios against DOFs) and fig7-speedup.md. A ratio is taken only where the GPU and a CPU backend ran the same
-lattice at the same DOF count; runs at other sizes show in the throughput figure alone.
+Writes fig7-throughput.{png,pdf} (DOF-updates/s against DOFs: every backend, every measured size),
+fig7-speedup.{png,pdf} (the ratios against DOFs) and fig7-speedup.md. A ratio is taken only where the GPU and a CPU
+backend ran the same lattice at the same DOF count; runs at other sizes show in the throughput figure alone.
 """
 
 import argparse
@@ -37,11 +37,8 @@ def speedups(measurements):
     return sorted(rows, key=lambda r: (order.index(r[0]), r[1]))
 
 
-def ratio(gpu, cpu):
-    """The table's format: whole numbers from 100× up, one decimal below."""
-    if cpu is None:
-        return "—"
-    r = gpu.rate / cpu.rate
+def times(r):
+    """A speedup as printed: whole numbers from 100 up, one decimal below."""
     return f"{r:.0f}" if r >= 100 else f"{r:.1f}"
 
 
@@ -100,8 +97,8 @@ def speedup_figure(rows, measurements, title):
         for lattice in lattice_order(r[0] for r in rows):
             points = [(r[1], r[2].rate / r[column].rate) for r in rows if r[0] == lattice and r[column]]
             if points:
-                last = f"{points[-1][1]:.0f}×" if points[-1][1] >= 100 else f"{points[-1][1]:.1f}×"
-                ax.plot(*zip(*points), marker="o", label=f"{LABELS[lattice]} ({last} at {points[-1][0]:,} DOFs)")
+                dofs, last = points[-1]
+                ax.plot(*zip(*points), marker="o", label=f"{LABELS[lattice]} ({times(last)}× at {dofs:,} DOFs)")
         ax.set(xscale="log", yscale="log", xlabel="DOFs (cells)", ylabel="speedup (×)",
                title=f"{GPU} over {backend_label(cpu, measurements)}")
         ax.grid(True, which="both", alpha=0.2)
@@ -118,27 +115,30 @@ def render_files(paths, out_dir):
     gpu_names = {read_json(p)["context"].get("gpu_name") for p in result.inputs} - {None}
     device = ", ".join(sorted(gpu_names)) or "no GPU"
     copy_rate = copy_bandwidth(result.inputs)
-    result.files += save_figure(throughput_figure(measurements, copy_rate, f"Leapfrog step throughput ({device})"), out_dir,
-                                "fig7-throughput")
+    figure = throughput_figure(measurements, copy_rate, f"Leapfrog step throughput ({device})")
+    result.files += save_figure(figure, out_dir, "fig7-throughput")
     rows = speedups(measurements)
     if not rows:
         result.notes.append(f"No size at which {GPU} and a CPU backend both ran: no ratios.")
         return result
     result.files += save_figure(speedup_figure(rows, measurements, f"GPU speedup ({device})"), out_dir,
                                 "fig7-speedup")
-    table = markdown_table(
-        ["lattice", "DOFs", f"{GPU} G DOF-updates/s", "reference M DOF-updates/s",
-         f"{backend_label('openmp', measurements)} M DOF-updates/s",
-         "× reference", "× openmp"],
-        [[LABELS[lat], f"{dofs:,}", f"{gpu.rate / 1e9:.1f}", *(f"{c.rate / 1e6:.1f}" if c else "—" for c in (ref, omp)),
-          ratio(gpu, ref), ratio(gpu, omp)] for lat, dofs, gpu, ref, omp in rows])
+    cells = []
+    for lattice, dofs, gpu, *cpu in rows:
+        cells.append([LABELS[lattice], f"{dofs:,}", f"{gpu.rate / 1e9:.1f}",
+                      *(f"{c.rate / 1e6:.1f}" if c else "—" for c in cpu),
+                      *(times(gpu.rate / c.rate) if c else "—" for c in cpu)])
+    header = ["lattice", "DOFs", f"{GPU} G DOF-updates/s", "reference M DOF-updates/s",
+              f"{backend_label('openmp', measurements)} M DOF-updates/s", "× reference", "× openmp"]
+    table = markdown_table(header, cells)
     table_path = Path(out_dir) / "fig7-speedup.md"
     table_path.write_text(f"# GPU speedup over CPU ({device})\n\n{table}")
     result.files.append(table_path)
     result.tables.append(table)
-    lone = len(measurements) - sum(1 + bool(r[3]) + bool(r[4]) for r in rows)
-    if lone:
-        result.notes.append(f"{lone} measurements have no same-size partner; they show in the throughput figure only.")
+    unpaired = len(measurements) - sum(1 + bool(r[3]) + bool(r[4]) for r in rows)
+    if unpaired:
+        result.notes.append(f"{unpaired} of {len(measurements)} measurements enter no ratio (other sizes or backends); "
+                            "the throughput figure shows them all.")
     return result
 
 

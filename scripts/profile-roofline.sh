@@ -15,12 +15,15 @@ out=${1:-out/roofline}
 edges=${ROOFLINE_EDGES:-14 27 54 189}
 max_bytes=${ROOFLINE_MAX_BYTES:-70e9}
 decgpe=${DECGPE:-build/cuda/cli/decgpe}
-metrics=dram__bytes.sum,sm__sass_thread_inst_executed_op_dadd_pred_on.sum,sm__sass_thread_inst_executed_op_dmul_pred_on.sum,sm__sass_thread_inst_executed_op_dfma_pred_on.sum,gpu__time_duration.sum
+fp64=sm__sass_thread_inst_executed_op_d # ...add, ...mul, ...fma: thread-level FP64 instruction counts
+metrics=dram__bytes.sum,${fp64}add_pred_on.sum,${fp64}mul_pred_on.sum,${fp64}fma_pred_on.sum,gpu__time_duration.sum
 # Base clocks: counters and times that do not depend on how hot the card is; recorded, since times then are not the
 # boost-clock times of bench_step.
 clock=base
-# The run has 8 steps; the 4th launch is past first-touch and cold-cache effects.
+# The run has 8 steps; the 4th launch is past first-touch and cold-cache effects. Launched one by one, not replayed
+# from CUDA graphs, so that --launch-skip counts steps whatever ncu makes of graph nodes; the kernel is the same.
 skip=3
+export DECGPE_CUDA_GRAPHS=0
 
 mkdir -p "$out"
 rm -f "$out"/*.csv "$out/roofline.json"
@@ -45,14 +48,24 @@ for lattice in bcc c15; do
   for edge in $edges; do
     [ "$edge" -le "$cap" ] || edge=$cap
     name=$lattice-$edge
+    dofs=$((ms * edge * edge * edge))
     # h = 14/edge: the same physical box at every size, as in bench_step.
-    printf 'lattice = "%s"\nh = %s\nstructures = [%d, %d, %d]\ng = 300.0\n[time]\ndt_fraction = 0.5\nsteps = 8\ndiagnostics_every = 8\n' \
-      "$lattice" "$(awk -v e="$edge" 'BEGIN { printf "%.12g", 14 / e }')" "$edge" "$edge" "$edge" >"$tmp/$name.toml"
-    echo "profile-roofline: $name ($((ms * edge * edge * edge)) DOFs)"
+    cat >"$tmp/$name.toml" <<EOF
+lattice = "$lattice"
+h = $(awk -v e="$edge" 'BEGIN { printf "%.12g", 14 / e }')
+structures = [$edge, $edge, $edge]
+g = 300.0
+[time]
+dt_fraction = 0.5
+steps = 8
+diagnostics_every = 8
+EOF
+    echo "profile-roofline: $name ($dofs DOFs)"
     status=0
     "$ncu" --clock-control "$clock" --kernel-name regex:step_plain --launch-skip "$skip" --launch-count 1 \
       --metrics "$metrics" -f -o "$tmp/$name" \
-      "$decgpe" run "$tmp/$name.toml" --backend cuda:plain --quiet --out "$tmp/$name.h5" >"$tmp/ncu.log" 2>&1 || status=$?
+      "$decgpe" run "$tmp/$name.toml" --backend cuda:plain --quiet --out "$tmp/$name.h5" \
+      >"$tmp/ncu.log" 2>&1 || status=$?
     rm -f "$tmp/$name.h5"
     why=$(grep -oE 'ERR_NVGPUCTRPERM|LibraryNotLoaded' "$tmp/ncu.log" | head -n 1 || true)
     [ -z "$why" ] || no_counters "ncu cannot read the GPU counters ($why)"
@@ -63,20 +76,20 @@ for lattice in bcc c15; do
     fi
     "$ncu" --import "$tmp/$name.ncu-rep" --csv --page raw --print-units base >"$out/$name.csv"
     runs+="${runs:+,}
-    {\"lattice\": \"$lattice\", \"edge\": $edge, \"dofs\": $((ms * edge * edge * edge)), \"csv\": \"$name.csv\"}"
+    {\"lattice\": \"$lattice\", \"edge\": $edge, \"dofs\": $dofs, \"csv\": \"$name.csv\"}"
   done
 done
 
 cat >"$out/roofline.json" <<EOF
 {
   "counters": true,
-  "ncu_version": "$("$ncu" --version | tail -n 1)",
+  "ncu_version": "$("$ncu" --version | tail -n 1 | sed 's/^Version //')",
   "clock_control": "$clock",
   "kernel_regex": "step_plain",
   "launch_skip": $skip,
   "launch_count": 1,
   "metrics": "$metrics",
-  "command": "ncu --clock-control $clock --kernel-name regex:step_plain --launch-skip $skip --launch-count 1 --metrics <metrics> $decgpe run <lattice>-<edge>.toml --backend cuda:plain --quiet",
+  "command": "DECGPE_CUDA_GRAPHS=0 ncu --clock-control $clock --kernel-name regex:step_plain --launch-skip $skip --launch-count 1 --metrics <metrics> -o <run> $decgpe run <run>.toml --backend cuda:plain --quiet",
   "case": "g = 300 harmonic trap, harmonic_vortex start, h = 14/edge, structures = [edge, edge, edge], dt_fraction = 0.5, 8 steps",
   "device": "$(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | head -n 1 | sed 's/, /, driver /')",
   "git_commit": "${DECGPE_GIT_COMMIT:-$(git rev-parse HEAD 2>/dev/null || echo unknown)}",
