@@ -6,8 +6,6 @@
 #include <array>
 #include <charconv>
 #include <cmath>
-#include <cstdlib>
-#include <cstdio>
 #include <numbers>
 #include <stdexcept>
 #include <system_error>
@@ -17,8 +15,8 @@ namespace decgpe {
 namespace {
 
 constexpr double kResidualTolerance = 1e-12; ///< relaxation stops below this relative residual
-constexpr double kTailTolerance = 1e-10;     ///< the default resolution's bound on the highest modes
-constexpr int kTailModes = 2;                ///< how many highest modes spectral_tail() looks at
+constexpr double kTailTolerance = 1e-10; ///< the default resolution's bound on the highest modes
+constexpr int kTailModes = 2;            ///< how many highest modes spectral_tail() looks at
 // The outermost Gauss node sits near s = 4n, where the modes carry e^{−s/2}; this keeps it well
 // inside the double range.
 constexpr int kMaxModes = 320;
@@ -160,17 +158,23 @@ Dvr make_dvr(const Shape& shape, int n) {
   return d;
 }
 
-/// c = a b with a (m × k), b (k × n), row-major.
+/// c = a b with a (m × k), b (k × n), row-major. Column blocks keep a block of b in cache while
+/// all rows pass; threads only where the work outweighs their start-up.
 void matmul(const double* a, const double* b, double* c, int m, int k, int n) {
-#pragma omp parallel for schedule(static)
-  for (int i = 0; i < m; ++i) {
-    double* ci = c + std::size_t(i) * n;
-    std::fill(ci, ci + n, 0.0);
-    for (int p = 0; p < k; ++p) {
-      const double aip = a[std::size_t(i) * k + p];
-      const double* bp = b + std::size_t(p) * n;
-      for (int j = 0; j < n; ++j) {
-        ci[j] += aip * bp[j];
+  constexpr int kBlock = 128;
+  const int blocks = (n + kBlock - 1) / kBlock;
+#pragma omp parallel for schedule(static) collapse(2) if (double(m) * k * n > 1e6)
+  for (int jb = 0; jb < blocks; ++jb) {
+    for (int i = 0; i < m; ++i) {
+      const int j0 = jb * kBlock, j1 = std::min(n, j0 + kBlock);
+      double* ci = c + std::size_t(i) * n;
+      std::fill(ci + j0, ci + j1, 0.0);
+      for (int p = 0; p < k; ++p) {
+        const double aip = a[std::size_t(i) * k + p];
+        const double* bp = b + std::size_t(p) * n;
+        for (int j = j0; j < j1; ++j) {
+          ci[j] += aip * bp[j];
+        }
       }
     }
   }
@@ -185,7 +189,8 @@ double dot(const std::vector<double>& x, const std::vector<double>& y) {
 }
 
 /// The 2D problem in the tensor product of both directions. A state y (nodes, radial index
-/// slowest) is normalised, Σ y² = 1, and f = kNorm · y_ij b_i b_j. Modal coefficients a = U_ρ y U_zᵀ.
+/// slowest) is normalised, Σ y² = 1, and f = kNorm · y_ij b_i b_j. Modal coefficients a = U_ρ y
+/// U_zᵀ.
 struct Discretisation {
   Discretisation(const VortexParameters& p, VortexResolution r)
       : rho(make_dvr(radial_shape(p), r.radial)), z(make_dvr(axial_shape(p), r.axial)),
@@ -302,19 +307,12 @@ double line_search(const std::array<double, 3>& quad, const std::array<double, 5
   return 0.5 * (lo + hi);
 }
 
-struct Relaxed {
-  std::vector<double> modal;
-  double mu = 0.0;
-  double residual = 0.0;
-  int iterations = 0;
-};
-
 /// Minimises the GP energy over normalised states from `a` (modes) by preconditioned nonlinear
 /// conjugate gradients on the sphere (Polak–Ribière, restarted when not a descent direction). The
 /// preconditioner (H₀ + σ)⁻¹ is diagonal in the modes; σ of the order of max g f² makes it
 /// approximate the energy's Hessian both where the interaction dominates (smooth modes) and where
-/// the kinetic energy does (high modes).
-Relaxed relax(const Discretisation& d, std::vector<double> a) {
+/// the kinetic energy does (high modes). Returns the modes of the minimiser.
+std::vector<double> relax(const Discretisation& d, std::vector<double> a) {
   const double norm_a = std::sqrt(dot(a, a));
   for (double& v : a) {
     v /= norm_a;
@@ -339,7 +337,7 @@ Relaxed relax(const Discretisation& d, std::vector<double> a) {
     if (it % kCheckEvery == 0) {
       const double residual = d.relative_residual(r, y, grad.mu);
       if (residual < kResidualTolerance) {
-        return {std::move(a), grad.mu, residual, it};
+        return a;
       }
       if (it >= kMaxIterations || !std::isfinite(residual)) {
         throw std::runtime_error("stationary vortex: no convergence (relative residual " +
@@ -372,7 +370,7 @@ Relaxed relax(const Discretisation& d, std::vector<double> a) {
     for (std::size_t ij = 0; ij < size; ++ij) {
       p[ij] = -z[ij] + (beta != 0.0 ? beta * p_old[ij] : 0.0);
     }
-    double pa = dot(p, a);
+    const double pa = dot(p, a);
     for (std::size_t ij = 0; ij < size; ++ij) {
       p[ij] -= pa * a[ij];
     }
@@ -383,7 +381,7 @@ Relaxed relax(const Discretisation& d, std::vector<double> a) {
     }
     const double p_norm = std::sqrt(dot(p, p));
     if (p_norm == 0.0) { // already exact
-      return {std::move(a), grad.mu, d.relative_residual(r, y, grad.mu), it};
+      return a;
     }
     std::vector<double> ph(size);
     for (std::size_t ij = 0; ij < size; ++ij) {
@@ -470,23 +468,29 @@ std::vector<double> initial_modes(const Discretisation& d, const VortexParameter
   return a;
 }
 
-/// The largest modal coefficients among the highest kTailModes of each direction, relative to the
-/// largest of all.
+/// The truncation error's size in each direction: the largest sum of |modal coefficients| over the
+/// other direction's modes, among the highest kTailModes of this direction, relative to the largest
+/// such sum. Sums, since the modes are O(1) at their maxima and their errors add up pointwise.
 std::pair<double, double> tails(const std::vector<double>& a, VortexResolution r) {
-  double all = 0.0, radial = 0.0, axial = 0.0;
+  std::vector<double> radial(static_cast<std::size_t>(r.radial), 0.0);
+  std::vector<double> axial(static_cast<std::size_t>(r.axial), 0.0);
   for (int i = 0; i < r.radial; ++i) {
     for (int j = 0; j < r.axial; ++j) {
       const double v = std::abs(a[std::size_t(i) * r.axial + j]);
-      all = std::max(all, v);
-      radial = i >= r.radial - kTailModes ? std::max(radial, v) : radial;
-      axial = j >= r.axial - kTailModes ? std::max(axial, v) : axial;
+      radial[std::size_t(i)] += v;
+      axial[std::size_t(j)] += v;
     }
   }
-  return {radial / all, axial / all};
+  const auto relative_tail = [](const std::vector<double>& sums) {
+    const std::size_t first = sums.size() - std::min<std::size_t>(kTailModes, sums.size());
+    return *std::max_element(sums.begin() + first, sums.end()) /
+           *std::max_element(sums.begin(), sums.end());
+  };
+  return {relative_tail(radial), relative_tail(axial)};
 }
 
-/// A starting resolution from the energy scales: modes up to roughly twice the chemical potential
-/// of the Thomas–Fermi (or g = 0) state in each direction.
+/// A starting resolution from the energy scale: in each direction, modes up to about μ + 16ω, with
+/// μ the Thomas–Fermi (or g = 0) estimate. The adaptive solve adds modes where they are needed.
 VortexResolution starting_resolution(const VortexParameters& p) {
   const double mu = std::max(p.g > 0.0 ? thomas_fermi_mu(p) : 0.0, p.kappa + 1.0 + 0.5 * p.lambda);
   const double radial = (mu - p.kappa - 1.0) / 2.0;
@@ -505,8 +509,7 @@ void check_parameters(const VortexParameters& p) {
                                 std::to_string(p.g));
   }
   if (p.kappa < 0) {
-    throw std::invalid_argument("stationary vortex: κ must be ≥ 0, got " +
-                                std::to_string(p.kappa));
+    throw std::invalid_argument("stationary vortex: κ must be ≥ 0, got " + std::to_string(p.kappa));
   }
 }
 
@@ -576,69 +579,86 @@ struct StationaryVortex::Builder {
     tabulate(v, d);
   }
 
-  /// f on uniform nodes out to where every mode has decayed (e^{−s/2} < 1e-17 beyond the outermost
-  /// Gauss node, s = ωx²), then cut where f < kCut max f. The spacing resolves the highest mode's
-  /// local wavenumber √(2E) with 8 nodes per unit of 1/k.
-  static void tabulate(StationaryVortex& v, const Discretisation& d) {
-    const double k_rho = std::sqrt(2.0 * d.rho.energy.back());
-    const double k_z = std::sqrt(2.0 * d.z.energy.back());
-    static const double q = std::getenv("VQ") ? std::atof(std::getenv("VQ")) : 3.0;
-    v.h_rho_ = 1.0 / (q * k_rho);
-    v.h_z_ = 1.0 / (q * k_z);
-    const auto end = [](const Dvr& dvr) {
-      const double s = dvr.shape.omega * dvr.x.back() * dvr.x.back() + 80.0;
-      return std::sqrt(s / dvr.shape.omega);
-    };
-    const int nrho = int(std::ceil(end(d.rho) / v.h_rho_)) + 1;
-    const int nz = int(std::ceil(end(d.z) / v.h_z_)) + 1;
-    std::vector<double> phi(std::size_t(nrho) * d.nr), chi_t(std::size_t(d.nz) * nz);
+  /// f at ρ_i = i h_rho (i < rows), z_j = j h_z (j < columns), summed from the modes.
+  static std::vector<double> sample(const StationaryVortex& v, const Discretisation& d,
+                                    double h_rho, int rows, double h_z, int columns) {
+    std::vector<double> phi(std::size_t(rows) * d.nr), chi_t(std::size_t(d.nz) * columns);
     std::vector<double> chi(static_cast<std::size_t>(d.nz));
-    for (int i = 0; i < nrho; ++i) {
-      modes_at(d.rho.shape, d.nr, i * v.h_rho_, phi.data() + std::size_t(i) * d.nr);
+    for (int i = 0; i < rows; ++i) {
+      modes_at(d.rho.shape, d.nr, i * h_rho, phi.data() + std::size_t(i) * d.nr);
     }
-    for (int j = 0; j < nz; ++j) {
-      modes_at(d.z.shape, d.nz, j * v.h_z_, chi.data());
+    for (int j = 0; j < columns; ++j) {
+      modes_at(d.z.shape, d.nz, j * h_z, chi.data());
       for (int m = 0; m < d.nz; ++m) {
-        chi_t[std::size_t(m) * nz + j] = chi[std::size_t(m)];
+        chi_t[std::size_t(m) * columns + j] = chi[std::size_t(m)];
       }
     }
-    std::vector<double> tmp(std::size_t(nrho) * d.nz), full(std::size_t(nrho) * nz);
-    matmul(phi.data(), v.modal_.data(), tmp.data(), nrho, d.nr, d.nz);
-    matmul(tmp.data(), chi_t.data(), full.data(), nrho, d.nz, nz);
-    double fmax = 0.0;
-    std::size_t at = 0;
-    for (std::size_t ij = 0; ij < full.size(); ++ij) {
-      full[ij] *= kNorm;
-      if (full[ij] > fmax) {
-        fmax = full[ij], at = ij;
-      }
+    std::vector<double> tmp(std::size_t(rows) * d.nz), f(std::size_t(rows) * columns);
+    matmul(phi.data(), v.modal_.data(), tmp.data(), rows, d.nr, d.nz);
+    matmul(tmp.data(), chi_t.data(), f.data(), rows, d.nz, columns);
+    for (double& value : f) {
+      value *= kNorm;
     }
+    return f;
+  }
 
-    int last_rho = 0, last_z = 0; // the last rows and columns with f ≥ kCut max f
-    for (int i = 0; i < nrho; ++i) {
-      for (int j = 0; j < nz; ++j) {
-        if (std::abs(full[std::size_t(i) * nz + j]) >= kCut * fmax) {
+  /// The interpolation table. Its spacing resolves the highest mode's local wavenumber √(2E) with
+  /// 3 nodes per unit of 1/k (interpolation errors ~1e-13 max f). Its extent, where f falls below
+  /// kCut max f, comes from a grid kCoarse times coarser that reaches to where every mode has
+  /// decayed (e^{−s/2} < 1e-17 beyond the outermost Gauss node, s = ωx²).
+  static void tabulate(StationaryVortex& v, const Discretisation& d) {
+    constexpr int kCoarse = 8;
+    v.h_rho_ = 1.0 / (3.0 * std::sqrt(2.0 * d.rho.energy.back()));
+    v.h_z_ = 1.0 / (3.0 * std::sqrt(2.0 * d.z.energy.back()));
+    const auto coarse_count = [](const Dvr& dvr, double h) {
+      const double s = dvr.shape.omega * dvr.x.back() * dvr.x.back() + 80.0;
+      return int(std::ceil(std::sqrt(s / dvr.shape.omega) / (kCoarse * h))) + 1;
+    };
+    const int coarse_rho = coarse_count(d.rho, v.h_rho_), coarse_z = coarse_count(d.z, v.h_z_);
+    const std::vector<double> coarse =
+        sample(v, d, kCoarse * v.h_rho_, coarse_rho, kCoarse * v.h_z_, coarse_z);
+    const double coarse_max = *std::max_element(coarse.begin(), coarse.end());
+    int last_rho = 0, last_z = 0;
+    for (int i = 0; i < coarse_rho; ++i) {
+      for (int j = 0; j < coarse_z; ++j) {
+        if (std::abs(coarse[std::size_t(i) * coarse_z + j]) >= kCut * coarse_max) {
           last_rho = std::max(last_rho, i);
           last_z = std::max(last_z, j);
         }
       }
     }
-    const int cut_rho = std::min(last_rho + 1, nrho - kPad);
-    const int cut_z = std::min(last_z + 1, nz - kPad);
+    const int cut_rho = (last_rho + 1) * kCoarse, cut_z = (last_z + 1) * kCoarse;
     v.rho_cut_ = cut_rho * v.h_rho_;
     v.z_cut_ = cut_z * v.h_z_;
+    const int rows = cut_rho + kPad, columns = cut_z + kPad;
+    const std::vector<double> fine = sample(v, d, v.h_rho_, rows, v.h_z_, columns);
+
     v.table_rho_ = cut_rho + 2 * kPad;
     v.table_z_ = cut_z + 2 * kPad;
     v.table_.assign(std::size_t(v.table_rho_) * v.table_z_, 0.0);
     const double rho_parity = v.parameters_.kappa % 2 == 0 ? 1.0 : -1.0;
-    for (int i = -kPad; i < cut_rho + kPad; ++i) {
-      for (int j = -kPad; j < cut_z + kPad; ++j) {
-        const double f = full[std::size_t(std::abs(i)) * nz + std::abs(j)];
+    for (int i = -kPad; i < rows; ++i) {
+      for (int j = -kPad; j < columns; ++j) {
+        const double f = fine[std::size_t(std::abs(i)) * columns + std::abs(j)];
         v.table_[std::size_t(i + kPad) * v.table_z_ + (j + kPad)] = i < 0 ? rho_parity * f : f;
       }
     }
+    v.rho_line_max_.assign(std::size_t(cut_rho), 0.0);
+    v.z_line_max_.assign(std::size_t(cut_z), 0.0);
+    double fmax = 0.0;
+    int max_i = 0, max_j = 0;
+    for (int i = 0; i < cut_rho; ++i) {
+      for (int j = 0; j < cut_z; ++j) {
+        const double f = fine[std::size_t(i) * columns + j];
+        v.rho_line_max_[std::size_t(i)] = std::max(v.rho_line_max_[std::size_t(i)], f);
+        v.z_line_max_[std::size_t(j)] = std::max(v.z_line_max_[std::size_t(j)], f);
+        if (f > fmax) {
+          fmax = f, max_i = i, max_j = j;
+        }
+      }
+    }
     // The maximum between the nodes: alternating golden-section searches from the largest node.
-    double rho = double(at / std::size_t(nz)) * v.h_rho_, z = double(at % std::size_t(nz)) * v.h_z_;
+    double rho = max_i * v.h_rho_, z = max_j * v.h_z_;
     const auto around = [](double x, double h, double cut) {
       return std::pair{std::max(0.0, x - h), std::min(x + h, cut - h)};
     };
@@ -651,111 +671,115 @@ struct StationaryVortex::Builder {
     v.max_f_ = std::max(fmax, v.table_sum(rho, z));
   }
 
-  static StationaryVortex solve(const VortexParameters& p, VortexResolution resolution,
-                                bool adaptive) {
-    StationaryVortex v;
-    v.parameters_ = p;
+  /// Relaxes on a ladder of resolutions, each level's state (padded with zero modes, which nest)
+  /// starting the next: far fewer iterations than a cold start at the final resolution. Adaptive:
+  /// from `target`, adding modes where the highest ones still matter. Otherwise: from the default
+  /// start (where smaller) up to exactly `target`.
+  static StationaryVortex solve(const VortexParameters& p, VortexResolution target, bool adaptive) {
+    const VortexResolution start = starting_resolution(p);
+    VortexResolution resolution = adaptive ? target
+                                           : VortexResolution{std::min(start.radial, target.radial),
+                                                              std::min(start.axial, target.axial)};
+    const auto grow = [](int n) { return n + std::max(4, n / 4); };
     std::vector<double> modal;
     for (;;) {
       const Discretisation d(p, resolution);
-      if (modal.empty()) {
-        modal = initial_modes(d, p);
-      }
-      Relaxed relaxed = relax(d, std::move(modal));
+      std::vector<double> relaxed =
+          relax(d, modal.empty() ? initial_modes(d, p) : std::move(modal));
       // The energy is even in the state; the ground state is the one with f ≥ 0.
-      const std::vector<double> y = d.to_nodal(relaxed.modal);
+      const std::vector<double> y = d.to_nodal(relaxed);
       if (*std::max_element(y.begin(), y.end()) < -*std::min_element(y.begin(), y.end())) {
-        for (double& a : relaxed.modal) {
+        for (double& a : relaxed) {
           a = -a;
         }
       }
-      const auto [radial, axial] = tails(relaxed.modal, resolution);
-      if (std::getenv("VDEBUG")) fprintf(stderr, "DEBUG n=%dx%d it=%d mu=%.15g tails %.3g %.3g\n", resolution.radial, resolution.axial, relaxed.iterations, relaxed.mu, radial, axial);
-      if (!adaptive || (radial <= kTailTolerance && axial <= kTailTolerance)) {
+      VortexResolution next{std::min(grow(resolution.radial), target.radial),
+                            std::min(grow(resolution.axial), target.axial)};
+      if (adaptive) {
+        const auto [radial, axial] = tails(relaxed, resolution);
+        next.radial = radial > kTailTolerance ? grow(resolution.radial) : resolution.radial;
+        next.axial = axial > kTailTolerance ? grow(resolution.axial) : resolution.axial;
+        if (next.radial > kMaxModes || next.axial > kMaxModes) {
+          throw std::runtime_error("stationary vortex: not resolved with " +
+                                   std::to_string(kMaxModes) + " modes per direction");
+        }
+      }
+      if (next == resolution) {
+        StationaryVortex v;
+        v.parameters_ = p;
         v.resolution_ = resolution;
-        v.modal_ = std::move(relaxed.modal);
+        v.modal_ = std::move(relaxed);
         finish(v, d);
         return v;
       }
-      // More modes where the highest ones still matter; the modes nest, so the state carries over.
-      const VortexResolution old = resolution;
-      if (radial > kTailTolerance) {
-        resolution.radial += std::max(4, resolution.radial / 4);
-      }
-      if (axial > kTailTolerance) {
-        resolution.axial += std::max(4, resolution.axial / 4);
-      }
-      if (resolution.radial > kMaxModes || resolution.axial > kMaxModes) {
-        throw std::runtime_error("stationary vortex: not resolved with " +
-                                 std::to_string(kMaxModes) + " modes per direction");
-      }
-      modal.assign(std::size_t(resolution.radial) * resolution.axial, 0.0);
-      for (int i = 0; i < old.radial; ++i) {
-        for (int j = 0; j < old.axial; ++j) {
-          modal[std::size_t(i) * resolution.axial + j] = relaxed.modal[std::size_t(i) * old.axial + j];
+      modal.assign(std::size_t(next.radial) * next.axial, 0.0);
+      for (int i = 0; i < resolution.radial; ++i) {
+        for (int j = 0; j < resolution.axial; ++j) {
+          modal[std::size_t(i) * next.axial + j] = relaxed[std::size_t(i) * resolution.axial + j];
         }
       }
+      resolution = next;
     }
   }
 
-  /// The cached profile when `file` holds one for these parameters and discretisation that solves
-  /// eq. 14 as well as it did when written; otherwise throws std::runtime_error saying why not.
+  /// The cached profile when `file` holds one for these parameters and this discretisation that
+  /// solves eq. 14; otherwise throws std::runtime_error saying why not.
   static StationaryVortex load(const std::filesystem::path& file, const VortexParameters& p,
-                               const std::string& key, VortexResolution resolution,
-                               bool adaptive) {
+                               const std::string& key, VortexResolution resolution, bool adaptive) {
     const vortex_cache::Record r = vortex_cache::read(file);
-    const auto mismatch = [](const std::string& what) {
-      throw std::runtime_error(what + " does not match");
-    };
+    const auto reject = [](const std::string& why) { throw std::runtime_error(why); };
     if (r.lambda != p.lambda) {
-      mismatch("λ " + exact(r.lambda));
+      reject("it holds λ = " + exact(r.lambda));
     }
     if (r.g != p.g) {
-      mismatch("g " + exact(r.g));
+      reject("it holds g = " + exact(r.g));
     }
     if (r.kappa != p.kappa) {
-      mismatch("κ " + std::to_string(r.kappa));
+      reject("it holds κ = " + std::to_string(r.kappa));
     }
     if (r.key != key) {
-      mismatch("resolution key '" + r.key + "'");
+      reject("its resolution key is '" + r.key + "'");
     }
     const VortexResolution stored{int(r.radial), int(r.axial)};
     if (stored.radial < 1 || stored.axial < 1 || stored.radial > kMaxModes ||
         stored.axial > kMaxModes || (!adaptive && !(stored == resolution))) {
-      mismatch("resolution " + std::to_string(r.radial) + " × " + std::to_string(r.axial));
+      reject("its resolution is " + std::to_string(r.radial) + " × " + std::to_string(r.axial));
     }
     const std::size_t size = std::size_t(stored.radial) * stored.axial;
     if (r.rho.size() != std::size_t(stored.radial) || r.z.size() != std::size_t(stored.axial) ||
-        r.f.size() != size) {
-      mismatch("data size");
+        r.f.size() != size || r.modal.size() != size) {
+      reject("its data sizes are inconsistent");
     }
     const Discretisation d(p, stored);
     for (int i = 0; i < d.nr; ++i) {
       if (!(std::abs(r.rho[i] - d.rho.x[i]) <= 1e-12 * d.rho.x[i])) {
-        mismatch("radial node " + std::to_string(i));
+        reject("its radial nodes are not this discretisation's");
       }
     }
     for (int j = 0; j < d.nz; ++j) {
       if (!(std::abs(r.z[j] - d.z.x[j]) <= 1e-12 * d.z.x[j])) {
-        mismatch("axial node " + std::to_string(j));
+        reject("its axial nodes are not this discretisation's");
       }
     }
     StationaryVortex v;
     v.parameters_ = p;
     v.resolution_ = stored;
-    std::vector<double> y(size);
-    for (std::size_t ij = 0; ij < size; ++ij) {
-      y[ij] = r.f[ij] / d.scale[ij];
-    }
-    v.modal_ = d.to_modal(y);
+    v.modal_ = r.modal;
     if (!(std::abs(dot(v.modal_, v.modal_) - 1.0) <= 1e-12)) {
-      mismatch("normalisation");
+      reject("its state is not normalised");
     }
     finish(v, d);
-    if (!(v.residual_ <= std::max(2.0 * r.residual, kResidualTolerance)) ||
-        !(std::abs(v.mu_ - r.mu) <= 1e-12 * std::abs(r.mu))) {
-      mismatch("profile (it does not solve eq. 14: relative residual " +
-               std::to_string(v.residual_) + ")");
+    for (std::size_t ij = 0; ij < size; ++ij) {
+      if (!(std::abs(v.node_values_[ij] - r.f[ij]) <= 1e-12 * v.max_f_)) {
+        reject("its f and modal coefficients disagree");
+      }
+    }
+    if (!(v.residual_ <= kResidualTolerance)) {
+      reject("its profile does not solve eq. 14 (relative residual " + std::to_string(v.residual_) +
+             ")");
+    }
+    if (!(std::abs(v.mu_ - r.mu) <= 1e-12 * std::abs(r.mu))) {
+      reject("its μ = " + exact(r.mu) + " is not its profile's " + exact(v.mu_));
     }
     return v;
   }
@@ -770,9 +794,9 @@ struct StationaryVortex::Builder {
     const std::string key =
         adaptive ? "auto"
                  : "n" + std::to_string(resolution.radial) + "x" + std::to_string(resolution.axial);
-    const std::filesystem::path file = cache_dir / ("vortex_l" + exact(p.lambda) + "_g" +
-                                                    exact(p.g) + "_k" + std::to_string(p.kappa) +
-                                                    "_" + key + ".h5");
+    const std::filesystem::path file =
+        cache_dir / ("vortex_l" + exact(p.lambda) + "_g" + exact(p.g) + "_k" +
+                     std::to_string(p.kappa) + "_" + key + ".h5");
     std::string note;
     std::error_code ec;
     if (std::filesystem::exists(file, ec)) {
@@ -782,13 +806,13 @@ struct StationaryVortex::Builder {
         v.cache_note_ = "loaded " + file.string();
         return v;
       } catch (const std::runtime_error& e) {
-        note = "ignored " + file.string() + " (" + e.what() + "); solved again and replaced it";
+        note = "ignored " + file.string() + ": " + e.what() + "; solved again and replaced it";
       }
     }
     StationaryVortex v = solve(p, resolution, adaptive);
-    vortex_cache::write(file, {p.lambda, p.g, p.kappa, key, v.resolution_.radial,
-                               v.resolution_.axial, v.mu_, v.residual_, v.rho_nodes_, v.z_nodes_,
-                               v.node_values_});
+    vortex_cache::write(file,
+                        {p.lambda, p.g, p.kappa, key, v.resolution_.radial, v.resolution_.axial,
+                         v.mu_, v.residual_, v.rho_nodes_, v.z_nodes_, v.node_values_, v.modal_});
     v.cache_use_ = note.empty() ? VortexCacheUse::written : VortexCacheUse::rewritten;
     v.cache_note_ = note.empty() ? "wrote " + file.string() : note;
     return v;
@@ -896,19 +920,18 @@ std::pair<double, double> StationaryVortex::extent(double threshold) const {
   std::array<double, 2> out{};
   for (int axis = 0; axis < 2; ++axis) {
     const double h = axis == 0 ? h_rho_ : h_z_;
-    const int n = axis == 0 ? table_rho_ - 2 * kPad : table_z_ - 2 * kPad;
-    int last = -1;
-    for (int k = n - 1; k >= 0; --k) {
-      if (line_max(axis, k * h) > level) {
-        last = k;
-        break;
-      }
+    const std::vector<double>& lines = axis == 0 ? rho_line_max_ : z_line_max_;
+    const int n = int(lines.size());
+    int last = n - 1;
+    while (last >= 0 && !(lines[std::size_t(last)] > level)) {
+      --last;
     }
     if (last < 0) {
       out[axis] = 0.0;
     } else if (last == n - 1) {
       out[axis] = n * h;
     } else {
+      // Between the last node line above the level and the next, bisect on the line's maximum.
       double lo = last * h, hi = (last + 1) * h;
       for (int it = 0; it < 40; ++it) {
         const double mid = 0.5 * (lo + hi);

@@ -6,13 +6,16 @@
 // f is expanded in the eigenmodes of the g = 0 problem: radially the 2D oscillator functions of
 // angular momentum κ, ρ^κ e^{−ρ²/2} × (polynomials in ρ²), axially the even oscillator functions of
 // frequency λ. Each direction is used as a discrete variable representation on its Gauss nodes, so
-// the kinetic and trap energy is diagonal in the modes and the interaction is diagonal on the nodes.
-// The axis regularity f ~ ρ^κ and the Gaussian tails are built in, g = 0 is solved exactly, and
-// the error falls faster than any power of the mode counts. The nonlinear eigenproblem is solved by
-// minimising the GP energy on the unit sphere (preconditioned nonlinear conjugate gradients with an
-// exact line search along the great circle). The default resolution grows until the highest modes
-// are negligible. For evaluation at arbitrary points the profile is tabulated on a fine uniform
-// (ρ, z) grid and interpolated with 8-point Lagrange stencils in each direction.
+// the kinetic and trap energy is diagonal in the modes and the interaction is diagonal on the
+// nodes. The axis regularity f ~ ρ^κ and the Gaussian tails are built in, g = 0 is solved exactly,
+// and the error falls faster than any power of the mode counts. The nonlinear eigenproblem is
+// solved by minimising the GP energy on the unit sphere (preconditioned nonlinear conjugate
+// gradients with an exact line search along the great circle). The default resolution grows until
+// the two highest modes of each direction weigh < 1e-10 of the largest (paper cases: μ converged to
+// ~1e-14 relative, f to ~1e-9 of max f); past 320 modes per direction (reached near μ ~ 100 with a
+// thin vortex core) solve() gives up. For evaluation at arbitrary points the profile is tabulated
+// on a fine uniform (ρ, z) grid and interpolated with 8-point Lagrange stencils in each direction
+// (errors ~1e-13 of max f).
 
 #include "lattices/vec3.hpp"
 #include "solvers/complex.hpp"
@@ -56,11 +59,12 @@ enum class VortexCacheUse {
 class StationaryVortex {
 public:
   /// Solves at the default resolution (modes added until the highest ones are negligible), or loads
-  /// `<cache_dir>/vortex_l<λ>_g<g>_k<κ>_auto.h5` when it exists and matches. A cache file that
-  /// cannot be read, was written for other parameters or a different discretisation, or whose
-  /// profile does not solve eq. 14 is never used: the profile is solved again and the file replaced
-  /// (cache_use() says so and cache_note() why). Throws std::invalid_argument for bad parameters,
-  /// std::runtime_error when the solver does not converge or the cache cannot be written.
+  /// `<cache_dir>/vortex_l<λ>_g<g>_k<κ>_auto.h5` (numbers in their shortest exact decimal form)
+  /// when it exists and matches. A cache file that cannot be read, was written for other
+  /// parameters or a different discretisation, or whose profile does not solve eq. 14 is never
+  /// used: the profile is solved again and the file replaced (cache_use() says so and cache_note()
+  /// why). Throws std::invalid_argument for bad parameters, std::runtime_error when the solver does
+  /// not converge or the cache cannot be written.
   static StationaryVortex solve(const VortexParameters& parameters,
                                 const std::filesystem::path& cache_dir = {});
   /// Solves at exactly `resolution` (cache file suffix `_n<radial>x<axial>`); for convergence
@@ -74,8 +78,8 @@ public:
   const VortexParameters& parameters() const { return parameters_; }
   VortexResolution resolution() const { return resolution_; }
   VortexEnergies energies() const { return energies_; }
-  /// Largest |modal coefficient| among the two highest modes of either direction, relative to the
-  /// largest: the truncation error's size.
+  /// The truncation error's size relative to max f: the weight of the two highest modes of either
+  /// direction (summed over the other direction's modes), relative to the largest mode's.
   double spectral_tail() const { return tail_; }
 
   /// f(ρ, z) ≥ 0, interpolated from the fine table; 0 beyond the tabulated domain, where
@@ -121,6 +125,8 @@ private:
   std::vector<double> table_;
   double h_rho_ = 0.0, h_z_ = 0.0, rho_cut_ = 0.0, z_cut_ = 0.0;
   int table_rho_ = 0, table_z_ = 0; ///< rows, pads included
+  /// max f over the table's z nodes at each ρ node inside the cut, and over its ρ nodes at each z.
+  std::vector<double> rho_line_max_, z_line_max_;
 
   VortexCacheUse cache_use_ = VortexCacheUse::none;
   std::string cache_note_;

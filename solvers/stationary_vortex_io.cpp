@@ -62,9 +62,9 @@ void write_array(hid_t file, const char* name, const std::vector<double>& data,
                  std::vector<hsize_t> dims) {
   Handle space(H5Screate_simple(int(dims.size()), dims.data(), nullptr), H5Sclose,
                "cannot create a dataspace");
-  Handle set(H5Dcreate2(file, name, H5T_NATIVE_DOUBLE, space, H5P_DEFAULT, H5P_DEFAULT,
-                        H5P_DEFAULT),
-             H5Dclose, std::string("cannot create dataset ") + name);
+  Handle set(
+      H5Dcreate2(file, name, H5T_NATIVE_DOUBLE, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
+      H5Dclose, std::string("cannot create dataset ") + name);
   check(H5Dwrite(set, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, data.data()),
         std::string("cannot write dataset ") + name);
 }
@@ -132,13 +132,14 @@ Record read(const std::filesystem::path& path) {
   r.axial = read_scalar<std::int64_t>(file, "axial_modes", H5T_NATIVE_INT64);
   r.mu = read_scalar<double>(file, "mu", H5T_NATIVE_DOUBLE);
   r.residual = read_scalar<double>(file, "residual", H5T_NATIVE_DOUBLE);
-  if (r.radial < 1 || r.axial < 1 || r.radial > 100000 || r.axial > 100000) {
+  if (r.radial < 1 || r.axial < 1 || r.radial > 4096 || r.axial > 4096) {
     throw std::runtime_error("implausible mode counts");
   }
   const auto nr = hsize_t(r.radial), nz = hsize_t(r.axial);
   r.rho = read_array(file, "rho", {nr});
   r.z = read_array(file, "z", {nz});
   r.f = read_array(file, "f", {nr, nz});
+  r.modal = read_array(file, "modal", {nr, nz});
   return r;
 }
 
@@ -175,6 +176,7 @@ void write(const std::filesystem::path& path, const Record& r) {
       write_array(file, "rho", r.rho, {hsize_t(r.rho.size())});
       write_array(file, "z", r.z, {hsize_t(r.z.size())});
       write_array(file, "f", r.f, {hsize_t(r.rho.size()), hsize_t(r.z.size())});
+      write_array(file, "modal", r.modal, {hsize_t(r.rho.size()), hsize_t(r.z.size())});
       check(file.close(), "cannot close " + temporary.string());
     }
     std::filesystem::rename(temporary, path);

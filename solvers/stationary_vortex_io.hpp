@@ -1,6 +1,7 @@
 #pragma once
 // The stationary vortex's cache files, through HDF5's C API: root attributes for the parameters,
-// the discretisation and the results, datasets for the profile grid and f on it.
+// the discretisation and the results; datasets for the profile grid, f on it, and the modal
+// coefficients (what a load restores, so that it reproduces the solve bit for bit).
 
 #include <cstdint>
 #include <filesystem>
@@ -10,7 +11,7 @@
 namespace decgpe::vortex_cache {
 
 /// Changes whenever the file layout or the discretisation changes meaning.
-inline constexpr std::int64_t kFormatVersion = 1;
+inline constexpr std::int64_t kFormatVersion = 2;
 
 struct Record {
   double lambda = 0.0;
@@ -22,6 +23,7 @@ struct Record {
   double residual = 0.0;
   std::vector<double> rho, z; ///< the profile grid
   std::vector<double> f;      ///< radial × axial, radial index slowest
+  std::vector<double> modal;  ///< radial × axial
 };
 
 /// Throws std::runtime_error with the reason when `path` is not a readable cache file of this

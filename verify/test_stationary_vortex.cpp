@@ -20,7 +20,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr VortexParameters kPaper{1.0, 300.0, 10};      // §5.1's accuracy case
+constexpr VortexParameters kPaper{1.0, 300.0, 10};       // §5.1's accuracy case
 constexpr VortexParameters kPaperCigar{0.1, 5000.0, 20}; // Fig. 4's trap, κ = 20
 
 /// A fresh folder per test, so that tests run in parallel do not share files.
@@ -36,7 +36,7 @@ fs::path test_dir() {
 /// spectrally accurate: the integrand is smooth, decays like a Gaussian and vanishes like
 /// ρ^{2κ+1} at the axis.
 double norm_by_quadrature(const StationaryVortex& v, double h) {
-  const auto [rho_max, z_max] = v.extent(1e-14);
+  const auto [rho_max, z_max] = v.extent(1e-9); // beyond, f² < 1e-18 max f²
   const int nr = int(rho_max / h) + 2, nz = int(z_max / h) + 2;
   double sum = 0.0;
   for (int i = 1; i < nr; ++i) {
@@ -92,9 +92,8 @@ TEST(StationaryVortex, NoInteractionGivesTheOscillatorEigenstate) {
       EXPECT_NEAR(v.mu(), mu, 1e-12 * mu);
       EXPECT_LT(v.residual(), 1e-12);
       // ψ = N (x + iy)^κ e^{−(ρ² + λz²)/2} e^{−iμt} with 2π N² ∫ρ^{2κ+1}e^{−ρ²}dρ ∫e^{−λz²}dz = 1.
-      const double n =
-          1.0 / std::sqrt(std::numbers::pi * std::tgamma(kappa + 1.0) *
-                          std::sqrt(std::numbers::pi / lambda));
+      const double n = 1.0 / std::sqrt(std::numbers::pi * std::tgamma(kappa + 1.0) *
+                                       std::sqrt(std::numbers::pi / lambda));
       const HarmonicVortex exact{kappa, lambda};
       double max_exact = 0.0, error = 0.0;
       std::mt19937 rng(3);
@@ -152,9 +151,7 @@ TEST(StationaryVortex, PaperCaseInterpolatedProfileSolvesThePde) {
   const StationaryVortex v = StationaryVortex::solve(kPaper);
   const auto [lambda, g, kappa] = v.parameters();
   const double h = 0.01;
-  const auto d1 = [h](auto f) {
-    return (f(-2) - 8.0 * f(-1) + 8.0 * f(1) - f(2)) / (12.0 * h);
-  };
+  const auto d1 = [h](auto f) { return (f(-2) - 8.0 * f(-1) + 8.0 * f(1) - f(2)) / (12.0 * h); };
   const auto d2 = [h](auto f) {
     return (-f(-2) + 16.0 * f(-1) - 30.0 * f(0) + 16.0 * f(1) - f(2)) / (12.0 * h * h);
   };
@@ -239,7 +236,8 @@ TEST(StationaryVortex, SecondSolveLoadsTheCache) {
   EXPECT_TRUE(fs::exists(dir / "vortex_l1_g300_k10_auto.h5"));
   const auto [loaded, load_time] = timed();
   ASSERT_EQ(loaded.cache_use(), VortexCacheUse::loaded) << loaded.cache_note();
-  EXPECT_LT(load_time, solve_time);
+  // The fastest of three loads, against scheduling noise on a busy machine.
+  EXPECT_LT(std::min({load_time, timed().second, timed().second}), solve_time);
   EXPECT_EQ(loaded.mu(), solved.mu());
   EXPECT_EQ(loaded.residual(), solved.residual());
   EXPECT_EQ(loaded.resolution(), solved.resolution());
@@ -303,10 +301,11 @@ TEST(StationaryVortex, UnwritableCacheFolderThrows) {
 TEST(StationaryVortex, BadArgumentsThrow) {
   const double nan = std::numeric_limits<double>::quiet_NaN();
   const double inf = std::numeric_limits<double>::infinity();
-  for (const VortexParameters& p : {VortexParameters{0.0, 1.0, 1}, VortexParameters{-1.0, 1.0, 1},
-                                    VortexParameters{nan, 1.0, 1}, VortexParameters{inf, 1.0, 1},
-                                    VortexParameters{1.0, -1.0, 1}, VortexParameters{1.0, nan, 1},
-                                    VortexParameters{1.0, inf, 1}, VortexParameters{1.0, 1.0, -1}}) {
+  for (const VortexParameters& p :
+       {VortexParameters{0.0, 1.0, 1}, VortexParameters{-1.0, 1.0, 1},
+        VortexParameters{nan, 1.0, 1}, VortexParameters{inf, 1.0, 1},
+        VortexParameters{1.0, -1.0, 1}, VortexParameters{1.0, nan, 1},
+        VortexParameters{1.0, inf, 1}, VortexParameters{1.0, 1.0, -1}}) {
     EXPECT_THROW(StationaryVortex::solve(p), std::invalid_argument);
     EXPECT_THROW(StationaryVortex::solve(p, {20, 20}), std::invalid_argument);
   }
