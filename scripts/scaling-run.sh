@@ -36,3 +36,6 @@ cores=$(nproc)
 for n in ${CPU_RANKS:-1 2 4 8 16 32}; do
   [ "$n" -le "$cores" ] && [ "$n" -le 302 ] && run cpu_mpi "$n" 302 $((n < 4 ? 3 : 10)) openmp 1
 done
+# The reports read the GPU and CPU series from separate files (reports/data/<device>/scaling_{gpu,cpu_mpi}.csv).
+grep -E '^(kind|gpu)' "$csv" >"$OUT/scaling_gpu.csv"
+grep -E '^(kind|cpu)' "$csv" >"$OUT/scaling_cpu_mpi.csv"
