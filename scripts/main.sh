@@ -18,7 +18,7 @@ if [ "$preset" = cuda ] && nvidia-smi -L >/dev/null 2>&1; then
   OUT=$tmp scripts/physics-run.sh "build/$preset"
   mkdir -p "reports/data/$slug/physics"
   for archive in "$tmp"/physics-*.tgz; do tar xzf "$archive" -C "reports/data/$slug/physics"; done
-  scripts/reports.sh --measure --no-build
+  scripts/reports.sh --measure --no-build # renders too
   echo "main: several GPUs? scripts/scaling-run.sh measures Figs 9 and 10 (see README)"
 else
   # Reduced: BCC and cubic at 1/20 of the paper's work per unit time, to t = 10, on the CPU cores.
@@ -33,6 +33,4 @@ else
   python=$(command -v /usr/bin/python3 || command -v python3)
   "$python" reports/make_all.py --data reports/out/reduced-data --out reports/out/reduced
   echo "main: reduced CPU cases rendered into reports/out/reduced/index.md"
-  exit 0
 fi
-scripts/reports.sh
