@@ -1,10 +1,12 @@
-"""What the report scripts share: reading bench_step's Google Benchmark JSON, saving figures, Markdown tables."""
+"""What the report scripts share: reading bench_step's Google Benchmark JSON, the provenance of a data file, saving
+figures, Markdown tables."""
 
 import json
 import statistics
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import h5py
 import matplotlib
 
 matplotlib.use("Agg")  # files only; no display on build and GPU machines
@@ -39,6 +41,69 @@ class Rendered:
 def read_json(path):
     with open(path) as f:
         return json.load(f)
+
+
+def text(value):
+    """An HDF5 string attribute as str (h5py gives bytes for fixed-length strings)."""
+    return value.decode() if isinstance(value, bytes) else value
+
+
+def h5_attrs(path):
+    with h5py.File(path, "r") as f:
+        return {key: text(value) for key, value in f.attrs.items()}
+
+
+PROVENANCE = ("git_commit", "device", "date", "command")
+
+
+def own_record(path):
+    """What a data file says of itself: Google Benchmark's context or top-level fields (roofline.json), or the root
+    attributes decgpe writes into its HDF5 output."""
+    path = Path(path)
+    if path.suffix == ".h5":
+        attrs = h5_attrs(path)
+        return {"git_commit": attrs.get("git_commit"), "date": attrs.get("date"), "device": attrs.get("device"),
+                "command": attrs.get("command_line")}
+    if path.suffix != ".json":
+        return {}
+    doc = read_json(path)
+    c = doc.get("context", doc)
+    return {"git_commit": c.get("decgpe_git_commit") or c.get("git_commit"), "date": c.get("date"),
+            "device": c.get("gpu_name") or c.get("device"), "command": c.get("command")}
+
+
+def provenance(device_dir, path):
+    """git commit, device, date and command of one data file, from the provenance.json nearest to it (its own folder
+    or one above, up to the device folder). That record's "files" entry for it (or for a folder, "name/", holding it)
+    is either the command, the top level giving the rest, or an object of its own fields; what that leaves open, the
+    file's own record fills, and then the record's top level."""
+    device_dir, path = Path(device_dir), Path(path)
+    folders = [f for f in path.parents if f == device_dir or device_dir in f.parents]  # nearest first
+    record = next((f / "provenance.json" for f in folders if (f / "provenance.json").exists()), None)
+    prov = read_json(record) if record else {}
+    top = {k: prov.get(k) for k in PROVENANCE if isinstance(prov.get(k), str)}
+    rel = path.relative_to(record.parent).as_posix() if record else ""
+    entry = next((v for k, v in prov.get("files", {}).items() if k == rel or (k.endswith("/") and rel.startswith(k))),
+                 None)
+    if isinstance(entry, str):
+        entry = {**top, "command": entry}
+    fields = {**top, **{k: v for k, v in {**own_record(path), **(entry or {})}.items() if v}}
+    return {k: fields.get(k) or "—" for k in PROVENANCE}
+
+
+def short_commit(commit):
+    """12 hex digits, keeping a "-dirty" mark: data from uncommitted changes must say so."""
+    return commit[:12] + ("-dirty" if commit.endswith("-dirty") else "")
+
+
+def footer(fig, device_dir, inputs, note=""):
+    """The note, then the commit, day and device of the data, under the figure: a figure read on its own still says
+    where it came from."""
+    records = [provenance(device_dir, path) for path in inputs]
+    sources = sorted({(short_commit(r["git_commit"]), r["date"][:10], r["device"]) for r in records})
+    origin = "\n".join(f"data: decgpe {commit}, {day}, {device}" for commit, day, device in sources)
+    fig.text(0.5, 0, f"{note}\n{origin}" if note else origin, ha="center", va="top", fontsize="small",
+             color="0.25")
 
 
 def bench_files(folder):

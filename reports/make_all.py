@@ -17,9 +17,12 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Callable
 
+import isotropy
+import physics
 import roofline
+import scaling
 import speedup
-from common import read_json
+from common import provenance, short_commit
 
 
 @dataclass(frozen=True)
@@ -29,12 +32,21 @@ class Report:
     render: Callable  # (device folder, output folder) -> common.Rendered
 
 
-REPORTS = (
+REPORTS = (  # in the paper's order
+    Report("Fig 5: error and RMSE of the vortex split per lattice; convergence of cubic and BCC",
+           ("physics/accuracy_*.h5",), physics.render_error),
+    Report("Accuracy per lattice; Table 1: dual-edge lengths relative to cubic", ("physics/accuracy_*.h5",),
+           physics.render_tables),
+    Report("Fig 6: density on z = 0 at the split; azimuthal amplitudes", ("physics/accuracy_*.h5",),
+           physics.render_density),
     Report("Fig 7: GPU speedup over one CPU core and over all host cores", ("bench-*.json",), speedup.render),
     Report("Fig 8: roofline of the step kernel", ("bench-*.json",), roofline.render),
+    Report("Fig 9: strong and weak scaling over GPUs", ("scaling_gpu.csv",), scaling.render_scaling),
+    Report("Fig 10: time units per second on CPU MPI ranks and on GPUs", ("scaling_gpu.csv", "scaling_cpu_mpi.csv"),
+           scaling.render_rate),
+    Report("Isotropy: dispersion error of the DEC Laplacian over the sphere", ("isotropy.h5",), isotropy.render),
 )
 
-FIELDS = ("git_commit", "device", "date", "command")
 REPO = Path(__file__).resolve().parent.parent
 
 
@@ -47,37 +59,12 @@ def shown(path):
         return str(path)
 
 
-def own_record(path):
-    """What a JSON data file says of itself: Google Benchmark's context, or top-level fields (roofline.json)."""
-    if path.suffix != ".json":
-        return {}
-    doc = read_json(path)
-    c = doc.get("context", doc)
-    return {"git_commit": c.get("decgpe_git_commit") or c.get("git_commit"), "date": c.get("date"),
-            "device": c.get("gpu_name") or c.get("device"), "command": c.get("command")}
-
-
-def provenance(device_dir, path):
-    """git commit, device, date and command of one data file. provenance.json's "files" entry for it (or for a
-    folder, "name/", holding it) is either the command, the top level giving the rest, or an object of its own
-    fields; what that leaves open, the file's own record fills."""
-    record = device_dir / "provenance.json"
-    prov = read_json(record) if record.exists() else {}
-    rel = path.relative_to(device_dir).as_posix()
-    entry = next((v for k, v in prov.get("files", {}).items() if k == rel or (k.endswith("/") and rel.startswith(k))),
-                 None)
-    if isinstance(entry, str):
-        entry = {**{k: prov.get(k) for k in FIELDS}, "command": entry}
-    fields = {**own_record(path), **{k: v for k, v in (entry or {}).items() if v}}
-    return {k: fields.get(k) or "—" for k in FIELDS}
-
-
 def provenance_table(device_dir, inputs):
     lines = ["| data file | git commit | device | date | command |", "|---|---|---|---|---|"]
     for path in inputs:
         p = provenance(device_dir, path)
-        lines.append(f"| `{path.relative_to(device_dir).as_posix()}` | `{p['git_commit'][:12]}` | {p['device']} "
-                     f"| {p['date']} | `{p['command']}` |")
+        lines.append(f"| `{path.relative_to(device_dir).as_posix()}` | `{short_commit(p['git_commit'])}` "
+                     f"| {p['device']} | {p['date']} | `{p['command']}` |")
     return "\n".join(lines) + "\n"
 
 

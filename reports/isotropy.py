@@ -1,0 +1,94 @@
+"""Isotropy of the DEC Laplacian per lattice: the Bloch dispersion error λ₀(k)/|k|² − 1 over the sphere of
+directions, from `decgpe isotropy`'s HDF5 output (reports/data/lattices/isotropy.h5).
+
+    isotropy.py FOLDER [--out DIR]
+
+Writes isotropy.{png,pdf} (the error at |k|h = 0.3 over the sphere, one panel per lattice, one colour scale) and
+isotropy.md (mean and standard deviation over the directions at each |k|h). The mean is the error every direction
+shares; the standard deviation, the anisotropy.
+"""
+
+import argparse
+from pathlib import Path
+
+import h5py
+import numpy as np
+
+from common import LABELS, LATTICES, Rendered, footer, lattice_order, markdown_table, plt, save_figure, text
+
+SHOWN_KH = 0.3
+
+
+def load(path):
+    """{lattice: (directions [N, 3], {kh: error [N]})}."""
+    found = {}
+    with h5py.File(path, "r") as f:
+        for name in lattice_order(n for n in f if n in LATTICES):
+            group = f[name]
+            errors = {float(d.attrs["kh"]): d[:] for key, d in group.items() if key.startswith("error_kh")}
+            found[name] = (group["directions"][:], dict(sorted(errors.items())))
+        definition = text(f.attrs.get("definition", ""))
+    return found, definition
+
+
+def sphere_figure(lattices, kh):
+    values = [errors[kh] for _, errors in lattices.values()]
+    low, high = min(v.min() for v in values), max(v.max() for v in values)
+    cols = 3
+    rows = -(-len(lattices) // cols)
+    fig, axes = plt.subplots(rows, cols, figsize=(4.6 * cols, 2.4 * rows + 0.6), squeeze=False,
+                             subplot_kw={"projection": "mollweide"}, constrained_layout=True)
+    for ax, (name, (directions, errors)) in zip(axes.flat, lattices.items()):
+        x, y, z = directions.T
+        # Mollweide (equal-area): longitude = azimuth, latitude = π/2 − polar angle
+        points = ax.scatter(np.arctan2(y, x), np.arcsin(np.clip(z, -1, 1)), c=errors[kh], s=18, cmap="viridis",
+                            vmin=low, vmax=high)
+        ax.set_title(f"{LABELS[name]}: mean {errors[kh].mean():.2e}, s.d. {errors[kh].std():.1e}", fontsize="medium",
+                     pad=10)
+        ax.set_xticklabels([])
+        ax.set_yticklabels([])
+        ax.grid(True, alpha=0.3)
+    for ax in axes.flat[len(lattices):]:
+        ax.set_visible(False)
+    fig.colorbar(points, ax=axes, label=f"λ₀(k)/|k|² − 1 at |k|h = {kh:g}", shrink=0.8)
+    fig.suptitle(f"Dispersion error of the DEC Laplacian over the sphere of directions, |k|h = {kh:g}")
+    return fig
+
+
+def render(device_dir, out_dir):
+    path = Path(device_dir) / "isotropy.h5"
+    lattices, definition = load(path)
+    result = Rendered(inputs=[path])
+    kh = min({k for _, errors in lattices.values() for k in errors}, key=lambda k: abs(k - SHOWN_KH))
+    fig = sphere_figure(lattices, kh)
+    count = len(next(iter(lattices.values()))[0])
+    note = (f"Mollweide projection (equal-area): azimuth across (+x at the centre), elevation up (+z at the top), "
+            f"grid every 30°/15°; {count} directions per lattice.\n{definition}.")
+    footer(fig, device_dir, result.inputs, note)
+    result.files += save_figure(fig, out_dir, "isotropy")
+    khs = sorted({k for _, errors in lattices.values() for k in errors})
+    header = ["lattice", *(f"{label}, kh = {k:g}" for k in khs for label in ("mean", "s.d."))]
+    rows = [[LABELS[name], *(f"{errors[k].mean():.3e}" if i == 0 else f"{errors[k].std():.2e}"
+                             for k in khs for i in (0, 1))] for name, (_, errors) in lattices.items()]
+    table = markdown_table(header, rows)
+    table_path = Path(out_dir) / "isotropy.md"
+    table_path.write_text(f"# Dispersion error over the sphere of directions\n\n{table}\n{definition}. Mean and "
+                          "standard deviation (s.d.: the anisotropy) over the directions; kh = |k| h_eff.\n")
+    result.files.append(table_path)
+    result.tables.append(table)
+    result.notes.append(f"{definition}. s.d.: standard deviation over the directions, the anisotropy.")
+    return result
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("folder", type=Path, help="the folder holding isotropy.h5 (reports/data/lattices)")
+    parser.add_argument("--out", type=Path, default=Path("."))
+    args = parser.parse_args()
+    args.out.mkdir(parents=True, exist_ok=True)
+    result = render(args.folder, args.out)
+    print("\n".join([*map(str, result.files), *result.notes]))
+
+
+if __name__ == "__main__":
+    main()

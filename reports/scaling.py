@@ -1,0 +1,196 @@
+"""Fig 9 (strong and weak scaling over GPUs, with Amdahl's and Gustafson's laws fitted) and Fig 10 (time units
+integrated per second on CPU MPI ranks and on GPUs), from scripts/scaling-run.sh's CSV files
+(kind,ranks,structures_z,cells,steps,dt,seconds): scaling_gpu.csv and, for Fig 10, scaling_cpu_mpi.csv.
+
+    scaling.py DEVICE_FOLDER [--out DIR]
+
+Any number of ranks plots; repeated (kind, ranks) rows are reduced to their median time. A kind needs its 1-rank
+row: every ratio is taken against it.
+"""
+
+import argparse
+import csv
+import statistics
+from pathlib import Path
+
+import numpy as np
+
+from common import Rendered, footer, markdown_table, plt, read_json, save_figure
+
+PAPER = {"p_t": 0.92, "p_w": 0.78}  # the paper's fitted parallel fractions
+
+
+def read_runs(paths):
+    """{kind: {ranks: row}}, each row a dict of numbers with the median seconds of its repeats."""
+    groups = {}
+    for path in paths:
+        with open(path, newline="") as f:
+            for row in csv.DictReader(f):
+                groups.setdefault((row["kind"], int(row["ranks"])), []).append(row)
+    runs = {}
+    for (kind, ranks), rows in sorted(groups.items()):
+        first = rows[0]
+        runs.setdefault(kind, {})[ranks] = {
+            "cells": int(first["cells"]), "steps": int(first["steps"]), "dt": float(first["dt"]),
+            "seconds": statistics.median(float(r["seconds"]) for r in rows)}
+    return runs
+
+
+def speedup(runs):
+    """N, S_N = T_1/T_N."""
+    n = np.array(sorted(runs))
+    return n, np.array([runs[1]["seconds"] / runs[k]["seconds"] for k in n])
+
+
+def weak_ratio(runs):
+    """N, W_N/W_1 with W the cell-updates per second (cells · steps / T)."""
+    rate = {k: r["cells"] * r["steps"] / r["seconds"] for k, r in runs.items()}
+    n = np.array(sorted(runs))
+    return n, np.array([rate[k] / rate[1] for k in n])
+
+
+def fit_amdahl(n, s):
+    """p_t of T_N/T_1 = (1 − p_t) + p_t/N, least squares (linear in p_t; exact through two points)."""
+    x = 1 - 1 / n
+    return float(np.sum(x * (1 - 1 / s)) / np.sum(x * x))
+
+
+def fit_gustafson(n, w):
+    """p_w of W_N/W_1 = 1 − p_w + N p_w, least squares."""
+    x = n - 1
+    return float(np.sum(x * (w - 1)) / np.sum(x * x))
+
+
+def amdahl(p, n):
+    return 1 / ((1 - p) + p / n)
+
+
+def gustafson(p, n):
+    return 1 - p + n * p
+
+
+def time_units_per_second(runs):
+    n = np.array(sorted(runs))
+    return n, np.array([runs[k]["steps"] * runs[k]["dt"] / runs[k]["seconds"] for k in n])
+
+
+def scaling_figure(runs, p_t, p_w, device):
+    fig, (strong, weak) = plt.subplots(1, 2, figsize=(11, 4.4), constrained_layout=True)
+    top = max(max(by_ranks) for by_ranks in runs.values())
+    line = np.linspace(1, top, 100)
+    n, s = speedup(runs["gpu_strong"])
+    strong.plot(line, line, color="black", linestyle=":", label="ideal $S_N = N$")
+    strong.plot(line, amdahl(p_t, line), color="tab:blue", label=f"Amdahl fit, $p_t$ = {p_t:.3f}")
+    strong.plot(line, amdahl(PAPER["p_t"], line), color="tab:blue", linestyle="--", alpha=0.5,
+                label=f"paper, $p_t$ = {PAPER['p_t']}")
+    strong.plot(n, s, "o", color="tab:blue", label="CUDA graphs on (default)")
+    if "gpu_strong_no_graphs" in runs:
+        strong.plot(*speedup(runs["gpu_strong_no_graphs"]), "s", color="tab:orange", markerfacecolor="none",
+                    markersize=10, label="CUDA graphs off")
+    strong.set(xlabel="GPUs N", ylabel="speedup $S_N = T_1 / T_N$", title=f"(a) strong scaling, "
+               f"{runs['gpu_strong'][1]['cells']:,} cells")
+    if "gpu_weak" in runs:
+        n, w = weak_ratio(runs["gpu_weak"])
+        weak.plot(line, line, color="black", linestyle=":", label="ideal $W_N/W_1 = N$")
+        weak.plot(line, gustafson(p_w, line), color="tab:green", label=f"Gustafson fit, $p_w$ = {p_w:.3f}")
+        weak.plot(line, gustafson(PAPER["p_w"], line), color="tab:green", linestyle="--", alpha=0.5,
+                  label=f"paper, $p_w$ = {PAPER['p_w']}")
+        weak.plot(n, w, "o", color="tab:green", label="measured")
+        weak.set_title(f"(b) weak scaling, {runs['gpu_weak'][1]['cells']:,} cells per GPU")
+    weak.set(xlabel="GPUs N", ylabel="$W_N / W_1$ (W = cell-updates/s)")
+    for ax in (strong, weak):
+        margin = 0.1 + 0.04 * (top - 1)  # points at the ends stay whole
+        ax.set(xticks=sorted(runs["gpu_strong"]), xlim=(1 - margin, top + margin), ylim=(1 - margin, top + margin))
+        ax.grid(True, alpha=0.3)
+        ax.legend(fontsize="small", loc="upper left")
+    fig.suptitle(f"Scaling over GPUs ({device})")
+    return fig
+
+
+def throughput_figure(runs, device):
+    fig, ax = plt.subplots(figsize=(7.5, 4.6), constrained_layout=True)
+    for kind, label, colour, marker in (("cpu_mpi", "CPU: MPI ranks (1 core each)", "tab:gray", "s"),
+                                        ("gpu_strong", "GPUs", "tab:green", "o")):
+        if kind in runs:
+            ax.plot(*time_units_per_second(runs[kind]), marker=marker, color=colour, label=label)
+    ax.set(xscale="log", yscale="log", xlabel="ranks (CPU cores or GPUs)", ylabel="time units integrated per second",
+           title=f"Integration rate, {runs['gpu_strong'][1]['cells']:,} cells ({device})")
+    ax.set_xticks(sorted({k for kind in ("cpu_mpi", "gpu_strong") for k in runs.get(kind, {})}))
+    ax.xaxis.set_major_formatter("{x:g}")
+    ax.grid(True, alpha=0.3)
+    ax.legend(fontsize="small")
+    return fig
+
+
+def rate_note(runs):
+    """The 1-GPU speedup over 1 CPU core and over the best CPU rank count."""
+    _, gpu = time_units_per_second(runs["gpu_strong"])
+    n, cpu = time_units_per_second(runs["cpu_mpi"])
+    best = int(np.argmax(cpu))
+    return (f"1 GPU integrates {gpu[0]:.3g} time units/s: {gpu[0] / cpu[0]:.0f}× one CPU core ({cpu[0]:.3g}) and "
+            f"{gpu[0] / cpu[best]:.0f}× the best CPU count, {n[best]} MPI ranks ({cpu[best]:.3g}).")
+
+
+def device_name(device_dir):
+    record = Path(device_dir) / "provenance.json"
+    return read_json(record).get("device", Path(device_dir).name).split(" (")[0] if record.exists() else \
+        Path(device_dir).name
+
+
+def render_scaling(device_dir, out_dir):
+    path = Path(device_dir) / "scaling_gpu.csv"
+    runs = {kind: by_ranks for kind, by_ranks in read_runs([path]).items() if kind.startswith("gpu_")}
+    result = Rendered(inputs=[path])
+    n, s = speedup(runs["gpu_strong"])
+    p_t = fit_amdahl(n, s)
+    p_w = fit_gustafson(*weak_ratio(runs["gpu_weak"])) if "gpu_weak" in runs else float("nan")
+    fig = scaling_figure(runs, p_t, p_w, device_name(device_dir))
+    fits = (f"Fitted parallel fractions: Amdahl p_t = {p_t:.3f} (paper {PAPER['p_t']}), Gustafson p_w = {p_w:.3f} "
+            f"(paper {PAPER['p_w']}); least squares over {len(n)} GPU counts.")
+    footer(fig, device_dir, result.inputs, fits)
+    result.files += save_figure(fig, out_dir, "fig9-scaling")
+    rows = []
+    for kind, by_ranks in runs.items():
+        ratio = dict(zip(*(weak_ratio(by_ranks) if kind == "gpu_weak" else speedup(by_ranks)))) if 1 in by_ranks \
+            else {}
+        for ranks, r in by_ranks.items():
+            rows.append([kind, ranks, f"{r['cells']:,}", r["steps"], f"{r['seconds']:.2f}",
+                         f"{ratio[ranks]:.3f}" if ranks in ratio else "—",
+                         f"{r['steps'] * r['dt'] / r['seconds']:.3g}"])
+    table = markdown_table(["kind", "ranks", "cells", "steps", "seconds", "S_N or W_N/W_1", "time units/s"], rows)
+    table_path = Path(out_dir) / "fig9-scaling.md"
+    table_path.write_text(f"# Scaling over GPUs\n\n{table}\n{fits}\n")
+    result.files.append(table_path)
+    result.tables.append(table)
+    result.notes.append(fits)
+    return result
+
+
+def render_rate(device_dir, out_dir):
+    paths = [Path(device_dir) / name for name in ("scaling_cpu_mpi.csv", "scaling_gpu.csv")]
+    runs = read_runs(paths)
+    result = Rendered(inputs=paths)
+    note = rate_note(runs)
+    fig = throughput_figure(runs, device_name(device_dir))
+    footer(fig, device_dir, paths, f"time units per second = steps · dt / seconds.\n{note}")
+    result.files += save_figure(fig, out_dir, "fig10-rate")
+    result.notes.append(note)
+    cpu_steps = sorted({r["steps"] for r in runs["cpu_mpi"].values()})
+    result.notes.append(f"The CPU rows time {' or '.join(map(str, cpu_steps))} steps, the GPU rows "
+                        f"{runs['gpu_strong'][1]['steps']}.")
+    return result
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("device_folder", type=Path, help="reports/data/<device>")
+    parser.add_argument("--out", type=Path, default=Path("."))
+    args = parser.parse_args()
+    args.out.mkdir(parents=True, exist_ok=True)
+    for render in (render_scaling, render_rate):
+        result = render(args.device_folder, args.out)
+        print("\n".join([*map(str, result.files), *result.notes]))
+
+
+if __name__ == "__main__":
+    main()
