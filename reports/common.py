@@ -1,6 +1,8 @@
 """What the report scripts share: reading bench_step's Google Benchmark JSON, the provenance of a data file, saving
 figures, Markdown tables."""
 
+import argparse
+
 import json
 import statistics
 from dataclasses import dataclass, field
@@ -167,3 +169,15 @@ def si(value, unit=""):
         if abs(value) >= factor:
             return f"{value / factor:#.3g} {prefix}{unit}".replace(". ", " ")
     return f"{value:#.3g} {unit}".replace(". ", " ").rstrip()
+
+
+def run_on_folder(doc, *renders, folder_help="reports/data/<device>"):
+    """The command line of a report module: render one data folder into --out."""
+    parser = argparse.ArgumentParser(description=doc.split("\n\n")[0])
+    parser.add_argument("folder", type=Path, help=folder_help)
+    parser.add_argument("--out", type=Path, default=Path("."))
+    args = parser.parse_args()
+    args.out.mkdir(parents=True, exist_ok=True)
+    for render in renders:
+        result = render(args.folder, args.out)
+        print("\n".join([*map(str, result.files), *result.notes]))

@@ -8,13 +8,12 @@ isotropy.md (mean and standard deviation over the directions at each |k|h). The 
 shares; the standard deviation, the anisotropy.
 """
 
-import argparse
 from pathlib import Path
 
 import h5py
 import numpy as np
 
-from common import LABELS, LATTICES, Rendered, footer, lattice_order, markdown_table, plt, save_figure, text
+from common import run_on_folder, LABELS, LATTICES, Rendered, footer, lattice_order, markdown_table, plt, save_figure, text
 
 SHOWN_KH = 0.3
 
@@ -80,15 +79,5 @@ def render(device_dir, out_dir):
     return result
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("folder", type=Path, help="the folder holding isotropy.h5 (reports/data/lattices)")
-    parser.add_argument("--out", type=Path, default=Path("."))
-    args = parser.parse_args()
-    args.out.mkdir(parents=True, exist_ok=True)
-    result = render(args.folder, args.out)
-    print("\n".join([*map(str, result.files), *result.notes]))
-
-
 if __name__ == "__main__":
-    main()
+    run_on_folder(__doc__, render, folder_help="the folder holding isotropy.h5 (reports/data/lattices)")

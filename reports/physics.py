@@ -9,7 +9,6 @@ at finer resolutions, placement_<lattice>.h5 the lattice shifted by −1/8 struc
 Each run stops at the split: the first diagnostics time at which E(t) = 1 − |⟨ψ₀|ψ(t)⟩| > 0.01.
 """
 
-import argparse
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,7 +16,7 @@ from pathlib import Path
 import h5py
 import numpy as np
 
-from common import LABELS, LATTICES, Rendered, footer, lattice_order, markdown_table, plt, save_figure, text
+from common import run_on_folder, LABELS, LATTICES, Rendered, footer, lattice_order, markdown_table, plt, save_figure, text
 
 SPLIT = 0.01  # the E(t) at which the runs stop
 RMSE_AT = 10.0  # the time at which the table compares RMSEs
@@ -330,16 +329,5 @@ def render_density(device_dir, out_dir):
     return result
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("device_folder", type=Path, help="reports/data/<device>")
-    parser.add_argument("--out", type=Path, default=Path("."))
-    args = parser.parse_args()
-    args.out.mkdir(parents=True, exist_ok=True)
-    for render in (render_error, render_tables, render_density):
-        result = render(args.device_folder, args.out)
-        print("\n".join([*map(str, result.files), *result.notes]))
-
-
 if __name__ == "__main__":
-    main()
+    run_on_folder(__doc__, render_error, render_tables, render_density)

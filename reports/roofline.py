@@ -9,14 +9,13 @@ roofline/, or roofline.json says "counters": false) the figure places bench_step
 analytic model's intensity instead, and says so on it.
 """
 
-import argparse
 import csv
 import math
 from pathlib import Path
 
 import numpy as np
 
-from common import (BYTES_PER_UPDATE, GPU, LABELS, Rendered, bench_files, copy_bandwidth, lattice_order, load_bench,
+from common import (run_on_folder, BYTES_PER_UPDATE, GPU, LABELS, Rendered, bench_files, copy_bandwidth, lattice_order, load_bench,
                     markdown_table, plt, read_json, save_figure, si)
 
 # FP64 vector peak without tensor cores (the step issues no tensor-core instructions), from NVIDIA's datasheets,
@@ -198,15 +197,5 @@ def render(device_dir, out_dir):
     return result
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("device_folder", type=Path, help="reports/data/<device>")
-    parser.add_argument("--out", type=Path, default=Path("."))
-    args = parser.parse_args()
-    args.out.mkdir(parents=True, exist_ok=True)
-    result = render(args.device_folder, args.out)
-    print("\n".join([*map(str, result.files), *result.notes]))
-
-
 if __name__ == "__main__":
-    main()
+    run_on_folder(__doc__, render)

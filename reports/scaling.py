@@ -8,14 +8,13 @@ Any number of ranks plots; repeated (kind, ranks) rows are reduced to their medi
 row: every ratio is taken against it.
 """
 
-import argparse
 import csv
 import statistics
 from pathlib import Path
 
 import numpy as np
 
-from common import Rendered, footer, markdown_table, plt, read_json, save_figure
+from common import run_on_folder, Rendered, footer, markdown_table, plt, read_json, save_figure
 
 PAPER = {"p_t": 0.92, "p_w": 0.78}  # the paper's fitted parallel fractions
 
@@ -181,16 +180,5 @@ def render_rate(device_dir, out_dir):
     return result
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("device_folder", type=Path, help="reports/data/<device>")
-    parser.add_argument("--out", type=Path, default=Path("."))
-    args = parser.parse_args()
-    args.out.mkdir(parents=True, exist_ok=True)
-    for render in (render_scaling, render_rate):
-        result = render(args.device_folder, args.out)
-        print("\n".join([*map(str, result.files), *result.notes]))
-
-
 if __name__ == "__main__":
-    main()
+    run_on_folder(__doc__, render_scaling, render_rate)

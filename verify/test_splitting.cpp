@@ -18,7 +18,6 @@
 namespace decgpe {
 namespace {
 
-
 class PlantedFold : public ::testing::TestWithParam<std::string_view> {};
 
 // An axisymmetric vortex with a planted m-fold density modulation of 1%: the analysis must name m,

@@ -39,8 +39,8 @@ inline Complex laplacian_checked(const Grid& g, const Complex* psi, std::int64_t
 
 /// Adds cell i's terms to the diagnostic sums.
 /// `weight_sum` is the cell's Σ_F w_F.
-inline void accumulate(Diagnostics& d, double volume, double weight_sum, Complex previous, Complex current,
-                       Complex reference, Complex laplacian, double v, double g) {
+inline void accumulate(Diagnostics& d, double volume, double weight_sum, Complex previous,
+                       Complex current, Complex reference, Complex laplacian, double v, double g) {
   const double rho = norm2(current);
   d.max_diagonal = std::max(d.max_diagonal, 0.5 * weight_sum + v + g * rho);
   d.norm += volume * rho;
