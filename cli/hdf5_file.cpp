@@ -1,5 +1,7 @@
 #include "cli/hdf5_file.hpp"
 
+#include "solvers/hdf5_handle.hpp"
+
 #include <cerrno>
 #include <cstddef>
 #include <cstdio>
@@ -18,29 +20,8 @@ void silence_hdf5() {
   H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
 }
 
-/// Closes an HDF5 identifier when it leaves scope.
-class Handle {
-public:
-  Handle(hid_t id, herr_t (*close)(hid_t), const std::string& what) : id_(id), close_(close) {
-    if (id_ < 0) {
-      throw std::runtime_error("HDF5: " + what);
-    }
-  }
-  ~Handle() { close_(id_); }
-  Handle(const Handle&) = delete;
-  Handle& operator=(const Handle&) = delete;
-  operator hid_t() const { return id_; }
-
-private:
-  hid_t id_;
-  herr_t (*close_)(hid_t);
-};
-
-void check(herr_t status, const std::string& what) {
-  if (status < 0) {
-    throw std::runtime_error("HDF5: " + what);
-  }
-}
+using hdf5::check;
+using hdf5::Handle;
 
 /// The compound {r, i}; the caller owns the identifier.
 hid_t make_complex_type() {
@@ -55,9 +36,9 @@ hid_t make_complex_type() {
 void write_dataset(hid_t file, const std::string& path, hid_t type, const void* data,
                    const std::vector<hsize_t>& dims) {
   Handle space(H5Screate_simple(static_cast<int>(dims.size()), dims.data(), nullptr), H5Sclose,
-               path);
-  Handle lcpl(H5Pcreate(H5P_LINK_CREATE), H5Pclose, path);
-  check(H5Pset_create_intermediate_group(lcpl, 1), path);
+               "cannot create a dataspace for " + path);
+  Handle lcpl(H5Pcreate(H5P_LINK_CREATE), H5Pclose, "cannot create dataset " + path);
+  check(H5Pset_create_intermediate_group(lcpl, 1), "cannot create the groups of " + path);
   Handle set(H5Dcreate2(file, path.c_str(), type, space, lcpl, H5P_DEFAULT, H5P_DEFAULT), H5Dclose,
              "cannot create dataset " + path);
   check(H5Dwrite(set, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data), "cannot write dataset " + path);
@@ -66,7 +47,7 @@ void write_dataset(hid_t file, const std::string& path, hid_t type, const void* 
 void write_attribute(hid_t object, const std::string& name, hid_t type, const void* data,
                      hsize_t count) {
   Handle space(count == 0 ? H5Screate(H5S_SCALAR) : H5Screate_simple(1, &count, nullptr), H5Sclose,
-               name);
+               "cannot create attribute " + name);
   Handle attr(H5Acreate2(object, name.c_str(), type, space, H5P_DEFAULT, H5P_DEFAULT), H5Aclose,
               "cannot create attribute " + name);
   check(H5Awrite(attr, type, data), "cannot write attribute " + name);
@@ -117,9 +98,10 @@ ResultsFile::~ResultsFile() {
 }
 
 void ResultsFile::attribute(const std::string& name, const std::string& value) {
-  Handle type(H5Tcopy(H5T_C_S1), H5Tclose, name);
-  check(H5Tset_size(type, value.empty() ? 1 : value.size()), name);
-  check(H5Tset_strpad(type, H5T_STR_NULLPAD), name);
+  const std::string what = "cannot write attribute " + name;
+  Handle type(H5Tcopy(H5T_C_S1), H5Tclose, what);
+  check(H5Tset_size(type, value.empty() ? 1 : value.size()), what);
+  check(H5Tset_strpad(type, H5T_STR_NULLPAD), what);
   write_attribute(file_, name, type, value.empty() ? "" : value.data(), 0);
 }
 void ResultsFile::attribute(const std::string& name, double value) {
@@ -148,7 +130,7 @@ void ResultsFile::write(const std::string& path, std::span<const std::int64_t> d
   write_dataset(file_, path, H5T_NATIVE_INT64, data.data(), {data.size()});
 }
 void ResultsFile::write(const std::string& path, std::span<const Complex> data) {
-  Handle type(make_complex_type(), H5Tclose, "complex type");
+  Handle type(make_complex_type(), H5Tclose, "cannot write dataset " + path);
   write_dataset(file_, path, type, data.data(), {data.size()});
 }
 
@@ -178,7 +160,7 @@ std::vector<double> read_doubles(const std::filesystem::path& file, const std::s
            "cannot open " + file.string());
   Handle set(H5Dopen2(f, dataset.c_str(), H5P_DEFAULT), H5Dclose,
              "cannot read " + where + ": no such dataset");
-  Handle space(H5Dget_space(set), H5Sclose, where);
+  Handle space(H5Dget_space(set), H5Sclose, "cannot read " + where);
   if (H5Sget_simple_extent_ndims(space) != 1) {
     throw std::runtime_error("cannot read " + where + ": expected a 1-D dataset");
   }

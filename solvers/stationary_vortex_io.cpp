@@ -1,5 +1,7 @@
 #include "solvers/stationary_vortex_io.hpp"
 
+#include "solvers/hdf5_handle.hpp"
+
 #include <chrono>
 #include <hdf5.h>
 #include <stdexcept>
@@ -10,39 +12,8 @@ namespace decgpe::vortex_cache {
 
 namespace {
 
-/// Closes an HDF5 identifier when it leaves scope; a negative one throws `what`.
-class Handle {
-public:
-  Handle(hid_t id, herr_t (*closer)(hid_t), const std::string& what) : id_(id), close_(closer) {
-    if (id_ < 0) {
-      throw std::runtime_error(what);
-    }
-  }
-  ~Handle() {
-    if (id_ >= 0) {
-      close_(id_);
-    }
-  }
-  /// Closes now, reporting failure (a file's data reach the disk when it closes).
-  herr_t close() {
-    const herr_t status = close_(id_);
-    id_ = -1;
-    return status;
-  }
-  Handle(const Handle&) = delete;
-  Handle& operator=(const Handle&) = delete;
-  operator hid_t() const { return id_; }
-
-private:
-  hid_t id_;
-  herr_t (*close_)(hid_t);
-};
-
-void check(herr_t status, const std::string& what) {
-  if (status < 0) {
-    throw std::runtime_error(what);
-  }
-}
+using hdf5::check;
+using hdf5::Handle;
 
 void write_scalar(hid_t file, const char* name, hid_t type, const void* value) {
   Handle space(H5Screate(H5S_SCALAR), H5Sclose, "cannot create a dataspace");
