@@ -1,21 +1,28 @@
-// Throughput of the leapfrog step per backend, lattice and size (Google Benchmark). Every benchmark
-// reports the bytes it moves at the model's floor of 48 B per DOF-update (read ψⁿ, read ψⁿ⁻¹, write
-// ψⁿ⁺¹; neighbours from cache, V computed in the kernel), so bandwidths compare across backends and
-// machines.
+// Throughput of the schemes' steps per backend, lattice and size (Google Benchmark), through the
+// scheme layer as a run uses it. Every benchmark reports the bytes it moves at its byte model's
+// floor (neighbours from cache, V computed in the kernel), so bandwidths compare across backends
+// and machines:
+//   step/<backend>/<lattice>/<dofs>  the fused leapfrog step: 48 B per DOF-update (read ψⁿ, read
+//                                    ψⁿ⁻¹, write ψⁿ⁺¹)
+//   rk4/<backend>/<lattice>/<dofs>   one RK4 stage: 64 B per DOF-update on average (stages move
+//                                    48, 80, 80 and 48 B); DOF-updates count stages
 //
 // Extra flags, before Google Benchmark's own:
 //   --lattices=bcc,c15    lattices to run (default: bcc,c15)
 //   --dofs=1e6,8e6        approximate problem sizes in DOFs (default: 1e6)
 //   --backends=reference,openmp   backends (default: reference, openmp and, with a GPU, cuda:plain
 //   and cuda:shared)
+//   --schemes=leapfrog,rk4        schemes (default: leapfrog)
 //
 // With a GPU, the same binary first measures a device-to-device copy (bytes read + written), and
 // every GPU result carries copy_fraction = its 48-B/update bandwidth over that copy's: the
 // BabelStream-style ceiling.
 
 #include "cli/build_info.hpp"
-#include "solvers/backend.hpp"
+#include "solvers/backend_registry.hpp"
 #include "solvers/initial_state.hpp"
+#include "solvers/schemes/registry.hpp"
+#include "solvers/stability.hpp"
 
 #if DECGPE_HAVE_CUDA
 #include "solvers/cuda/cuda_backend.hpp"
@@ -31,7 +38,14 @@ namespace {
 
 using namespace decgpe;
 
-constexpr double kBytesPerUpdate = 48.0;
+/// The byte model of each scheme's DOF-update (see the header).
+double bytes_per_update(const std::string& scheme) {
+  return scheme == "rk4" ? 64.0 : 48.0;
+}
+/// DOF-updates per step: RK4 counts its stages.
+double updates_per_step(const std::string& scheme) {
+  return scheme == "rk4" ? 4.0 : 1.0;
+}
 
 /// Device-to-device copy bandwidth measured at start-up (0 without a GPU).
 double copy_bandwidth = 0.0;
@@ -58,40 +72,49 @@ Problem make_problem(const std::string& lattice, double dofs) {
   return p;
 }
 
-void step_benchmark(benchmark::State& state, const std::string& backend_name,
-                    const std::string& lattice, double dofs) {
-  Problem problem = make_problem(lattice, dofs);
+void step_benchmark(benchmark::State& state, const std::string& scheme_name,
+                    const std::string& backend_name, const std::string& lattice, double dofs) {
+  const Problem problem = make_problem(lattice, dofs);
   const std::vector<Complex> psi = sample_normalised(problem.grid, HarmonicVortex{1, 1.0}, 0.0);
-  problem.dt = 0.5 * stability_bound(problem.grid, problem.potential, problem.g, psi);
+  // Half the limit by the Gershgorin radius (one pass, safe): the speed does not depend on Δt.
+  const double dt = 0.5 * find_scheme(scheme_name).limit_factor /
+                    gershgorin_radius(problem.grid, problem.potential, problem.g, psi);
   const std::unique_ptr<Backend> backend = make_backend(backend_name, problem);
-  backend->load(psi, psi, psi);
-  backend->advance(2); // warm-up: first touch, caches, lazy initialisation
-  backend->synchronize();
-  const double invariant = backend->diagnostics().invariant;
-  // Even, so that each iteration ends with the buffers in the same roles; GPU steps are queued back
-  // to back between synchronisations.
-  const long steps_per_iteration = backend_name.starts_with("cuda") ? 20 : 2;
+  const std::unique_ptr<Scheme> scheme = make_scheme(scheme_name, *backend, dt);
+  scheme->start({psi, psi, {}});
+  scheme->advance(2); // warm-up: first touch, caches, graphs, lazy initialisation
+  scheme->synchronize();
+  const Diagnostics before = scheme->diagnostics();
+  // Even, so that each iteration ends with the leapfrog's buffers in the same roles; GPU steps are
+  // queued back to back between synchronisations.
+  const bool gpu = backend_name.starts_with("cuda");
+  const long steps_per_iteration = scheme_name == "rk4" ? (gpu ? 6 : 1) : (gpu ? 20 : 2);
   for (auto _ : state) {
-    backend->advance(steps_per_iteration);
-    backend->synchronize();
+    scheme->advance(steps_per_iteration);
+    scheme->synchronize();
   }
   // Every run checks its own result: the leapfrog invariant is conserved exactly by correct steps,
-  // whatever the state does.
-  const Diagnostics d = backend->diagnostics();
-  if (!d.finite || std::abs(d.invariant - invariant) > 1e-10 * std::abs(invariant)) {
-    state.SkipWithError("the leapfrog invariant was not conserved: the steps are wrong");
+  // whatever the state does; RK4's norm may only fall, and by little.
+  const Diagnostics after = scheme->diagnostics();
+  const double change = (after.invariant - before.invariant) / std::abs(before.invariant);
+  const bool valid = after.finite && (scheme_name == "rk4" ? change <= 0.0 && change > -1e-3
+                                                           : std::abs(change) <= 1e-10);
+  if (!valid) {
+    state.SkipWithError("the scheme's invariant did not behave: the steps are wrong");
   }
   const double cells = static_cast<double>(problem.grid.cells());
-  const double updates =
-      cells * static_cast<double>(steps_per_iteration) * static_cast<double>(state.iterations());
+  const double updates = cells * updates_per_step(scheme_name) *
+                         static_cast<double>(steps_per_iteration) *
+                         static_cast<double>(state.iterations());
   state.counters["dofs"] = cells;
+  state.counters["bytes_per_update"] = bytes_per_update(scheme_name);
   state.counters["dof_updates_per_second"] =
       benchmark::Counter(updates, benchmark::Counter::kIsRate);
   state.counters["bytes_per_second"] =
-      benchmark::Counter(updates * kBytesPerUpdate, benchmark::Counter::kIsRate);
-  if (backend_name.starts_with("cuda") && copy_bandwidth > 0.0) {
-    state.counters["copy_fraction"] =
-        benchmark::Counter(updates * kBytesPerUpdate / copy_bandwidth, benchmark::Counter::kIsRate);
+      benchmark::Counter(updates * bytes_per_update(scheme_name), benchmark::Counter::kIsRate);
+  if (gpu && copy_bandwidth > 0.0) {
+    state.counters["copy_fraction"] = benchmark::Counter(
+        updates * bytes_per_update(scheme_name) / copy_bandwidth, benchmark::Counter::kIsRate);
   }
   state.SetLabel(backend->device());
 }
@@ -117,7 +140,7 @@ std::string take_flag(int& argc, char** argv, const std::string& name,
 int main(int argc, char** argv) {
   std::string all_backends = "reference,openmp";
 #if DECGPE_HAVE_CUDA
-  if (cuda::device_available()) {
+  if (backend_unavailable("cuda").empty()) {
     all_backends += ",cuda:plain,cuda:shared";
     copy_bandwidth = cuda::measure_copy_bandwidth(std::size_t{1} << 30, 20);
     benchmark::AddCustomContext("gpu_copy_bytes_per_second", std::to_string(copy_bandwidth));
@@ -129,15 +152,21 @@ int main(int argc, char** argv) {
   const auto lattices = split(take_flag(argc, argv, "lattices", "bcc,c15"));
   const auto sizes = split(take_flag(argc, argv, "dofs", "1e6"));
   const auto backends = split(take_flag(argc, argv, "backends", all_backends));
-  for (const std::string& backend : backends) {
-    for (const std::string& lattice : lattices) {
-      for (const std::string& size : sizes) {
-        const double dofs = std::stod(size);
-        benchmark::RegisterBenchmark(("step/" + backend + "/" + lattice + "/" + size).c_str(),
-                                     step_benchmark, backend, lattice, dofs)
-            ->Unit(benchmark::kMillisecond)
-            ->UseRealTime()
-            ->MinTime(backend == "reference" ? 2.0 : 0.5);
+  const auto schemes = split(take_flag(argc, argv, "schemes", "leapfrog"));
+  for (const std::string& scheme : schemes) {
+    const std::string prefix = scheme == "leapfrog" ? "step" : scheme;
+    find_scheme(scheme); // an unknown name fails here, with the known ones
+    for (const std::string& backend : backends) {
+      for (const std::string& lattice : lattices) {
+        for (const std::string& size : sizes) {
+          const double dofs = std::stod(size);
+          benchmark::RegisterBenchmark(
+              (prefix + "/" + backend + "/" + lattice + "/" + size).c_str(), step_benchmark, scheme,
+              backend, lattice, dofs)
+              ->Unit(benchmark::kMillisecond)
+              ->UseRealTime()
+              ->MinTime(backend == "reference" ? 2.0 : 0.5);
+        }
       }
     }
   }

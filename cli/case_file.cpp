@@ -1,6 +1,7 @@
 #include "cli/case_file.hpp"
 
 #include "lattices/crystal.hpp"
+#include "solvers/schemes/registry.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -309,8 +310,22 @@ void read_potential(const Section& p, CaseConfig& c, const fs::path& base_dir) {
 }
 
 void read_time(const Section& t, CaseConfig& c) {
-  t.allow_only({"dt", "dt_fraction", "end_time", "steps", "diagnostics_every", "snapshot_every",
-                "stop_when_error_exceeds"});
+  t.allow_only({"scheme", "start", "dt", "dt_fraction", "dt_fraction_of", "end_time", "steps",
+                "diagnostics_every", "snapshot_every", "stop_when_error_exceeds"});
+  c.scheme = t.string("scheme").value_or(c.scheme);
+  try {
+    find_scheme(c.scheme);
+  } catch (const std::invalid_argument& e) {
+    t.fail("key '" + t.path("scheme") + "': " + e.what());
+  }
+  c.start = t.string("start").value_or(c.start);
+  if (c.start != "discrete" && c.start != "paper") {
+    t.fail("key '" + t.path("start") + "' must be 'discrete' or 'paper', got '" + c.start + "'");
+  }
+  if (c.start == "paper" && !find_scheme(c.scheme).takes_previous_level) {
+    t.fail("key '" + t.path("start") + "' = 'paper' sets the leapfrog's second level; scheme '" +
+           c.scheme + "' has one level");
+  }
   if (const std::optional<double> stop = t.number("stop_when_error_exceeds")) {
     if (!(*stop > 0.0 && *stop < 1.0)) {
       t.fail("key '" + t.path("stop_when_error_exceeds") + "' must be in (0, 1)");
@@ -326,6 +341,14 @@ void read_time(const Section& t, CaseConfig& c) {
       t.fail("key '" + t.path("dt_fraction") + "' must be in (0, 1)");
     }
     c.dt_fraction = *fraction;
+  }
+  c.dt_fraction_of = t.string("dt_fraction_of").value_or(c.dt_fraction_of);
+  if (c.dt_fraction_of != "limit" && c.dt_fraction_of != "eq11") {
+    t.fail("key '" + t.path("dt_fraction_of") + "' must be 'limit' or 'eq11', got '" +
+           c.dt_fraction_of + "'");
+  }
+  if (t.has("dt_fraction_of") && !c.dt_fraction) {
+    t.fail("key '" + t.path("dt_fraction_of") + "' needs 'time.dt_fraction'");
   }
   t.exactly_one("end_time", "steps");
   if (const std::optional<double> end_time = t.number("end_time")) {
@@ -383,6 +406,10 @@ CaseConfig parse_case(std::string_view toml, std::string_view source, const fs::
     read_initial(*initial, c);
   }
   // What eq. 15 and Table 1 need: a stationary state to measure the domain and the step on.
+  if (c.operations_per_time && c.dt_fraction_of != "eq11") {
+    top.fail("operations_per_time fixes dt by eq. 11 (the paper's Table 1 criterion): set "
+             "time.dt_fraction_of = 'eq11'");
+  }
   if ((c.domain_auto || c.operations_per_time) && c.initial_kind != "stationary_vortex") {
     top.fail("domain = \"auto\" and operations_per_time need initial.kind = 'stationary_vortex'");
   }
@@ -390,6 +417,21 @@ CaseConfig parse_case(std::string_view toml, std::string_view source, const fs::
     top.fail("key 'time.stop_when_error_exceeds' needs 'time.end_time' (the longest run)");
   }
   return c;
+}
+
+void override_scheme(CaseConfig& config, const std::string& scheme) {
+  try {
+    find_scheme(scheme);
+  } catch (const std::invalid_argument& e) {
+    throw CaseError(std::string("--scheme: ") + e.what());
+  }
+  if (config.start == "paper" && !find_scheme(scheme).takes_previous_level) {
+    throw CaseError("--scheme " + scheme.substr(0, 64) +
+                    ": the case's time.start = 'paper' sets "
+                    "the leapfrog's second level; '" +
+                    scheme.substr(0, 64) + "' has one level");
+  }
+  config.scheme = scheme;
 }
 
 CaseConfig read_case_file(const fs::path& path) {

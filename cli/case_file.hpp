@@ -39,12 +39,19 @@ struct CaseConfig {
   double g = 0.0;                      ///< interaction strength (finite)
 
   // [time]: exactly one of dt / dt_fraction, exactly one of end_time / steps.
-  std::optional<double> dt;          ///< > 0, finite
-  std::optional<double> dt_fraction; ///< fraction of the stability bound eq. 11, in (0, 1)
-  std::optional<double> end_time;    ///< > 0, finite
-  std::optional<long> steps;         ///< ≥ 1
-  long diagnostics_every = 10;       ///< ≥ 1
-  long snapshot_every = 0;           ///< 0: no snapshots, else ≥ 1
+  std::string scheme = "leapfrog"; ///< a registered scheme (solvers/schemes/registry.cpp)
+  /// leapfrog's ψ^{−1}: "discrete" (one backward RK4 step of the discrete operator, second order)
+  /// or "paper" (the continuum state at −Δt, as the paper does: first order in time).
+  std::string start = "discrete";
+  std::optional<double> dt;          ///< > 0, finite, below the scheme's limit
+  std::optional<double> dt_fraction; ///< fraction of `dt_fraction_of`, in (0, 1)
+  /// "limit": the scheme's stability limit from the spectrum of M (solvers/stability.hpp);
+  /// "eq11": the paper's bound 1/(2 max M_ii), which operations_per_time is defined with.
+  std::string dt_fraction_of = "limit";
+  std::optional<double> end_time; ///< > 0, finite
+  std::optional<long> steps;      ///< ≥ 1
+  long diagnostics_every = 10;    ///< ≥ 1
+  long snapshot_every = 0;        ///< 0: no snapshots, else ≥ 1
   /// Stop at the first diagnostics step where E = 1 − |⟨ψ₀|ψ⟩| exceeds this (the vortex split).
   std::optional<double> stop_when_error_exceeds;
 
@@ -54,6 +61,9 @@ struct CaseConfig {
   std::string initial_kind = "harmonic_vortex";
   int kappa = 1; ///< winding number κ ≥ 0
 };
+
+/// Replaces the case's scheme (the --scheme flag), with the checks the case file gets.
+void override_scheme(CaseConfig& config, const std::string& scheme);
 
 /// Reads and validates a case file (throws CaseError; a missing or unreadable file is a CaseError
 /// too).

@@ -2,9 +2,12 @@
 
 #include "cli/hdf5_file.hpp"
 #include "solvers/grid_scaling.hpp"
+#include "solvers/schemes/registry.hpp"
 #include "solvers/stationary_vortex.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <numbers>
 #include <stdexcept>
@@ -12,6 +15,10 @@
 namespace decgpe::cli {
 
 namespace {
+
+/// More steps than any run could take (10¹² steps of the smallest grid are days of work): a case
+/// that asks for them has an end_time or dt that is off by orders of magnitude.
+constexpr double kMaxSteps = 1e12;
 
 Potential make_potential(const CaseConfig& c, const Grid& grid) {
   Potential v;
@@ -34,6 +41,66 @@ Potential make_potential(const CaseConfig& c, const Grid& grid) {
     }
   }
   return v;
+}
+
+std::string format(const char* pattern, double a, double b = 0.0, double c = 0.0) {
+  char buffer[240];
+  std::snprintf(buffer, sizeof buffer, pattern, a, b, c);
+  return buffer;
+}
+
+/// The scheme's limit from the spectrum of M(ψ⁰), then Δt and the step count; refuses a step that
+/// is not finite and positive, at or above the limit, or a count that does not fit.
+void choose_step(RunSetup& run, std::span<const Complex> psi0) {
+  const CaseConfig& config = run.config;
+  const Problem& p = run.problem;
+  const SchemeEntry& scheme = find_scheme(config.scheme);
+  run.eq11_bound = stability_bound(p.grid, p.potential, p.g, psi0);
+  run.spectrum = estimate_spectrum(p.grid, p.potential, p.g, psi0);
+  run.limit = scheme.limit_factor / run.spectrum.radius;
+  if (!std::isfinite(run.limit) || !(run.limit > 0.0)) {
+    throw std::invalid_argument(
+        format("the stability limit is not finite: the spectral radius of M is %g (check the "
+               "potential and g)",
+               run.spectrum.radius));
+  }
+  double requested = 0.0;
+  if (config.dt) {
+    requested = *config.dt;
+  } else if (config.dt_fraction_of == "eq11") {
+    if (!std::isfinite(run.eq11_bound) || !(run.eq11_bound > 0.0)) {
+      throw std::invalid_argument(
+          format("eq. 11's bound 1/(2 max M_ii) = %g is meaningless here (V or g < 0): use "
+                 "time.dt_fraction_of = 'limit'",
+                 run.eq11_bound));
+    }
+    requested = *config.dt_fraction * run.eq11_bound;
+  } else {
+    requested = *config.dt_fraction * run.limit;
+  }
+  if (!std::isfinite(requested) || !(requested > 0.0)) {
+    throw std::invalid_argument(format("dt = %g: the time step must be finite and > 0", requested));
+  }
+  if (requested >= run.limit) {
+    throw std::invalid_argument(
+        "dt = " + format("%.6g", requested) + " is not below the " + config.scheme +
+        " stability limit " + format("%.6g = %.6g / rho(M)", run.limit, scheme.limit_factor) +
+        format(" (rho = %.6g by ", run.spectrum.radius) + run.spectrum.method + ")");
+  }
+  if (config.steps) {
+    run.dt = requested;
+    run.schedule.steps = *config.steps;
+    return;
+  }
+  // Whole steps that end exactly at end_time without exceeding the requested step.
+  const double steps = std::ceil(*config.end_time / requested - 1e-12);
+  if (!(steps <= kMaxSteps)) {
+    throw std::invalid_argument(format("end_time / dt = %.6g / %.6g = %.3g steps: more than the "
+                                       "1e12 a run may take",
+                                       *config.end_time, requested, steps));
+  }
+  run.schedule.steps = std::max(1L, static_cast<long>(steps));
+  run.dt = *config.end_time / static_cast<double>(run.schedule.steps);
 }
 
 /// Everything after the state is chosen, for either kind of state.
@@ -63,29 +130,14 @@ void finish(RunSetup& run, const State& state, const lattices::CellComplex& comp
   for (Complex& z : psi0) {
     z = run.normalisation * z;
   }
-  run.bound = stability_bound(p.grid, p.potential, p.g, psi0);
-
-  const double requested = config.dt ? *config.dt : *config.dt_fraction * run.bound;
-  if (config.dt && *config.dt >= run.bound) {
-    char msg[200];
-    std::snprintf(msg, sizeof msg,
-                  "dt = %.6g is not below the stability bound 1/(2 max M_ii) = %.6g (eq. 11)",
-                  *config.dt, run.bound);
-    throw std::invalid_argument(msg);
-  }
-  if (config.steps) {
-    p.dt = requested;
-    run.schedule.steps = *config.steps;
-  } else {
-    // Whole steps that end exactly at end_time without exceeding the requested step.
-    run.schedule.steps = static_cast<long>(std::ceil(*config.end_time / requested - 1e-12));
-    p.dt = *config.end_time / static_cast<double>(run.schedule.steps);
-  }
-  run.operations_per_time = operations_per_step(p.grid) / p.dt;
+  choose_step(run, psi0);
+  run.operations_per_time = operations_per_step(p.grid) / run.dt;
   run.schedule.diagnostics_every = config.diagnostics_every;
   run.schedule.snapshot_every = config.snapshot_every;
   run.schedule.stop_when_error_exceeds = config.stop_when_error_exceeds.value_or(0.0);
-  run.previous = sample(p.grid, state, -p.dt, run.normalisation);
+  if (config.start == "paper") {
+    run.previous = sample(p.grid, state, -run.dt, run.normalisation);
+  }
   run.current = std::move(psi0);
 }
 

@@ -1,11 +1,12 @@
 #pragma once
-// From a validated case to everything a run needs: the problem (grid, potential, Δt within the
-// stability bound), the schedule and both starting levels of the state.
+// From a validated case to everything a run needs: the problem (grid, potential), the scheme and
+// its Δt within the scheme's stability limit, the schedule and the starting levels of the state.
 
 #include "cli/case_file.hpp"
 #include "solvers/initial_state.hpp"
 #include "solvers/integrator.hpp"
 #include "solvers/problem.hpp"
+#include "solvers/stability.hpp"
 
 #include <vector>
 
@@ -16,19 +17,22 @@ struct RunSetup {
   Problem problem;
   Schedule schedule;
   double mu = 0.0;                   ///< chemical potential: the exact state evolves as e^{−iμt}
-  double bound = 0.0;                ///< stability bound eq. 11 at t = 0
+  double dt = 0.0;                   ///< the time step
+  SpectrumEstimate spectrum;         ///< ρ(M(ψ⁰)) and how it was obtained
+  double limit = 0.0;                ///< the scheme's stability limit: its factor / ρ
+  double eq11_bound = 0.0;           ///< the paper's bound 1/(2 max M_ii), for comparison
   double normalisation = 1.0;        ///< factor that makes Σ|B||ψ(0)|² = 1
   double operations_per_time = 0.0;  ///< Σ_i #J_i / Δt of this grid and step
   double effective_wavelength = 0.0; ///< 2π / √∫|∇ψ|² (stationary vortex only)
-  std::vector<Complex> previous;     ///< ψ^{−1} = Ψ(r, −Δt)
-  std::vector<Complex> current;      ///< ψ^0 = Ψ(r, 0)
+  std::vector<Complex> current;      ///< ψ⁰ = Ψ(r, 0), normalised
+  std::vector<Complex> previous;     ///< ψ^{−1} = Ψ(r, −Δt) for start = "paper", else empty
 };
 
 /// Where solved stationary-vortex profiles are cached: $DECGPE_CACHE, else out/cache.
 std::filesystem::path vortex_cache_dir();
 
-/// Throws std::invalid_argument / std::runtime_error with one line, e.g. for Δt above the stability
-/// bound.
+/// Throws std::invalid_argument / std::runtime_error with one line, e.g. for Δt above the scheme's
+/// stability limit or a step count that does not fit.
 RunSetup prepare_run(const CaseConfig& config);
 
 } // namespace decgpe::cli

@@ -3,13 +3,12 @@
 #include "cli/build_info.hpp"
 #include "cli/case_setup.hpp"
 #include "cli/hdf5_file.hpp"
+#include "solvers/backend_registry.hpp"
 #include "solvers/grid_scaling.hpp"
 #include "solvers/nvtx.hpp"
 #include "solvers/scaleout/slab_backend.hpp"
+#include "solvers/schemes/registry.hpp"
 #include "solvers/splitting.hpp"
-#if DECGPE_HAVE_CUDA
-#include "solvers/cuda/cuda_backend.hpp"
-#endif
 
 #include <chrono>
 #include <cmath>
@@ -31,6 +30,7 @@ using Clock = std::chrono::steady_clock;
 struct Options {
   std::string case_file;
   std::string backend = "auto";
+  std::string scheme; ///< overrides the case's time.scheme when set
   std::string out;
   bool quiet = false;
   bool no_state = false;
@@ -56,9 +56,9 @@ public:
     max_diagonal.push_back(s.d.max_diagonal);
   }
 
-  void on_snapshot(long at_step, double at_t, Backend& backend) override {
-    std::vector<Complex> current(static_cast<std::size_t>(grid_.cells())), previous(current.size());
-    backend.store(current, previous); // collective over ranks: every rank takes part
+  void on_snapshot(long at_step, double at_t, Scheme& scheme) override {
+    std::vector<Complex> current(static_cast<std::size_t>(grid_.cells()));
+    scheme.download(0, current); // collective over ranks: every rank takes part
     if (file_ != nullptr) {
       const std::string name = "/snapshots/" + std::to_string(at_step);
       file_->write(name, current);
@@ -117,6 +117,7 @@ std::string read_text(const std::string& path) {
 
 void write_provenance(ResultsFile& f, const RunSetup& run, const Backend& backend,
                       const Options& o) {
+  const SchemeEntry& scheme = find_scheme(run.config.scheme);
   const CaseConfig& c = run.config;
   const Problem& p = run.problem;
   f.attribute("decgpe_version", std::string(version()));
@@ -138,10 +139,23 @@ void write_provenance(ResultsFile& f, const RunSetup& run, const Backend& backen
   f.attribute("potential", c.potential_kind);
   f.attribute("lambda", c.lambda);
   f.attribute("g", c.g);
-  f.attribute("dt", p.dt);
-  f.attribute("stability_bound", run.bound);
+  f.attribute("scheme", run.config.scheme);
+  f.attribute("start", run.config.start);
+  f.attribute("invariant_meaning", std::string(scheme.invariant));
+  f.attribute("dt", run.dt);
+  f.attribute("dt_limit", run.limit);
+  f.attribute("dt_limit_factor", scheme.limit_factor);
+  f.attribute("dt_limit_method", run.spectrum.method);
+  f.attribute("dt_fraction_of", run.config.dt_fraction_of);
+  f.attribute("spectral_radius", run.spectrum.radius);
+  f.attribute("spectral_radius_gershgorin", run.spectrum.gershgorin);
+  f.attribute("spectral_radius_lanczos", run.spectrum.lanczos_upper);
+  f.attribute("lanczos_lambda_max", run.spectrum.lambda_max);
+  f.attribute("lanczos_lambda_min", run.spectrum.lambda_min);
+  f.attribute("lanczos_iterations", static_cast<std::int64_t>(run.spectrum.iterations));
+  f.attribute("stability_bound", run.eq11_bound); // the paper's eq. 11, for comparison
   f.attribute("steps", static_cast<std::int64_t>(run.schedule.steps));
-  f.attribute("end_time", static_cast<double>(run.schedule.steps) * p.dt);
+  f.attribute("end_time", static_cast<double>(run.schedule.steps) * run.dt);
   f.attribute("diagnostics_every", static_cast<std::int64_t>(run.schedule.diagnostics_every));
   f.attribute("snapshot_every", static_cast<std::int64_t>(run.schedule.snapshot_every));
   f.attribute("initial_state", c.initial_kind);
@@ -202,21 +216,17 @@ std::unique_ptr<Backend> make_run_backend(const std::string& name, const Problem
   if (!mpi.active() || mpi.size() == 1) {
     return make_backend(name, p);
   }
-  std::string local = name;
-  if (name == "auto") {
-#if DECGPE_HAVE_CUDA
-    local = cuda::device_available() ? "cuda" : "openmp";
-#else
-    local = "openmp";
-#endif
-  }
-  return scaleout::make_slab_backend(local, p, MPI_COMM_WORLD);
+  return scaleout::make_slab_backend(name, p, MPI_COMM_WORLD);
 }
 
 void run(const Options& o) {
   const RunSetup setup = [&] {
     const NvtxRange range("setup");
-    return prepare_run(read_case_file(o.case_file));
+    CaseConfig config = read_case_file(o.case_file);
+    if (!o.scheme.empty()) {
+      override_scheme(config, o.scheme);
+    }
+    return prepare_run(config);
   }();
   const Problem& p = setup.problem;
   const std::string out = o.out.empty() ? "out/" + setup.config.name + ".h5" : o.out;
@@ -225,24 +235,31 @@ void run(const Options& o) {
   std::optional<ResultsFile> file;
   open_on_root(file, out, *o.mpi);
   const std::unique_ptr<Backend> backend = make_run_backend(o.backend, p, *o.mpi);
-  backend->load(setup.previous, setup.current, setup.current);
+  const std::unique_ptr<Scheme> scheme = make_scheme(setup.config.scheme, *backend, setup.dt);
+  scheme->start({setup.current, setup.current, setup.previous});
   if (!o.quiet && root) {
-    std::printf(
-        "decgpe run %s: %s, S = %dx%dx%d (%lld cells), h = %g, dt = %.4g (bound %.4g), %ld steps, "
-        "backend %s (%s)\n",
-        setup.config.name.c_str(), p.grid.lattice.c_str(), p.grid.size[0], p.grid.size[1],
-        p.grid.size[2], static_cast<long long>(p.grid.cells()), p.grid.h, p.dt, setup.bound,
-        setup.schedule.steps, backend->name().c_str(), backend->device().c_str());
+    std::printf("decgpe run %s: %s, S = %dx%dx%d (%lld cells), h = %g, %s, dt = %.4g (limit %.4g "
+                "by %s, eq. 11 %.4g), %ld steps, backend %s (%s)\n",
+                setup.config.name.c_str(), p.grid.lattice.c_str(), p.grid.size[0], p.grid.size[1],
+                p.grid.size[2], static_cast<long long>(p.grid.cells()), p.grid.h,
+                setup.config.scheme.c_str(), setup.dt, setup.limit, setup.spectrum.method.c_str(),
+                setup.eq11_bound, setup.schedule.steps, backend->name().c_str(),
+                backend->device().c_str());
     std::fflush(stdout);
   }
   Recorder recorder(file ? &*file : nullptr, p.grid, o.quiet);
   const auto start = Clock::now();
-  const long steps_done = integrate(*backend, p.dt, setup.schedule, recorder);
+  const long steps_done = integrate(*scheme, setup.schedule, recorder);
   const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
 
   const NvtxRange io_range("write results");
-  std::vector<Complex> current(static_cast<std::size_t>(p.grid.cells())), previous(current.size());
-  backend->store(current, previous);
+  const std::vector<std::string> levels = scheme->level_names();
+  std::vector<std::vector<Complex>> state(levels.size());
+  for (std::size_t k = 0; k < levels.size(); ++k) {
+    state[k].resize(static_cast<std::size_t>(p.grid.cells()));
+    scheme->download(static_cast<int>(k), state[k]);
+  }
+  const std::vector<Complex>& current = state.front();
   if (!root) {
     return;
   }
@@ -270,8 +287,9 @@ void run(const Options& o) {
   f.write("/analysis/plane/density", plane.density, {plane.density.size()});
   f.write("/analysis/plane/initial_density", plane.initial_density, {plane.initial_density.size()});
   if (!o.no_state) {
-    f.write("/state/current", current);
-    f.write("/state/previous", previous);
+    for (std::size_t k = 0; k < levels.size(); ++k) {
+      f.write("/state/" + levels[k], state[k]);
+    }
   }
   f.commit();
 
@@ -281,8 +299,9 @@ void run(const Options& o) {
     const double drift = std::abs(recorder.invariant.back() - recorder.invariant.front()) /
                          std::abs(recorder.invariant.front());
     std::printf(
-        "t = %.4g: norm %.10f  energy %.10f  leapfrog invariant drift %.2e  |<psi0|psi>| = %.10f\n",
-        t_end, recorder.norm.back(), recorder.energy.back(), drift, std::hypot(ov.re, ov.im));
+        "t = %.4g: norm %.10f  energy %.10f  %s invariant drift %.2e  |<psi0|psi>| = %.10f\n",
+        t_end, recorder.norm.back(), recorder.energy.back(), setup.config.scheme.c_str(), drift,
+        std::hypot(ov.re, ov.im));
     if (setup.config.g == 0.0 && setup.config.potential_kind == "harmonic") {
       // The exact evolution of the eigenstate is ψ₀ e^{−iμt}: the overlap's phase should advance by
       // −μt.
@@ -313,9 +332,16 @@ void add_run_command(CLI::App& app, int argc, char** argv, const scaleout::MpiSe
   CLI::App* cmd =
       app.add_subcommand("run", "Integrate a case and write its results to one HDF5 file");
   cmd->add_option("case", o->case_file, "TOML case file (see cases/)")->required();
-  cmd->add_option("--backend", o->backend,
-                  "auto (GPU if present, else openmp), reference, openmp, cuda")
-      ->capture_default_str();
+  std::string backends = "auto (the first usable of";
+  for (const BackendEntry& e : backend_registry()) {
+    backends += std::string(" ") + std::string(e.name);
+  }
+  cmd->add_option("--backend", o->backend, backends + ")")->capture_default_str();
+  std::string schemes = "overrides the case's time.scheme:";
+  for (const SchemeEntry& e : scheme_registry()) {
+    schemes += " " + std::string(e.name);
+  }
+  cmd->add_option("--scheme", o->scheme, schemes);
   cmd->add_option("--out", o->out, "results file (default: out/<case name>.h5)");
   cmd->add_flag("--quiet", o->quiet, "no progress line and no summary");
   cmd->add_flag("--no-state", o->no_state,

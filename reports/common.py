@@ -122,8 +122,11 @@ def load_bench(paths):
         for b in doc["benchmarks"]:
             if b.get("run_type") == "aggregate" or b.get("error_occurred"):
                 continue
-            # step/<backend>/<lattice>/<requested dofs>[/min_time:…/real_time]
-            _, backend, lattice = b["name"].split("/")[:3]
+            # step/<backend>/<lattice>/<requested dofs>[/min_time:…/real_time]: the leapfrog; other schemes'
+            # benchmarks (rk4/…) are not the paper's step
+            kind, backend, lattice = b["name"].split("/")[:3]
+            if kind != "step":
+                continue
             runs.setdefault((backend, lattice, int(b["dofs"])), []).append(b)
         for key, bs in runs.items():
             found[key] = Measurement(

@@ -1,34 +1,55 @@
 #pragma once
-// One interface for every backend (BabelStream-style): the state lives where the backend computes,
-// and only diagnostics (a few numbers) cross to the host per cadence; ψ crosses only for snapshots
-// and the final state.
+// The kernel set every backend implements (Ginkgo's core/kernels split, BabelStream's small
+// interface): the schemes in solvers/schemes/ are written once against it, and each backend
+// implements it where its data lives. The state never leaves the backend between steps; only
+// diagnostics (a few numbers) cross to the host per cadence, ψ only on upload and download.
 //
-// State convention: two buffers updated in place (paper §4). After n steps the backend holds ψ^n
-// ("current") and ψ^{n−1} ("previous"); a step overwrites ψ^{n−1} with ψ^{n+1} and swaps the roles.
+// Vectors are whole-domain fields of grid.cells() complex values, named by a VectorId. Stencil
+// kernels read their input with its neighbours; on a slab they finish by exchanging the halo
+// slices of the output that the next stencil kernel reads (the one named `out` / `next`). Pointwise
+// kernels run over every stored cell, halo slices included, so halo-valid inputs give a halo-valid
+// output. Diagnostics sum the owned cells only.
 
+#include "solvers/cell_arithmetic.hpp"
 #include "solvers/complex.hpp"
 #include "solvers/problem.hpp"
 
 #include <memory>
 #include <span>
 #include <string>
-#include <string_view>
-#include <vector>
 
 namespace decgpe {
 
-/// Sums over the backend's cells, so that partial results of several slabs or ranks combine by
-/// adding (max for max_abs, and for finite).
+/// The diagnostics of one state, summed over all cells (and ranks).
 struct Diagnostics {
-  double norm = 0.0;   ///< Σ|B_i| |ψ^n_i|²
-  double energy = 0.0; ///< Σ|B_i| [conj(ψ_i) (½Lψ)_i + V_i|ψ_i|² + ½g|ψ_i|⁴] at level n
-  double invariant =
-      0.0; ///< Re Σ|B_i| conj(ψ^{n−1}_i) ψ^n_i: conserved exactly by the leapfrog scheme
-  Complex overlap{0.0, 0.0}; ///< Σ|B_i| conj(ψ₀_i) ψ^n_i
-  double max_abs = 0.0;      ///< max_i |ψ^n_i|
-  double max_diagonal =
-      0.0; ///< max_i M_ii = max_i (½ Σ_F w_F + V_i + g|ψ_i|²); eq. 11's bound is 1/(2 of it)
-  bool finite = true; ///< all of ψ^n finite
+  double norm = 0.0;         ///< Σ|B_i| |ψ_i|²
+  double energy = 0.0;       ///< Σ|B_i| [conj(ψ_i) (½Lψ)_i + V_i|ψ_i|² + ½g|ψ_i|⁴]
+  double invariant = 0.0;    ///< the scheme's conserved quantity (Scheme::invariant_name())
+  Complex overlap{0.0, 0.0}; ///< Σ|B_i| conj(ψ₀_i) ψ_i
+  double max_abs = 0.0;      ///< max_i |ψ_i|
+  double max_diagonal = 0.0; ///< max_i M_ii = max_i (½ Σ_F w_F + V_i + g|ψ_i|²)
+  bool finite = true;        ///< all of ψ finite
+
+  static Diagnostics from(const CellSums& s) {
+    return {s.norm,    s.energy,       s.invariant,       {s.overlap_re, s.overlap_im},
+            s.max_abs, s.max_diagonal, s.nonfinite == 0.0};
+  }
+};
+
+using VectorId = int;
+inline constexpr VectorId kNoVector = -1;
+
+/// One RK4 stage for ψ' = −i M(ψ)ψ in the low-storage form, fused into one pass: with
+/// m = M(input)·input,
+///   stage 0 (input = base):  acc ← base − i(b₀Δt) m,  next ← base − i(a₁Δt) m
+///   stages 1, 2:             acc ← acc  − i(b_sΔt) m,  next ← base − i(a_{s+1}Δt) m
+///   stage 3:                 next ← acc − i(b₃Δt) m   (the new ψ; acc and base are not written)
+/// The coefficients (Δt/6, Δt/3, Δt/3, Δt/6 and Δt/2, Δt/2, Δt) are computed once on the host.
+struct Rk4Stage {
+  int stage = 0; ///< 0..3
+  VectorId input = kNoVector, base = kNoVector, acc = kNoVector, next = kNoVector;
+  double acc_tau = 0.0;  ///< b_s Δt
+  double next_tau = 0.0; ///< a_{s+1} Δt (stages 0-2)
 };
 
 class Backend {
@@ -39,29 +60,38 @@ public:
   Backend& operator=(const Backend&) = delete;
 
   virtual std::string name() const = 0;
-  virtual std::string
-  device() const = 0; ///< where it runs, for provenance ("2 OpenMP threads", a GPU's name)
+  /// Where it runs, for provenance ("2 OpenMP threads", a GPU's name).
+  virtual std::string device() const = 0;
 
-  /// Sets ψ^{n−1}, ψ^n and the reference state ψ₀ used by the overlap; each has grid.cells()
-  /// values.
-  virtual void load(std::span<const Complex> previous, std::span<const Complex> current,
-                    std::span<const Complex> reference) = 0;
-  /// Advances `steps` leapfrog steps; may return before they finish (see synchronize).
-  virtual void advance(long steps) = 0;
-  /// Blocks until all work queued by advance() is done; the CPU backends are synchronous already.
+  /// A new vector of grid.cells() values, unset; throws std::runtime_error (one line) when it does
+  /// not fit in the backend's memory.
+  virtual VectorId create_vector() = 0;
+  virtual void destroy_vector(VectorId v) = 0;
+  /// Sets v from the whole domain's values (a slab takes its stored slices).
+  virtual void upload(VectorId v, std::span<const Complex> values) = 0;
+  /// The whole domain's values of v (a slab backend gathers them on its first rank only).
+  virtual void download(VectorId v, std::span<Complex> values) = 0;
+
+  // Stencil kernels.
+  /// out ← M(in)·in.
+  virtual void apply_m(VectorId in, VectorId out) = 0;
+  /// `steps` fused leapfrog updates older ← older − 2iΔt M(newer)·newer, the two vectors swapping
+  /// roles after each (paper Algorithm 1); the repeat lets a backend queue them without the host.
+  virtual void leapfrog_steps(VectorId older, VectorId newer, double dt, long steps) = 0;
+  virtual void rk4_stage(const Rk4Stage& stage) = 0;
+
+  // Pointwise kernels.
+  /// out ← a x + b y (out may be x or y).
+  virtual void axpby(VectorId out, Complex a, VectorId x, Complex b, VectorId y) = 0;
+  /// v ← exp(−iτ(V + g|v|²)) v.
+  virtual void rotate_phase(VectorId v, double tau) = 0;
+
+  /// Sums over the owned cells of ψ = `current`; `previous` (or kNoVector) gives the invariant term
+  /// Re Σ|B| conj(previous) ψ, `reference` the overlap.
+  virtual Diagnostics diagnostics(VectorId current, VectorId previous, VectorId reference) = 0;
+
+  /// Blocks until all queued work is done; the CPU backends are synchronous already.
   virtual void synchronize() {}
-  virtual Diagnostics diagnostics() = 0;
-  /// Copies ψ^n and ψ^{n−1} to the host.
-  virtual void store(std::span<Complex> current, std::span<Complex> previous) = 0;
 };
-
-/// Backends this build has, in order of preference for "auto": cuda (when built), openmp,
-/// reference.
-std::vector<std::string_view> backend_names();
-
-/// Makes a backend by name ("auto" picks the first usable one; "cuda:plain" and "cuda:shared" force
-/// a CUDA kernel variant, "cuda" takes the one measured fastest for the lattice); throws
-/// std::invalid_argument for an unknown name and std::runtime_error when it cannot run here.
-std::unique_ptr<Backend> make_backend(std::string_view name, const Problem& problem);
 
 } // namespace decgpe

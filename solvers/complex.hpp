@@ -28,6 +28,9 @@ DECGPE_HD Complex operator*(double s, Complex a) {
 DECGPE_HD double norm2(Complex a) {
   return a.re * a.re + a.im * a.im;
 }
+DECGPE_HD Complex mul(Complex a, Complex b) {
+  return {a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re};
+}
 /// conj(a) b
 DECGPE_HD Complex conj_mul(Complex a, Complex b) {
   return {a.re * b.re + a.im * b.im, a.re * b.im - a.im * b.re};

@@ -38,24 +38,25 @@ void guard(const Diagnostics& d, double initial_max, long step, double dt) {
 
 namespace {
 
-Diagnostics measure(Backend& backend) {
+Diagnostics measure(Scheme& scheme) {
   const NvtxRange range("diagnostics");
-  return backend.diagnostics();
+  return scheme.diagnostics();
 }
 
-void snapshot(Backend& backend, long step, double t, RunObserver& observer) {
+void snapshot(Scheme& scheme, long step, double t, RunObserver& observer) {
   const NvtxRange range("snapshot");
-  observer.on_snapshot(step, t, backend);
+  observer.on_snapshot(step, t, scheme);
 }
 
 } // namespace
 
-long integrate(Backend& backend, double dt, const Schedule& schedule, RunObserver& observer) {
-  const Diagnostics first = measure(backend);
+long integrate(Scheme& scheme, const Schedule& schedule, RunObserver& observer) {
+  const double dt = scheme.dt();
+  const Diagnostics first = measure(scheme);
   guard(first, first.max_abs, 0, dt);
   observer.on_diagnostics({0, 0.0, first});
   if (schedule.snapshot_every > 0) {
-    snapshot(backend, 0, 0.0, observer);
+    snapshot(scheme, 0, 0.0, observer);
   }
   long step = 0;
   while (step < schedule.steps) {
@@ -66,25 +67,25 @@ long integrate(Backend& backend, double dt, const Schedule& schedule, RunObserve
     }
     {
       const NvtxRange range("steps");
-      backend.advance(next - step);
+      scheme.advance(next - step);
     }
     step = next;
     const double t = static_cast<double>(step) * dt;
     if (step % schedule.diagnostics_every == 0 || step == schedule.steps) {
-      const Diagnostics d = measure(backend);
+      const Diagnostics d = measure(scheme);
       guard(d, first.max_abs, step, dt);
       observer.on_diagnostics({step, t, d});
       if (schedule.stop_when_error_exceeds > 0.0 &&
           1.0 - std::hypot(d.overlap.re, d.overlap.im) > schedule.stop_when_error_exceeds) {
         if (schedule.snapshot_every > 0 && step % schedule.snapshot_every != 0) {
-          snapshot(backend, step, t, observer);
+          snapshot(scheme, step, t, observer);
         }
         observer.on_progress(step, step);
         return step;
       }
     }
     if (schedule.snapshot_every > 0 && step % schedule.snapshot_every == 0) {
-      snapshot(backend, step, t, observer);
+      snapshot(scheme, step, t, observer);
     }
     observer.on_progress(step, schedule.steps);
   }

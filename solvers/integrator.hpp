@@ -1,9 +1,9 @@
 #pragma once
-// Drives a backend through a run: diagnostics at step 0, every k steps and at the end, snapshots on
+// Drives a scheme through a run: diagnostics at step 0, every k steps and at the end, snapshots on
 // their cadence, and the guard that stops a run which blows up (non-finite ψ, or max|ψ| grown more
 // than 10×).
 
-#include "solvers/backend.hpp"
+#include "solvers/schemes/scheme.hpp"
 
 #include <stdexcept>
 
@@ -27,7 +27,7 @@ class RunObserver {
 public:
   virtual ~RunObserver() = default;
   virtual void on_diagnostics(const Sample&) {}
-  virtual void on_snapshot(long /*step*/, double /*t*/, Backend&) {}
+  virtual void on_snapshot(long /*step*/, double /*t*/, Scheme&) {}
   virtual void on_progress(long /*step*/, long /*total*/) {}
 };
 
@@ -38,8 +38,8 @@ struct InstabilityError : std::runtime_error {
 /// The growth of max|ψ| over its initial value that counts as a blow-up.
 inline constexpr double kMaxGrowth = 10.0;
 
-/// Advances the loaded backend schedule.steps steps of size dt, or fewer when the error threshold
-/// is crossed; returns the steps done. Throws InstabilityError naming the step and time.
-long integrate(Backend& backend, double dt, const Schedule& schedule, RunObserver& observer);
+/// Advances the started scheme schedule.steps steps, or fewer when the error threshold is crossed;
+/// returns the steps done. Throws InstabilityError naming the step and time.
+long integrate(Scheme& scheme, const Schedule& schedule, RunObserver& observer);
 
 } // namespace decgpe

@@ -1,7 +1,8 @@
 #pragma once
-// Everything that defines a run's equation: grid, potential, interaction and time step. Immutable
-// once built.
+// Everything that defines a run's equation: grid, potential and interaction. Immutable once built.
+// The time step belongs to the scheme (solvers/schemes/).
 
+#include "solvers/cell_arithmetic.hpp"
 #include "solvers/complex.hpp"
 #include "solvers/grid.hpp"
 
@@ -9,12 +10,6 @@
 #include <vector>
 
 namespace decgpe {
-
-/// V(r) = ½(x² + y² + λ²z²), the trap of the paper's cases; the one formula every backend evaluates
-/// in its kernel.
-DECGPE_HD double harmonic_potential(double x, double y, double z, double lambda) {
-  return 0.5 * (x * x + y * y + lambda * lambda * (z * z));
-}
 
 struct Potential {
   enum class Kind { harmonic, tabulated };
@@ -34,15 +29,15 @@ struct Potential {
 struct Problem {
   Grid grid;
   Potential potential;
-  double g = 0.0;  ///< interaction strength
-  double dt = 0.0; ///< time step Δt
+  double g = 0.0; ///< interaction strength
 };
 
 /// max_i M_ii = max_i (½ Σ_F w_F + V_i + g|ψ_i|²), the diagonal of M(ψ) (paper eq. 6).
 double max_diagonal(const Grid& grid, const Potential& potential, double g,
                     std::span<const Complex> psi);
 
-/// The stability bound of eq. 11, 1 / (2 max_i M_ii), for the state ψ.
+/// The paper's stability bound (eq. 11), 1 / (2 max_i M_ii), for the state ψ: recorded for
+/// comparison; the schemes' limits come from the spectrum of M (solvers/stability.hpp).
 double stability_bound(const Grid& grid, const Potential& potential, double g,
                        std::span<const Complex> psi);
 

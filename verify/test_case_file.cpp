@@ -212,7 +212,8 @@ TEST(CaseFile, StationaryVortexCaseWithAutomaticDomainAndOperationCount) {
   const CaseConfig c =
       parse_case("lattice = \"c15\"\noperations_per_time = 6e9\ndomain = \"auto\"\n"
                  "shift = [-0.125, -0.125, -0.125]\ng = 300.0\n[time]\n"
-                 "dt_fraction = 0.5\nend_time = 100.0\nstop_when_error_exceeds = 0.01\n"
+                 "dt_fraction = 0.5\ndt_fraction_of = \"eq11\"\nend_time = 100.0\n"
+                 "stop_when_error_exceeds = 0.01\n"
                  "[initial]\nkind = \"stationary_vortex\"\nkappa = 10\n",
                  "cases/x.toml");
   EXPECT_TRUE(c.domain_auto);
@@ -220,6 +221,43 @@ TEST(CaseFile, StationaryVortexCaseWithAutomaticDomainAndOperationCount) {
   EXPECT_EQ(c.shift[2], -0.125);
   EXPECT_EQ(c.stop_when_error_exceeds, 0.01);
   EXPECT_EQ(c.initial_kind, "stationary_vortex");
+}
+
+TEST(CaseFile, OperationCountNeedsEq11AsTheBaseOfTheFraction) {
+  EXPECT_TRUE(fails_with("lattice = \"c15\"\noperations_per_time = 6e9\ndomain = \"auto\"\n"
+                         "[time]\ndt_fraction = 0.5\nend_time = 1.0\n"
+                         "[initial]\nkind = \"stationary_vortex\"\n",
+                         "set time.dt_fraction_of = 'eq11'"));
+}
+
+TEST(CaseFile, SchemeStartAndFractionBaseParse) {
+  const std::string grid = "lattice = \"bcc\"\nh = 0.4\nstructures = [4, 4, 4]\n";
+  const CaseConfig defaults = parse_case(grid + kTime, "x.toml");
+  EXPECT_EQ(defaults.scheme, "leapfrog");
+  EXPECT_EQ(defaults.start, "discrete");
+  EXPECT_EQ(defaults.dt_fraction_of, "limit");
+  const CaseConfig c = parse_case(grid + "[time]\nscheme = \"rk4\"\ndt_fraction = 0.5\n"
+                                         "dt_fraction_of = \"eq11\"\nsteps = 3\n",
+                                  "x.toml");
+  EXPECT_EQ(c.scheme, "rk4");
+  EXPECT_EQ(c.dt_fraction_of, "eq11");
+  const CaseConfig paper =
+      parse_case(grid + "[time]\nstart = \"paper\"\ndt = 1e-3\nsteps = 3\n", "x.toml");
+  EXPECT_EQ(paper.start, "paper");
+}
+
+TEST(CaseFile, BadSchemeStartAndFractionBase) {
+  const std::string grid = "lattice = \"bcc\"\nh = 0.4\nstructures = [4, 4, 4]\n[time]\n";
+  EXPECT_TRUE(fails_with(grid + "scheme = \"euler\"\ndt = 1e-3\nsteps = 3\n",
+                         "unknown scheme 'euler' (known: leapfrog, rk4)"));
+  EXPECT_TRUE(fails_with(grid + "start = \"cold\"\ndt = 1e-3\nsteps = 3\n",
+                         "must be 'discrete' or 'paper'"));
+  EXPECT_TRUE(fails_with(grid + "scheme = \"rk4\"\nstart = \"paper\"\ndt = 1e-3\nsteps = 3\n",
+                         "'rk4' has one level"));
+  EXPECT_TRUE(fails_with(grid + "dt_fraction = 0.5\ndt_fraction_of = \"cfl\"\nsteps = 3\n",
+                         "must be 'limit' or 'eq11'"));
+  EXPECT_TRUE(fails_with(grid + "dt = 1e-3\ndt_fraction_of = \"eq11\"\nsteps = 3\n",
+                         "needs 'time.dt_fraction'"));
 }
 
 TEST(CaseFile, AutomaticDomainNeedsTheStationaryVortex) {

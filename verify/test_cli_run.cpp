@@ -5,6 +5,7 @@
 #include "cli/hdf5_file.hpp"
 #include "verify/run_command.hpp"
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <gtest/gtest.h>
@@ -80,7 +81,8 @@ TEST_F(RunCommand, WritesOneCompleteHdf5File) {
   ASSERT_GE(f, 0);
   for (const char* attr :
        {"git_commit", "lattice", "backend", "device", "date", "command_line", "case_toml", "dt",
-        "stability_bound", "g", "lambda", "structures", "host", "decgpe_version"}) {
+        "scheme", "start", "dt_limit", "dt_limit_method", "spectral_radius", "stability_bound", "g",
+        "lambda", "structures", "host", "decgpe_version"}) {
     EXPECT_GT(H5Aexists(f, attr), 0) << attr;
   }
   for (const char* set :
@@ -139,8 +141,47 @@ TEST_F(RunCommand, RejectsNegativeSize) {
   expect_rejected(run(replace(kGood, "domain = [8.0, 8.0, 8.0]", "domain = [8.0, -8.0, 8.0]")),
                   "domain");
 }
-TEST_F(RunCommand, RejectsTimeStepAboveTheBoundAndNamesTheBound) {
-  expect_rejected(run(replace(kGood, "dt_fraction = 0.5", "dt = 0.5")), "stability bound");
+TEST_F(RunCommand, RejectsTimeStepAboveTheLimitAndNamesTheLimit) {
+  expect_rejected(run(replace(kGood, "dt_fraction = 0.5", "dt = 0.5")),
+                  "is not below the leapfrog stability limit");
+  expect_rejected(run(replace(kGood, "dt_fraction = 0.5", "dt = 0.5"), "--scheme rk4"),
+                  "is not below the rk4 stability limit");
+}
+TEST_F(RunCommand, RejectsAStepCountThatDoesNotFit) {
+  expect_rejected(run(replace(kGood, "steps = 40", "end_time = 1e20")), "steps: more than");
+}
+TEST_F(RunCommand, RejectsAnUnknownSchemeFlag) {
+  expect_rejected(run(kGood, "--scheme euler"), "unknown scheme 'euler'");
+}
+TEST_F(RunCommand, Rk4RunRecordsItsSchemeLimitAndOneLevel) {
+  const verify::CommandResult r = run(kGood, "--scheme rk4");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const hid_t f = H5Fopen(out().c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  ASSERT_GE(f, 0);
+  const auto number = [f](const char* name) {
+    double value = std::nan("");
+    const hid_t a = H5Aopen(f, name, H5P_DEFAULT);
+    H5Aread(a, H5T_NATIVE_DOUBLE, &value);
+    H5Aclose(a);
+    return value;
+  };
+  const auto text = [f](const char* name) {
+    const hid_t a = H5Aopen(f, name, H5P_DEFAULT);
+    const hid_t type = H5Aget_type(a);
+    std::string value(H5Tget_size(type), '\0');
+    H5Aread(a, type, value.data());
+    H5Tclose(type);
+    H5Aclose(a);
+    return value;
+  };
+  EXPECT_EQ(text("scheme"), "rk4");
+  EXPECT_EQ(text("dt_limit_method"), "lanczos");
+  EXPECT_NEAR(number("dt"), 0.5 * number("dt_limit"), 1e-15);
+  EXPECT_NEAR(number("dt_limit") * number("spectral_radius"), 2.0 * std::sqrt(2.0), 1e-12);
+  EXPECT_LE(number("spectral_radius"), number("spectral_radius_gershgorin"));
+  EXPECT_GT(H5Oexists_by_name(f, "/state/current", H5P_DEFAULT), 0);
+  EXPECT_EQ(H5Lexists(f, "/state/previous", H5P_DEFAULT), 0);
+  H5Fclose(f);
 }
 TEST_F(RunCommand, RejectsMissingKey) {
   expect_rejected(run(replace(kGood, "h = 0.9\n", "")), "'h'");

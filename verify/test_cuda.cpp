@@ -1,56 +1,39 @@
-// The CUDA backend against the reference oracle (label gpu). Skips with a message where no GPU is
-// usable.
+// The CUDA backend against the reference oracle (label gpu): both schemes and every kernel of the
+// set. Skips with a message where no GPU is usable.
 
-#include "solvers/backend.hpp"
-#include "solvers/initial_state.hpp"
 #include "solvers/integrator.hpp"
 #include "verify/lattice_params.hpp"
-
-#if DECGPE_HAVE_CUDA
-#include "solvers/cuda/cuda_backend.hpp"
-#endif
+#include "verify/scheme_runs.hpp"
 
 #include <cmath>
-#include <cstring>
 #include <gtest/gtest.h>
 
 namespace decgpe {
 namespace {
 
-/// Why the GPU tests cannot run here, or empty when they can.
-std::string why_no_gpu() {
-#if DECGPE_HAVE_CUDA
-  return cuda::device_available()
-             ? ""
-             : "no CUDA device on this machine: GPU tests run on the GPU machine "
-               "(scripts/device-run.sh)";
-#else
-  return "this build has no CUDA backend (configure with the cuda preset where nvcc exists)";
-#endif
-}
+using verify::bitwise_equal;
+using verify::LiveScheme;
+using verify::scheme_limit;
+using verify::vortex;
 
 // GTEST_SKIP returns from the function it is written in, so this must be a macro.
 #define SKIP_WITHOUT_GPU()                                                                         \
-  if (const std::string why = why_no_gpu(); !why.empty()) {                                        \
+  if (const std::string why = backend_unavailable_here("cuda"); !why.empty()) {                    \
     GTEST_SKIP() << why;                                                                           \
   }
 
-/// A trap-sized, interacting, non-stationary problem with boundary and interior cells on every
-/// axis.
-Problem make_problem(std::string_view lattice, double g) {
-  const lattices::CellComplex& c = lattices::cell_complex(lattice);
-  const int n =
-      std::max(4, static_cast<int>(std::lround(std::cbrt(30000.0 / c.cells_per_structure()))));
-  Problem p;
-  p.grid =
-      make_grid(c, {n, std::max(2, static_cast<int>(std::lround(n / c.box.y))), n + 1}, 9.0 / n);
-  p.potential.lambda = 1.4;
-  p.g = g;
-  return p;
+std::string backend_unavailable_here(std::string_view name) {
+  try {
+    const std::string why = backend_unavailable(name);
+    return why.empty() ? "" : why + ": GPU tests run on the GPU machine (scripts/device-run.sh)";
+  } catch (const std::invalid_argument&) {
+    return "this build has no CUDA backend (configure with the cuda preset where nvcc exists)";
+  }
 }
 
-std::vector<Complex> initial_state(const Problem& p) {
-  return sample_normalised(p.grid, HarmonicVortex{1, 1.0}, 0.0);
+/// Trap-sized, interacting, non-stationary, with boundary and interior cells on every axis.
+Problem make_problem(std::string_view lattice, double g) {
+  return verify::trap_problem(lattice, 30000.0, 1.4, g);
 }
 
 struct Param {
@@ -64,69 +47,90 @@ void PrintTo(const Param& p, std::ostream* os) {
 
 class CudaVsReference : public ::testing::TestWithParam<Param> {};
 
-TEST_P(CudaVsReference, StateIsBitwiseIdenticalAfterAThousandSteps) {
+TEST_P(CudaVsReference, BothSchemesAreBitwiseIdentical) {
   SKIP_WITHOUT_GPU();
-  Problem p = make_problem(GetParam().lattice, 200.0);
-  const std::vector<Complex> psi = initial_state(p);
-  p.dt = 0.9 * stability_bound(p.grid, p.potential, p.g, psi);
-  const auto ref = make_backend("reference", p);
-  const auto gpu = make_backend(GetParam().backend, p);
-  ref->load(psi, psi, psi);
-  gpu->load(psi, psi, psi);
-  ref->advance(1000);
-  gpu->advance(1000);
-  const auto n = static_cast<std::size_t>(p.grid.cells());
-  std::vector<Complex> a(n), a_prev(n), b(n), b_prev(n);
-  ref->store(a, a_prev);
-  gpu->store(b, b_prev);
-  // No FMA contraction and the reference's operation order: the states agree to the bit. Report the
-  // largest relative difference as well, so a regression shows its size.
-  double worst = 0.0, scale = 0.0;
-  for (std::size_t i = 0; i < n; ++i) {
-    worst = std::max(worst, std::hypot(a[i].re - b[i].re, a[i].im - b[i].im));
-    scale = std::max(scale, std::hypot(a[i].re, a[i].im));
+  const Problem p = make_problem(GetParam().lattice, 200.0);
+  const std::vector<Complex> psi0 = vortex(p.grid);
+  for (const auto& [scheme, steps] : {std::pair{"leapfrog", 1001L}, std::pair{"rk4", 250L}}) {
+    const double dt = 0.9 * scheme_limit(scheme, p, psi0);
+    LiveScheme ref("reference", scheme, p, dt, psi0);
+    LiveScheme gpu(GetParam().backend, scheme, p, dt, psi0);
+    ref.scheme->advance(steps);
+    gpu.scheme->advance(steps);
+    for (int level = 0; level < static_cast<int>(ref.scheme->level_names().size()); ++level) {
+      const std::vector<Complex> a = ref.level(level, p), b = gpu.level(level, p);
+      // No FMA contraction and the reference's operation order: the states agree to the bit.
+      // Report the largest relative difference as well, so a regression shows its size.
+      double worst = 0.0, scale = 0.0;
+      for (std::size_t i = 0; i < a.size(); ++i) {
+        worst = std::max(worst, std::sqrt(norm2(a[i] - b[i])));
+        scale = std::max(scale, std::sqrt(norm2(a[i])));
+      }
+      RecordProperty(std::string(scheme) + "_max_relative_difference",
+                     std::to_string(worst / scale));
+      EXPECT_TRUE(bitwise_equal(a, b))
+          << scheme << " level " << level << ": max relative difference " << worst / scale;
+    }
+    const Diagnostics dr = ref.scheme->diagnostics(), dg = gpu.scheme->diagnostics();
+    EXPECT_NEAR(dg.norm, dr.norm, 1e-13 * dr.norm) << scheme;
+    EXPECT_NEAR(dg.energy, dr.energy, 1e-12 * std::abs(dr.energy)) << scheme;
+    EXPECT_NEAR(dg.invariant, dr.invariant, 1e-13 * std::abs(dr.invariant)) << scheme;
+    EXPECT_NEAR(dg.overlap.re, dr.overlap.re, 1e-12) << scheme;
+    EXPECT_NEAR(dg.overlap.im, dr.overlap.im, 1e-12) << scheme;
+    EXPECT_EQ(dg.max_abs, dr.max_abs) << scheme;
+    EXPECT_NEAR(dg.max_diagonal, dr.max_diagonal, 1e-12 * dr.max_diagonal) << scheme;
+    EXPECT_TRUE(dg.finite) << scheme;
   }
-  RecordProperty("max_relative_difference", std::to_string(worst / scale));
-  EXPECT_LE(worst / scale, 1e-12);
-  EXPECT_EQ(std::memcmp(a.data(), b.data(), n * sizeof(Complex)), 0)
-      << "max relative difference " << worst / scale;
-  EXPECT_EQ(std::memcmp(a_prev.data(), b_prev.data(), n * sizeof(Complex)), 0);
+}
 
-  const Diagnostics dr = ref->diagnostics(), dg = gpu->diagnostics();
-  EXPECT_NEAR(dg.norm, dr.norm, 1e-13 * dr.norm);
-  EXPECT_NEAR(dg.energy, dr.energy, 1e-12 * std::abs(dr.energy));
-  EXPECT_NEAR(dg.invariant, dr.invariant, 1e-13 * std::abs(dr.invariant));
-  EXPECT_NEAR(dg.overlap.re, dr.overlap.re, 1e-12);
-  EXPECT_NEAR(dg.overlap.im, dr.overlap.im, 1e-12);
-  EXPECT_EQ(dg.max_abs, dr.max_abs);
-  EXPECT_NEAR(dg.max_diagonal, dr.max_diagonal, 1e-12 * dr.max_diagonal);
-  EXPECT_TRUE(dg.finite);
+TEST_P(CudaVsReference, OperatorAndPointwiseKernelsAgree) {
+  SKIP_WITHOUT_GPU();
+  const Problem p = make_problem(GetParam().lattice, 200.0);
+  const std::vector<Complex> psi0 = vortex(p.grid);
+  std::vector<std::vector<Complex>> combined, rotated;
+  for (std::string_view name : {std::string_view("reference"), GetParam().backend}) {
+    const std::unique_ptr<Backend> b = make_backend(name, p);
+    const VectorId x = b->create_vector(), y = b->create_vector(), z = b->create_vector();
+    b->upload(x, psi0);
+    b->apply_m(x, y);
+    b->axpby(z, {0.25, -1.5}, x, {2.0, 0.125}, y);
+    std::vector<Complex> out(psi0.size());
+    b->download(z, out);
+    combined.push_back(out);
+    b->rotate_phase(x, 0.37);
+    b->download(x, out);
+    rotated.push_back(out);
+  }
+  EXPECT_TRUE(bitwise_equal(combined[0], combined[1])) << "M·ψ and axpby";
+  // sin and cos of CUDA's libdevice and of glibc may differ in the last bit.
+  double worst = 0.0;
+  for (std::size_t i = 0; i < psi0.size(); ++i) {
+    worst = std::max(worst, std::sqrt(norm2(rotated[0][i] - rotated[1][i])));
+  }
+  EXPECT_LE(worst, 1e-15) << "the phase kernel";
 }
 
 TEST_P(CudaVsReference, LeapfrogInvariantIsConservedOnTheGpu) {
   SKIP_WITHOUT_GPU();
-  Problem p = make_problem(GetParam().lattice, 200.0);
-  const std::vector<Complex> psi = initial_state(p);
-  p.dt = 0.9 * stability_bound(p.grid, p.potential, p.g, psi);
-  const auto gpu = make_backend(GetParam().backend, p);
-  gpu->load(psi, psi, psi);
-  const Diagnostics before = gpu->diagnostics();
-  gpu->advance(10000);
-  const Diagnostics after = gpu->diagnostics();
+  const Problem p = make_problem(GetParam().lattice, 200.0);
+  const std::vector<Complex> psi0 = vortex(p.grid);
+  LiveScheme gpu(GetParam().backend, "leapfrog", p, 0.9 * scheme_limit("leapfrog", p, psi0), psi0);
+  const Diagnostics before = gpu.scheme->diagnostics();
+  gpu.scheme->advance(10000);
+  const Diagnostics after = gpu.scheme->diagnostics();
   EXPECT_LT(std::hypot(after.overlap.re, after.overlap.im), 0.999); // it moved
   EXPECT_LE(std::abs(after.invariant - before.invariant), 1e-12 * std::abs(before.invariant));
 }
 
-TEST_P(CudaVsReference, StabilityGuardTripsOnTheGpu) {
+TEST_P(CudaVsReference, StabilityGuardTripsAboveTheLimitOnTheGpu) {
   SKIP_WITHOUT_GPU();
-  Problem p = make_problem(GetParam().lattice, 0.0);
-  const std::vector<Complex> psi = initial_state(p);
-  p.dt =
-      2.2 * stability_bound(p.grid, p.potential, p.g, psi); // beyond 2× the bound: surely unstable
-  const auto gpu = make_backend(GetParam().backend, p);
-  gpu->load(psi, psi, psi);
-  RunObserver quiet;
-  EXPECT_THROW(integrate(*gpu, p.dt, Schedule{20000, 50, 0}, quiet), InstabilityError);
+  const Problem p = make_problem(GetParam().lattice, 0.0);
+  const std::vector<Complex> psi0 = vortex(p.grid);
+  for (std::string_view scheme : {"leapfrog", "rk4"}) {
+    LiveScheme gpu(GetParam().backend, scheme, p, 1.05 * scheme_limit(scheme, p, psi0), psi0);
+    RunObserver quiet;
+    EXPECT_THROW(integrate(*gpu.scheme, Schedule{20000, 50, 0}, quiet), InstabilityError) << scheme;
+  }
 }
 
 std::vector<Param> all_pairs() {
@@ -147,12 +151,26 @@ INSTANTIATE_TEST_SUITE_P(AllSix, CudaVsReference, ::testing::ValuesIn(all_pairs(
 
 TEST(CudaBackend, MaxDiagonalMatchesTheHostBound) {
   SKIP_WITHOUT_GPU();
-  Problem p = make_problem("c15", 300.0);
-  const std::vector<Complex> psi = initial_state(p);
-  p.dt = 1e-4;
-  const auto gpu = make_backend("cuda", p);
-  gpu->load(psi, psi, psi);
-  EXPECT_NEAR(gpu->diagnostics().max_diagonal, max_diagonal(p.grid, p.potential, p.g, psi), 1e-12);
+  const Problem p = make_problem("c15", 300.0);
+  const std::vector<Complex> psi0 = vortex(p.grid);
+  const std::unique_ptr<Backend> gpu = make_backend("cuda", p);
+  const VectorId x = gpu->create_vector();
+  gpu->upload(x, psi0);
+  EXPECT_NEAR(gpu->diagnostics(x, kNoVector, x).max_diagonal,
+              max_diagonal(p.grid, p.potential, p.g, psi0), 1e-12);
+}
+
+TEST(CudaBackend, AStateLargerThanTheGpuIsRefusedWithOneLine) {
+  SKIP_WITHOUT_GPU();
+  Problem p;
+  p.grid = make_grid(lattices::cell_complex("c15"), {400, 400, 400}, 0.1); // 8.7e9 cells, 139 GB
+  try {
+    const std::unique_ptr<Backend> gpu = make_backend("cuda", p);
+    gpu->create_vector();
+    FAIL() << "a 139 GB vector was allocated";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("GPU out of memory"), std::string::npos) << e.what();
+  }
 }
 
 } // namespace

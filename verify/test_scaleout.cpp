@@ -1,17 +1,15 @@
 // Scale-out over MPI ranks (labels mpi and multigpu), run under mpiexec with 1, 2 or 3 ranks: every
-// rank checks that the slabs together reproduce the reference oracle bit for bit.
+// rank checks that the slabs together reproduce the reference oracle bit for bit, for every scheme.
 
-#include "solvers/backend.hpp"
-#include "solvers/initial_state.hpp"
 #include "solvers/scaleout/mpi_session.hpp"
 #include "solvers/scaleout/slab_backend.hpp"
 #include "verify/lattice_params.hpp"
+#include "verify/scheme_runs.hpp"
 #if DECGPE_HAVE_CUDA
 #include "solvers/cuda/cuda_backend.hpp"
 #endif
 
 #include <cmath>
-#include <cstring>
 #include <gtest/gtest.h>
 
 namespace decgpe {
@@ -46,35 +44,40 @@ std::vector<Complex> initial_state(const Problem& p) {
   return sample_normalised(p.grid, HarmonicVortex{1, 1.0}, 0.0);
 }
 
-/// Runs `local` over all ranks and the reference on each rank; checks rank 0's gathered state
-/// bitwise and the diagnostics everywhere.
+/// Runs `local` over all ranks and the reference on each rank, for both schemes; checks rank 0's
+/// gathered levels bitwise and the diagnostics everywhere.
 void expect_slabs_match_reference(std::string_view lattice, std::string_view local) {
   Problem p = make_problem(lattice);
   const std::vector<Complex> psi = initial_state(p);
-  p.dt = 0.9 * stability_bound(p.grid, p.potential, p.g, psi);
-  const auto reference = make_backend("reference", p);
-  const auto slabs = scaleout::make_slab_backend(local, p, MPI_COMM_WORLD);
-  reference->load(psi, psi, psi);
-  slabs->load(psi, psi, psi);
-  reference->advance(200);
-  slabs->advance(200);
-  const auto n = static_cast<std::size_t>(p.grid.cells());
-  std::vector<Complex> a(n), a_prev(n), b(n), b_prev(n);
-  reference->store(a, a_prev);
-  slabs->store(b, b_prev);
-  if (rank() == 0) {
-    EXPECT_EQ(std::memcmp(a.data(), b.data(), n * sizeof(Complex)), 0)
-        << lattice << " on " << ranks() << " ranks";
-    EXPECT_EQ(std::memcmp(a_prev.data(), b_prev.data(), n * sizeof(Complex)), 0);
+  for (const auto& [scheme, steps] : {std::pair{"leapfrog", 201L}, std::pair{"rk4", 50L}}) {
+    const double dt = 0.9 * verify::scheme_limit(scheme, p, psi);
+    const std::unique_ptr<Backend> reference = make_backend("reference", p);
+    const std::unique_ptr<Backend> slabs = scaleout::make_slab_backend(local, p, MPI_COMM_WORLD);
+    const std::unique_ptr<Scheme> on_reference = make_scheme(scheme, *reference, dt);
+    const std::unique_ptr<Scheme> on_slabs = make_scheme(scheme, *slabs, dt);
+    on_reference->start({psi, psi, {}});
+    on_slabs->start({psi, psi, {}});
+    on_reference->advance(steps);
+    on_slabs->advance(steps);
+    const auto n = static_cast<std::size_t>(p.grid.cells());
+    for (int level = 0; level < static_cast<int>(on_reference->level_names().size()); ++level) {
+      std::vector<Complex> a(n), b(n);
+      on_reference->download(level, a);
+      on_slabs->download(level, b);
+      if (rank() == 0) {
+        EXPECT_TRUE(verify::bitwise_equal(a, b))
+            << scheme << " level " << level << ", " << lattice << " on " << ranks() << " ranks";
+      }
+    }
+    const Diagnostics dr = on_reference->diagnostics(), ds = on_slabs->diagnostics();
+    EXPECT_NEAR(ds.norm, dr.norm, 1e-13 * dr.norm) << scheme;
+    EXPECT_NEAR(ds.energy, dr.energy, 1e-13 * std::abs(dr.energy)) << scheme;
+    EXPECT_NEAR(ds.invariant, dr.invariant, 1e-13 * std::abs(dr.invariant)) << scheme;
+    EXPECT_NEAR(ds.overlap.re, dr.overlap.re, 1e-13 * std::hypot(dr.overlap.re, dr.overlap.im));
+    EXPECT_NEAR(ds.overlap.im, dr.overlap.im, 1e-13 * std::hypot(dr.overlap.re, dr.overlap.im));
+    EXPECT_EQ(ds.max_abs, dr.max_abs) << scheme;
+    EXPECT_EQ(ds.max_diagonal, dr.max_diagonal) << scheme;
   }
-  const Diagnostics dr = reference->diagnostics(), ds = slabs->diagnostics();
-  EXPECT_NEAR(ds.norm, dr.norm, 1e-13 * dr.norm);
-  EXPECT_NEAR(ds.energy, dr.energy, 1e-13 * std::abs(dr.energy));
-  EXPECT_NEAR(ds.invariant, dr.invariant, 1e-13 * std::abs(dr.invariant));
-  EXPECT_NEAR(ds.overlap.re, dr.overlap.re, 1e-13 * std::hypot(dr.overlap.re, dr.overlap.im));
-  EXPECT_NEAR(ds.overlap.im, dr.overlap.im, 1e-13 * std::hypot(dr.overlap.re, dr.overlap.im));
-  EXPECT_EQ(ds.max_abs, dr.max_abs);
-  EXPECT_EQ(ds.max_diagonal, dr.max_diagonal);
 }
 
 class Cpu : public ::testing::TestWithParam<std::string_view> {};

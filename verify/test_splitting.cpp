@@ -48,7 +48,8 @@ INSTANTIATE_TEST_SUITE_P(AllSix, PlantedFold, verify::all_lattices(), verify::la
 TEST_F(Pipeline, CoarseRunWritesWhatTheReportsNeed) {
   std::ofstream(dir_ / "coarse.toml")
       << "lattice = \"bcc\"\noperations_per_time = 2e8\ndomain = \"auto\"\ng = 50.0\n[time]\n"
-         "dt_fraction = 0.9\nend_time = 1.0\ndiagnostics_every = 20\nstop_when_error_exceeds = "
+         "dt_fraction = 0.9\ndt_fraction_of = \"eq11\"\nend_time = 1.0\ndiagnostics_every = 20\n"
+         "stop_when_error_exceeds = "
          "0.01\n"
          "[initial]\nkind = \"stationary_vortex\"\nkappa = 2\n";
   const verify::CommandResult r =

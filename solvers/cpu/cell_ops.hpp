@@ -1,15 +1,12 @@
 #pragma once
-// Per-cell operations of the CPU backends, written once so that `reference` and `openmp` run the
-// same arithmetic.
+// Cell access of the CPU backends, written once so that `reference` and `openmp` read the same
+// neighbours and potential; the arithmetic itself is solvers/cell_arithmetic.hpp.
 
 #include "solvers/backend.hpp"
-#include "solvers/leapfrog.hpp"
-
-#include <cmath>
 
 namespace decgpe::cpu {
 
-/// V at cell l of instance (sx, sy, sz), global index i.
+/// V at cell l of instance (sx, sy, local sz), stored index i.
 inline double potential_at(const Problem& p, std::int64_t sx, std::int64_t sy, std::int64_t sz,
                            int l, std::int64_t i) {
   if (p.potential.kind == Potential::Kind::tabulated) {
@@ -37,28 +34,30 @@ inline Complex laplacian_checked(const Grid& g, const Complex* psi, std::int64_t
   return lap;
 }
 
-/// Adds cell i's terms to the diagnostic sums.
-/// `weight_sum` is the cell's Σ_F w_F.
-inline void accumulate(Diagnostics& d, double volume, double weight_sum, Complex previous,
-                       Complex current, Complex reference, Complex laplacian, double v, double g) {
-  const double rho = norm2(current);
-  d.max_diagonal = std::max(d.max_diagonal, 0.5 * weight_sum + v + g * rho);
-  d.norm += volume * rho;
-  d.energy += volume * (0.5 * conj_mul(current, laplacian).re + v * rho + 0.5 * g * rho * rho);
-  d.invariant += volume * conj_mul(previous, current).re;
-  d.overlap = d.overlap + volume * conj_mul(reference, current);
-  d.max_abs = std::max(d.max_abs, std::sqrt(rho));
-  d.finite = d.finite && std::isfinite(current.re) && std::isfinite(current.im);
-}
+/// What a stencil kernel does with a cell once its face sum is known: the one place the kernels'
+/// per-cell updates are spelt out for the CPU backends.
+struct CellUpdate {
+  const Problem& p;
 
-inline void combine(Diagnostics& into, const Diagnostics& part) {
-  into.norm += part.norm;
-  into.energy += part.energy;
-  into.invariant += part.invariant;
-  into.overlap = into.overlap + part.overlap;
-  into.max_abs = std::max(into.max_abs, part.max_abs);
-  into.max_diagonal = std::max(into.max_diagonal, part.max_diagonal);
-  into.finite = into.finite && part.finite;
-}
+  void leapfrog(Complex* older, const Complex* newer, std::int64_t i, const Complex& lap, double v,
+                double two_dt) const {
+    older[i] = step_along(older[i], two_dt, apply_m(newer[i], lap, v, p.g));
+  }
+  void apply(Complex* out, const Complex* in, std::int64_t i, const Complex& lap, double v) const {
+    out[i] = apply_m(in[i], lap, v, p.g);
+  }
+  /// `input`, `base`, `acc`, `next` as in Rk4Stage.
+  void rk4(const Rk4Stage& s, const Complex* input, const Complex* base, Complex* acc,
+           Complex* next, std::int64_t i, const Complex& lap, double v) const {
+    const Complex m = apply_m(input[i], lap, v, p.g);
+    if (s.stage == 3) {
+      next[i] = step_along(acc[i], s.acc_tau, m);
+      return;
+    }
+    const Complex from = base[i];
+    acc[i] = step_along(s.stage == 0 ? from : acc[i], s.acc_tau, m);
+    next[i] = step_along(from, s.next_tau, m);
+  }
+};
 
 } // namespace decgpe::cpu

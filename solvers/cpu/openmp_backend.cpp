@@ -2,10 +2,12 @@
 // are shared among threads; instances whose neighbours are all inside the domain take a path
 // without bounds checks, reading ψ_j at i + Δ_e with the offsets Δ_e precomputed per stencil entry.
 // Faces are summed in the same order as in `reference`, so the state is bitwise identical to it.
+// On a slab, stencil kernels update the boundary slices first and exchange them while the interior
+// is updated (split phase).
 
 #include "solvers/cpu/backends.hpp"
 #include "solvers/cpu/cell_ops.hpp"
-#include "solvers/cpu/host_state.hpp"
+#include "solvers/cpu/host_vectors.hpp"
 #include "solvers/halo_exchange.hpp"
 
 #include <omp.h>
@@ -17,7 +19,7 @@ namespace {
 class OpenMPBackend final : public Backend {
 public:
   OpenMPBackend(const Problem& problem, HaloExchange* halo)
-      : p_(problem), halo_(halo), state_(problem.grid.cells()) {
+      : p_(problem), halo_(halo), vectors_(problem.grid.cells()) {
     const Grid& g = p_.grid;
     for (int l = 0; l < g.ms; ++l) {
       for (int e = g.row_begin[l]; e < g.row_begin[l + 1]; ++e) {
@@ -33,69 +35,106 @@ public:
     return "CPU, " + std::to_string(omp_get_max_threads()) + " OpenMP threads";
   }
 
-  void load(std::span<const Complex> previous, std::span<const Complex> current,
-            std::span<const Complex> reference) override {
-    state_.load(previous, current, reference);
-  }
-  void store(std::span<Complex> current, std::span<Complex> previous) override {
-    state_.store(current, previous);
+  VectorId create_vector() override { return vectors_.create(); }
+  void destroy_vector(VectorId v) override { vectors_.destroy(v); }
+  void upload(VectorId v, std::span<const Complex> values) override { vectors_.upload(v, values); }
+  void download(VectorId v, std::span<Complex> values) override { vectors_.download(v, values); }
+
+  void apply_m(VectorId in, VectorId out) override {
+    const Complex* psi = vectors_[in];
+    Complex* result = vectors_[out];
+    stencil(psi, result, [&](std::int64_t i, const Complex& lap, double v) {
+      CellUpdate{p_}.apply(result, psi, i, lap, v);
+    });
   }
 
-  void advance(long steps) override {
-    const Grid& g = p_.grid;
+  void leapfrog_steps(VectorId older, VectorId newer, double dt, long steps) override {
     for (long n = 0; n < steps; ++n) {
-      if (halo_ == nullptr) {
-        update(g.owned_begin, g.owned_end);
-      } else {
-        // Split phase: the boundary slices first, their exchange overlapping the interior's update.
-        update(g.owned_begin, g.owned_begin + 1);
-        update(std::max(g.owned_begin + 1, g.owned_end - 1), g.owned_end);
-        halo_->begin(state_.previous(), nullptr);
-        update(g.owned_begin + 1, g.owned_end - 1);
-        halo_->end(nullptr);
-      }
-      state_.swap();
+      Complex* out = vectors_[older];
+      const Complex* psi = vectors_[newer];
+      stencil(psi, out, [&](std::int64_t i, const Complex& lap, double v) {
+        CellUpdate{p_}.leapfrog(out, psi, i, lap, v, 2.0 * dt);
+      });
+      std::swap(older, newer);
     }
   }
 
-  Diagnostics diagnostics() override {
-    Diagnostics total;
-    const Complex* psi = state_.current();
-    const Complex* prev = state_.previous();
-    const Complex* ref = state_.reference();
+  void rk4_stage(const Rk4Stage& s) override {
+    const Complex* input = vectors_[s.input];
+    const Complex* base = s.stage == 3 ? nullptr : vectors_[s.base];
+    Complex* acc = vectors_[s.acc];
+    Complex* next = vectors_[s.next];
+    stencil(input, next, [&](std::int64_t i, const Complex& lap, double v) {
+      CellUpdate{p_}.rk4(s, input, base, acc, next, i, lap, v);
+    });
+  }
+
+  void axpby(VectorId out, Complex a, VectorId x, Complex b, VectorId y) override {
+    const Complex* xs = vectors_[x];
+    const Complex* ys = vectors_[y];
+    Complex* result = vectors_[out];
+    const auto n = static_cast<std::int64_t>(vectors_.cells());
+#pragma omp parallel for schedule(static)
+    for (std::int64_t i = 0; i < n; ++i) {
+      result[i] = decgpe::axpby(a, xs[i], b, ys[i]);
+    }
+  }
+
+  void rotate_phase(VectorId v, double tau) override {
+    Complex* psi = vectors_[v];
+    const Grid& g = p_.grid;
+#pragma omp parallel for collapse(2) schedule(static)
+    for (std::int64_t sz = 0; sz < g.size[2]; ++sz) {
+      for (std::int64_t sy = 0; sy < g.size[1]; ++sy) {
+        std::int64_t i = g.ms * ((sz * g.size[1] + sy) * g.size[0]);
+        for (std::int64_t sx = 0; sx < g.size[0]; ++sx) {
+          for (int l = 0; l < g.ms; ++l, ++i) {
+            psi[i] = decgpe::rotate_phase(psi[i], potential_at(p_, sx, sy, sz, l, i), p_.g, tau);
+          }
+        }
+      }
+    }
+  }
+
+  Diagnostics diagnostics(VectorId current, VectorId previous, VectorId reference) override {
+    const Complex* psi = vectors_[current];
+    const Complex* prev = vectors_.optional(previous);
+    const Complex* ref = vectors_[reference];
+    const Grid& g = p_.grid;
+    CellSums total{};
 #pragma omp parallel
     {
-      Diagnostics mine;
+      CellSums mine{};
       for_each_cell_in_team(
-          [&](std::int64_t sx, std::int64_t sy, std::int64_t sz, int l, std::int64_t i,
-              const Complex& lap) {
-            accumulate(mine, p_.grid.volume[l], p_.grid.weight_sum[l], prev[i], psi[i], ref[i], lap,
-                       potential_at(p_, sx, sy, sz, l, i), p_.g);
+          [&](std::int64_t i, const Complex& lap, double v) {
+            const int l = static_cast<int>(i % g.ms);
+            accumulate(mine, g.volume[l], g.weight_sum[l], prev != nullptr ? prev[i] : Complex{},
+                       psi[i], ref[i], lap, v, p_.g);
           },
-          psi, p_.grid.owned_begin, p_.grid.owned_end);
+          psi, g.owned_begin, g.owned_end);
 #pragma omp critical
-      combine(total, mine);
+      total = combine(total, mine);
     }
-    return total;
+    return Diagnostics::from(total);
   }
 
 private:
-  /// ψ^{n+1} on the local slices [z_begin, z_end), written over ψ^{n−1}.
-  void update(int z_begin, int z_end) {
-    const Complex* psi = state_.current();
-    Complex* out = state_.previous();
-    const double two_dt = 2.0 * p_.dt;
-    for_each_cell(
-        [&](std::int64_t sx, std::int64_t sy, std::int64_t sz, int l, std::int64_t i,
-            const Complex& lap) {
-          out[i] = leapfrog_update(out[i], psi[i], lap, potential_at(p_, sx, sy, sz, l, i), p_.g,
-                                   two_dt);
-        },
-        psi, z_begin, z_end);
+  /// f(i, Σ_F w_F (ψ_i − ψ_j), V_i) on every owned cell; on a slab, `exchanged` (the output the
+  /// next stencil kernel reads) has its boundary slices sent while the interior is updated.
+  template <class F> void stencil(const Complex* psi, Complex* exchanged, F&& f) {
+    const Grid& g = p_.grid;
+    if (halo_ == nullptr) {
+      for_each_cell(f, psi, g.owned_begin, g.owned_end);
+      return;
+    }
+    for_each_cell(f, psi, g.owned_begin, g.owned_begin + 1);
+    for_each_cell(f, psi, std::max(g.owned_begin + 1, g.owned_end - 1), g.owned_end);
+    halo_->begin(exchanged, nullptr);
+    for_each_cell(f, psi, g.owned_begin + 1, g.owned_end - 1);
+    halo_->end(nullptr);
   }
 
-  /// Calls f(sx, sy, sz, l, i, Σ_F w (ψ_i − ψ_j)) for every cell of the local slices
-  /// [z_begin, z_end), rows shared among a new thread team.
+  /// f for every cell of the local slices [z_begin, z_end), rows shared among a new thread team.
   template <class F> void for_each_cell(F&& f, const Complex* psi, int z_begin, int z_end) const {
 #pragma omp parallel
     for_each_cell_in_team(f, psi, z_begin, z_end);
@@ -115,9 +154,10 @@ private:
         for (std::int64_t sx = 0; sx < nx; ++sx) {
           const bool interior = inner_row && sx > 0 && sx < nx - 1;
           for (int l = 0; l < g.ms; ++l, ++i) {
-            f(sx, sy, sz, l, i,
+            f(i,
               interior ? laplacian_interior(psi, l, i)
-                       : laplacian_checked(g, psi, sx, sy, sz, l, i));
+                       : laplacian_checked(g, psi, sx, sy, sz, l, i),
+              potential_at(p_, sx, sy, sz, l, i));
           }
         }
       }
@@ -136,7 +176,7 @@ private:
 
   const Problem& p_;
   HaloExchange* halo_;
-  HostState state_;
+  HostVectors vectors_;
   std::vector<std::int64_t> delta_; ///< per stencil entry: global index offset to the neighbour
 };
 

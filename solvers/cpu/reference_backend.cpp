@@ -1,9 +1,9 @@
-// `reference`: the oracle. Serial, plain loops that read like eq. 7; every other backend is tested
-// against it.
+// `reference`: the oracle. Serial, plain loops over the cells that read like the equations; every
+// other backend is tested against it.
 
 #include "solvers/cpu/backends.hpp"
 #include "solvers/cpu/cell_ops.hpp"
-#include "solvers/cpu/host_state.hpp"
+#include "solvers/cpu/host_vectors.hpp"
 
 namespace decgpe::cpu {
 
@@ -11,68 +11,116 @@ namespace {
 
 class ReferenceBackend final : public Backend {
 public:
-  explicit ReferenceBackend(const Problem& problem) : p_(problem), state_(problem.grid.cells()) {}
+  explicit ReferenceBackend(const Problem& problem) : p_(problem), vectors_(problem.grid.cells()) {}
 
   std::string name() const override { return "reference"; }
   std::string device() const override { return "CPU, 1 thread"; }
 
-  void load(std::span<const Complex> previous, std::span<const Complex> current,
-            std::span<const Complex> reference) override {
-    state_.load(previous, current, reference);
-  }
-  void store(std::span<Complex> current, std::span<Complex> previous) override {
-    state_.store(current, previous);
+  VectorId create_vector() override { return vectors_.create(); }
+  void destroy_vector(VectorId v) override { vectors_.destroy(v); }
+  void upload(VectorId v, std::span<const Complex> values) override { vectors_.upload(v, values); }
+  void download(VectorId v, std::span<Complex> values) override { vectors_.download(v, values); }
+
+  void apply_m(VectorId in, VectorId out) override {
+    const Complex* psi = vectors_[in];
+    Complex* result = vectors_[out];
+    for_each_cell(psi, [&](std::int64_t i, const Complex& lap, double v) {
+      CellUpdate{p_}.apply(result, psi, i, lap, v);
+    });
   }
 
-  void advance(long steps) override {
-    const Grid& g = p_.grid;
-    const double two_dt = 2.0 * p_.dt;
+  void leapfrog_steps(VectorId older, VectorId newer, double dt, long steps) override {
     for (long n = 0; n < steps; ++n) {
-      const Complex* psi = state_.current();
-      Complex* out = state_.previous(); // ψ^{n−1}, overwritten with ψ^{n+1}
-      std::int64_t i = 0;
-      for (std::int64_t sz = 0; sz < g.size[2]; ++sz) {
-        for (std::int64_t sy = 0; sy < g.size[1]; ++sy) {
-          for (std::int64_t sx = 0; sx < g.size[0]; ++sx) {
-            for (int l = 0; l < g.ms; ++l, ++i) {
-              const Complex lap = laplacian_checked(g, psi, sx, sy, sz, l, i);
-              out[i] = leapfrog_update(out[i], psi[i], lap, potential_at(p_, sx, sy, sz, l, i),
-                                       p_.g, two_dt);
-            }
-          }
-        }
-      }
-      state_.swap();
+      Complex* out = vectors_[older]; // ψ^{n−1}, overwritten with ψ^{n+1}
+      const Complex* psi = vectors_[newer];
+      for_each_cell(psi, [&](std::int64_t i, const Complex& lap, double v) {
+        CellUpdate{p_}.leapfrog(out, psi, i, lap, v, 2.0 * dt);
+      });
+      std::swap(older, newer);
     }
   }
 
-  Diagnostics diagnostics() override {
+  void rk4_stage(const Rk4Stage& s) override {
+    const Complex* input = vectors_[s.input];
+    const Complex* base = s.stage == 3 ? nullptr : vectors_[s.base];
+    Complex* acc = vectors_[s.acc];
+    Complex* next = vectors_[s.next];
+    for_each_cell(input, [&](std::int64_t i, const Complex& lap, double v) {
+      CellUpdate{p_}.rk4(s, input, base, acc, next, i, lap, v);
+    });
+  }
+
+  void axpby(VectorId out, Complex a, VectorId x, Complex b, VectorId y) override {
+    const Complex* xs = vectors_[x];
+    const Complex* ys = vectors_[y];
+    Complex* result = vectors_[out];
+    for (std::size_t i = 0; i < vectors_.cells(); ++i) {
+      result[i] = decgpe::axpby(a, xs[i], b, ys[i]);
+    }
+  }
+
+  void rotate_phase(VectorId v, double tau) override {
+    Complex* psi = vectors_[v];
+    for_each_position([&](std::int64_t i, double potential) {
+      psi[i] = decgpe::rotate_phase(psi[i], potential, p_.g, tau);
+    });
+  }
+
+  Diagnostics diagnostics(VectorId current, VectorId previous, VectorId reference) override {
+    const Complex* psi = vectors_[current];
+    const Complex* prev = vectors_.optional(previous);
+    const Complex* ref = vectors_[reference];
     const Grid& g = p_.grid;
-    Diagnostics d;
-    const Complex* psi = state_.current();
+    CellSums sums{};
+    for_each_cell(psi, [&](std::int64_t i, const Complex& lap, double v) {
+      const int l = static_cast<int>(i % g.ms);
+      accumulate(sums, g.volume[l], g.weight_sum[l], prev != nullptr ? prev[i] : Complex{}, psi[i],
+                 ref[i], lap, v, p_.g);
+    });
+    return Diagnostics::from(sums);
+  }
+
+private:
+  /// f(i, Σ_F w_F (ψ_i − ψ_j), V_i) for every cell in memory order.
+  template <class F> void for_each_cell(const Complex* psi, F&& f) const {
+    for_each_index([&](std::int64_t sx, std::int64_t sy, std::int64_t sz, int l, std::int64_t i) {
+      f(i, laplacian_checked(p_.grid, psi, sx, sy, sz, l, i), potential_at(p_, sx, sy, sz, l, i));
+    });
+  }
+
+  /// f(i, V_i) for every cell in memory order.
+  template <class F> void for_each_position(F&& f) const {
+    for_each_index([&](std::int64_t sx, std::int64_t sy, std::int64_t sz, int l, std::int64_t i) {
+      f(i, potential_at(p_, sx, sy, sz, l, i));
+    });
+  }
+
+  /// f(sx, sy, sz, l, i) for every cell in memory order.
+  template <class F> void for_each_index(F&& f) const {
+    const Grid& g = p_.grid;
     std::int64_t i = 0;
     for (std::int64_t sz = 0; sz < g.size[2]; ++sz) {
       for (std::int64_t sy = 0; sy < g.size[1]; ++sy) {
         for (std::int64_t sx = 0; sx < g.size[0]; ++sx) {
           for (int l = 0; l < g.ms; ++l, ++i) {
-            accumulate(d, g.volume[l], g.weight_sum[l], state_.previous()[i], psi[i],
-                       state_.reference()[i], laplacian_checked(g, psi, sx, sy, sz, l, i),
-                       potential_at(p_, sx, sy, sz, l, i), p_.g);
+            f(sx, sy, sz, l, i);
           }
         }
       }
     }
-    return d;
   }
 
-private:
   const Problem& p_;
-  HostState state_;
+  HostVectors vectors_;
 };
 
 } // namespace
 
-std::unique_ptr<Backend> make_reference_backend(const Problem& problem) {
+std::unique_ptr<Backend> make_reference_backend(const Problem& problem, HaloExchange* halo) {
+  if (halo != nullptr) {
+    throw std::invalid_argument(
+        "backend 'reference' runs on one process only (use openmp or cuda)");
+  }
   return std::make_unique<ReferenceBackend>(problem);
 }
 

@@ -1,12 +1,10 @@
 #pragma once
 // Device-side per-cell access: 16-byte loads and stores of ψ, the potential, and the face sum with
-// Dirichlet zeros. The arithmetic is solvers/leapfrog.hpp's, in the CPU reference's order; built
-// without FMA contraction
-// (-fmad=false), the GPU state is bitwise identical to `reference`.
+// Dirichlet zeros. The arithmetic is solvers/cell_arithmetic.hpp's, in the CPU reference's order;
+// built without FMA contraction (-fmad=false), the GPU state is bitwise identical to `reference`.
 
+#include "solvers/cell_arithmetic.hpp"
 #include "solvers/cuda/device_tables.hpp"
-#include "solvers/leapfrog.hpp"
-#include "solvers/problem.hpp"
 
 namespace decgpe::cuda {
 
@@ -65,6 +63,46 @@ __device__ __forceinline__ bool inside(const DeviceGrid& g, const Face& f, int s
     in = in && ny >= 0 && ny < g.sy && nz >= 0 && nz < g.global_z;
   }
   return in;
+}
+
+/// Σ_F w_F (ψ_i − ψ_j) of cell i = (sx, sy, sz, l) in the faces' table order, ψ_j = 0 beyond the
+/// domain; p = ψ_i.
+template <int MS, int F>
+__device__ __forceinline__ Complex face_sum(const DeviceGrid& g, const Complex* psi, long long i,
+                                            int sx, int sy, int sz, int l, Complex p) {
+  const bool inner_row =
+      sy > 0 && sy < g.sy - 1 && sz + g.z_offset > 0 && sz + g.z_offset < g.global_z - 1;
+  Complex lap{0.0, 0.0};
+#pragma unroll
+  for (int f = 0; f < F; ++f) {
+    const Face fc = face(g, f * MS + l);
+    if (fc.weight != 0.0) {
+      lap = add_face(lap, fc.weight, p,
+                     inside(g, fc, sx, sy, sz, inner_row) ? load_ro(psi + i + fc.delta)
+                                                          : Complex{0.0, 0.0});
+    }
+  }
+  return lap;
+}
+
+/// Cell (sx, sy, sz, l) of a one-row tiling's block, or false for a thread past the row's end.
+struct CellIndex {
+  int sx, sy, sz, l;
+  long long i;
+};
+template <int MS>
+__device__ __forceinline__ bool cell_of_thread(const DeviceGrid& g, const Tiling& t, int z_begin,
+                                               CellIndex& c) {
+  const int row = blockIdx.x / t.tiles_per_row;
+  const int x0 = (blockIdx.x - row * t.tiles_per_row) * t.tile;
+  const int tx = threadIdx.x / MS;
+  c.l = threadIdx.x - tx * MS;
+  c.sx = x0 + tx;
+  c.sy = row % g.sy;
+  c.sz = z_begin + row / g.sy;
+  c.i = (static_cast<long long>(c.sz) * g.sy + c.sy) * g.sx * MS +
+        static_cast<long long>(c.sx) * MS + c.l;
+  return tx < t.tile && c.sx < g.sx;
 }
 
 } // namespace decgpe::cuda

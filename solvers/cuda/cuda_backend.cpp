@@ -67,7 +67,6 @@ class CudaBackend final : public Backend {
 public:
   CudaBackend(const Problem& problem, StepVariant variant, HaloExchange* halo)
       : p_(problem), variant_(variant), halo_(halo) {
-    const Grid& grid = p_.grid;
     int device = 0;
     DECGPE_CUDA_CHECK(cudaGetDevice(&device));
     cudaDeviceProp prop{};
@@ -76,40 +75,22 @@ public:
 
     build_tables();
     tiling_ = make_tiling(variant_, dg_);
-    const auto cells = static_cast<std::size_t>(grid.cells());
-    const std::size_t partial_count = static_cast<std::size_t>(diagnostics_blocks(tiling_, dg_));
-    const double needed = 3.0 * static_cast<double>(cells) * sizeof(Complex) +
-                          static_cast<double>(p_.potential.values.size()) * sizeof(double) +
-                          static_cast<double>(partial_count) * sizeof(DiagnosticSums);
-    std::size_t free_bytes = 0, total_bytes = 0;
-    DECGPE_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
-    if (needed > static_cast<double>(free_bytes)) {
-      throw std::runtime_error("GPU out of memory: " + std::to_string(cells) + " cells need " +
-                               gib(needed) + ", " + device_name_ + " has " +
-                               gib(static_cast<double>(free_bytes)) + " free of " +
-                               gib(static_cast<double>(total_bytes)));
-    }
-    a_ = DeviceBuffer<Complex>(cells);
-    b_ = DeviceBuffer<Complex>(cells);
-    reference_ = DeviceBuffer<Complex>(cells);
-    partials_ = DeviceBuffer<DiagnosticSums>(partial_count);
-    result_ = DeviceBuffer<DiagnosticSums>(1);
+    cell_tiling_ = make_cell_tiling(dg_);
+    const auto partial_count = static_cast<std::size_t>(diagnostics_blocks(cell_tiling_, dg_));
+    reserve(static_cast<double>(p_.potential.values.size()) * sizeof(double) +
+            static_cast<double>(partial_count) * sizeof(CellSums));
+    partials_ = DeviceBuffer<CellSums>(partial_count);
+    result_ = DeviceBuffer<CellSums>(1);
     if (p_.potential.kind == Potential::Kind::tabulated) {
       potential_ = to_device(p_.potential.values);
       dg_.potential = potential_.get();
     }
-    previous_ = a_.get();
-    current_ = b_.get();
     DECGPE_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
-    DECGPE_CUDA_CHECK(cudaMallocHost(&host_result_, sizeof(DiagnosticSums)));
+    DECGPE_CUDA_CHECK(cudaMallocHost(&host_result_, sizeof(CellSums)));
   }
 
   ~CudaBackend() override {
-    for (cudaGraphExec_t pair : pairs_) {
-      if (pair != nullptr) {
-        cudaGraphExecDestroy(pair);
-      }
-    }
+    forget_graphs();
     cudaStreamDestroy(stream_);
     cudaFreeHost(host_result_);
   }
@@ -119,95 +100,170 @@ public:
     return device_name_ + " (" + std::string(variant_name(variant_)) + " kernel)";
   }
 
-  void load(std::span<const Complex> previous, std::span<const Complex> current,
-            std::span<const Complex> reference) override {
+  VectorId create_vector() override {
     const auto cells = static_cast<std::size_t>(p_.grid.cells());
-    if (previous.size() != cells || current.size() != cells || reference.size() != cells) {
-      throw std::invalid_argument("state has the wrong number of cells");
+    reserve(static_cast<double>(cells) * sizeof(Complex));
+    for (std::size_t v = 0; v < vectors_.size(); ++v) {
+      if (vectors_[v].get() == nullptr) {
+        vectors_[v] = DeviceBuffer<Complex>(cells);
+        return static_cast<VectorId>(v);
+      }
     }
-    previous_ = a_.get();
-    current_ = b_.get();
-    a_.upload(previous.data(), cells);
-    b_.upload(current.data(), cells);
-    reference_.upload(reference.data(), cells);
+    vectors_.emplace_back(cells);
+    return static_cast<VectorId>(vectors_.size() - 1);
+  }
+  void destroy_vector(VectorId v) override {
+    synchronize();
+    forget_graphs(); // they may name its memory
+    vectors_.at(static_cast<std::size_t>(v)) = DeviceBuffer<Complex>();
+  }
+  void upload(VectorId v, std::span<const Complex> values) override {
+    check_size(values.size());
+    synchronize();
+    DECGPE_CUDA_CHECK(
+        cudaMemcpy(at(v), values.data(), values.size_bytes(), cudaMemcpyHostToDevice));
+  }
+  void download(VectorId v, std::span<Complex> values) override {
+    check_size(values.size());
+    synchronize();
+    DECGPE_CUDA_CHECK(
+        cudaMemcpy(values.data(), at(v), values.size_bytes(), cudaMemcpyDeviceToHost));
   }
 
-  void advance(long steps) override {
+  void apply_m(VectorId in, VectorId out) override {
+    Complex* result = at(out);
+    const Complex* psi = at(in);
+    stencil(result, [&](int z_begin, int z_end) {
+      launch_apply_m(cell_tiling_, dg_, psi, result, z_begin, z_end, stream_);
+    });
+  }
+
+  void leapfrog_steps(VectorId older, VectorId newer, double dt, long steps) override {
+    Complex* a = at(older);
+    Complex* b = at(newer);
+    if (dg_.two_dt != 2.0 * dt) {
+      forget_graphs();
+      dg_.two_dt = 2.0 * dt;
+    }
     // Pairs of steps replay a captured CUDA graph (two steps return the buffers to their roles):
-    // one launch instead of one to five per step, NCCL calls included. DECGPE_CUDA_GRAPHS=0 turns
-    // it off.
+    // one launch instead of one to five per step, NCCL calls included.
     if (use_graphs_ && steps >= 2) {
-      // The graph bakes in which buffer is current: one per parity.
-      cudaGraphExec_t& pair = pairs_[current_ == a_.get() ? 1 : 0];
-      if (pair == nullptr) {
-        pair = capture_pair();
-      }
+      cudaGraphExec_t pair = pair_graph(a, b);
       for (long n = 0; n + 1 < steps; n += 2) {
         DECGPE_CUDA_CHECK(cudaGraphLaunch(pair, stream_));
       }
+      if (steps % 2 == 1) {
+        enqueue_leapfrog(a, b);
+      }
+      return;
     }
-    for (long n = use_graphs_ ? steps - steps % 2 : 0; n < steps; ++n) {
-      enqueue_step();
+    for (long n = 0; n < steps; ++n) {
+      enqueue_leapfrog(a, b);
+      std::swap(a, b);
     }
+  }
+
+  void rk4_stage(const Rk4Stage& s) override {
+    const Rk4Vectors v{at(s.input), s.stage == 3 ? nullptr : at(s.base), at(s.acc), at(s.next)};
+    stencil(v.next, [&](int z_begin, int z_end) {
+      launch_rk4_stage(cell_tiling_, dg_, s, v, z_begin, z_end, stream_);
+    });
+  }
+
+  void axpby(VectorId out, Complex a, VectorId x, Complex b, VectorId y) override {
+    launch_axpby(p_.grid.cells(), at(out), a, at(x), b, at(y), stream_);
+  }
+
+  void rotate_phase(VectorId v, double tau) override {
+    launch_rotate_phase(cell_tiling_, dg_, at(v), tau, stream_);
   }
 
   void synchronize() override { DECGPE_CUDA_CHECK(cudaStreamSynchronize(stream_)); }
 
-  /// One step's kernels (and halo exchange) on the stream; swaps the buffer roles.
-  void enqueue_step() {
-    const int first = p_.grid.owned_begin, last = p_.grid.owned_end;
-    if (halo_ == nullptr) {
-      launch_step(variant_, tiling_, dg_, current_, previous_, first, last, stream_);
-    } else {
-      // Split phase, all on streams: boundary slices, exchange them while the interior updates.
-      launch_step(variant_, tiling_, dg_, current_, previous_, first, first + 1, stream_);
-      launch_step(variant_, tiling_, dg_, current_, previous_, std::max(first + 1, last - 1), last,
-                  stream_);
-      halo_->begin(previous_, stream_);
-      launch_step(variant_, tiling_, dg_, current_, previous_, first + 1, last - 1, stream_);
-      halo_->end(stream_);
-    }
-    std::swap(previous_, current_);
-  }
-
-  cudaGraphExec_t capture_pair() {
-    cudaGraph_t graph = nullptr;
-    cudaGraphExec_t exec = nullptr;
-    DECGPE_CUDA_CHECK(cudaStreamBeginCapture(stream_, cudaStreamCaptureModeThreadLocal));
-    enqueue_step();
-    enqueue_step();
-    DECGPE_CUDA_CHECK(cudaStreamEndCapture(stream_, &graph));
-    DECGPE_CUDA_CHECK(cudaGraphInstantiate(&exec, graph, 0));
-    DECGPE_CUDA_CHECK(cudaGraphDestroy(graph));
-    return exec;
-  }
-
-  Diagnostics diagnostics() override {
-    launch_diagnostics(tiling_, dg_, previous_, current_, reference_.get(), partials_.get(),
-                       result_.get(), stream_);
-    DECGPE_CUDA_CHECK(cudaMemcpyAsync(host_result_, result_.get(), sizeof(DiagnosticSums),
+  Diagnostics diagnostics(VectorId current, VectorId previous, VectorId reference) override {
+    launch_diagnostics(cell_tiling_, dg_, previous == kNoVector ? nullptr : at(previous),
+                       at(current), at(reference), partials_.get(), result_.get(), stream_);
+    DECGPE_CUDA_CHECK(cudaMemcpyAsync(host_result_, result_.get(), sizeof(CellSums),
                                       cudaMemcpyDeviceToHost, stream_));
     synchronize();
-    const DiagnosticSums& s = *host_result_;
-    Diagnostics d;
-    d.norm = s.norm;
-    d.energy = s.energy;
-    d.invariant = s.invariant;
-    d.overlap = {s.overlap_re, s.overlap_im};
-    d.max_abs = s.max_abs;
-    d.max_diagonal = s.max_diagonal;
-    d.finite = s.nonfinite == 0.0;
-    return d;
-  }
-
-  void store(std::span<Complex> current, std::span<Complex> previous) override {
-    synchronize();
-    const std::size_t bytes = static_cast<std::size_t>(p_.grid.cells()) * sizeof(Complex);
-    DECGPE_CUDA_CHECK(cudaMemcpy(current.data(), current_, bytes, cudaMemcpyDeviceToHost));
-    DECGPE_CUDA_CHECK(cudaMemcpy(previous.data(), previous_, bytes, cudaMemcpyDeviceToHost));
+    return Diagnostics::from(*host_result_);
   }
 
 private:
+  Complex* at(VectorId v) const {
+    if (v < 0 || static_cast<std::size_t>(v) >= vectors_.size() || vectors_[v].get() == nullptr) {
+      throw std::logic_error("no such vector: " + std::to_string(v));
+    }
+    return vectors_[static_cast<std::size_t>(v)].get();
+  }
+
+  void check_size(std::size_t n) const {
+    if (n != static_cast<std::size_t>(p_.grid.cells())) {
+      throw std::invalid_argument("a state of " + std::to_string(n) + " values for a grid of " +
+                                  std::to_string(p_.grid.cells()) + " cells");
+    }
+  }
+
+  /// Fails with one line, before allocating, when `bytes` more do not fit in the free memory.
+  void reserve(double bytes) const {
+    std::size_t free_bytes = 0, total_bytes = 0;
+    DECGPE_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+    if (bytes > static_cast<double>(free_bytes)) {
+      throw std::runtime_error("GPU out of memory: " + std::to_string(p_.grid.cells()) +
+                               " cells need " + gib(bytes) + " more, " + device_name_ + " has " +
+                               gib(static_cast<double>(free_bytes)) + " free of " +
+                               gib(static_cast<double>(total_bytes)));
+    }
+  }
+
+  /// Runs launch(z_begin, z_end) over the owned slices; on a slab, the boundary slices first and
+  /// `exchanged` (the output the next stencil kernel reads) sent while the interior updates.
+  template <class Launch> void stencil(Complex* exchanged, Launch&& launch) {
+    const int first = p_.grid.owned_begin, last = p_.grid.owned_end;
+    if (halo_ == nullptr) {
+      launch(first, last);
+      return;
+    }
+    launch(first, first + 1);
+    launch(std::max(first + 1, last - 1), last);
+    halo_->begin(exchanged, stream_);
+    launch(first + 1, last - 1);
+    halo_->end(stream_);
+  }
+
+  /// One fused leapfrog step, older ← older − 2iΔt M(newer)·newer, on the stream.
+  void enqueue_leapfrog(Complex* older, const Complex* newer) {
+    stencil(older, [&](int z_begin, int z_end) {
+      launch_step(variant_, tiling_, dg_, newer, older, z_begin, z_end, stream_);
+    });
+  }
+
+  /// Two leapfrog steps from (older, newer), captured once per pair of buffers and Δt.
+  cudaGraphExec_t pair_graph(Complex* older, Complex* newer) {
+    for (const PairGraph& p : graphs_) {
+      if (p.older == older && p.newer == newer) {
+        return p.exec;
+      }
+    }
+    cudaGraph_t graph = nullptr;
+    cudaGraphExec_t exec = nullptr;
+    DECGPE_CUDA_CHECK(cudaStreamBeginCapture(stream_, cudaStreamCaptureModeThreadLocal));
+    enqueue_leapfrog(older, newer);
+    enqueue_leapfrog(newer, older);
+    DECGPE_CUDA_CHECK(cudaStreamEndCapture(stream_, &graph));
+    DECGPE_CUDA_CHECK(cudaGraphInstantiate(&exec, graph, 0));
+    DECGPE_CUDA_CHECK(cudaGraphDestroy(graph));
+    graphs_.push_back({older, newer, exec});
+    return exec;
+  }
+
+  void forget_graphs() {
+    for (const PairGraph& p : graphs_) {
+      cudaGraphExecDestroy(p.exec);
+    }
+    graphs_.clear();
+  }
+
   /// Face-major stencil tables, padded to the most faces any cell has, and the per-local-index
   /// data.
   void build_tables() {
@@ -261,27 +317,31 @@ private:
                      nullptr,
                      p_.potential.lambda,
                      p_.g,
-                     2.0 * p_.dt};
+                     0.0};
   }
+
+  struct PairGraph {
+    const Complex* older;
+    const Complex* newer;
+    cudaGraphExec_t exec;
+  };
 
   const Problem& p_;
   StepVariant variant_;
   HaloExchange* halo_;
   std::string device_name_;
   DeviceGrid dg_{};
-  Tiling tiling_{};
+  Tiling tiling_{};      ///< the leapfrog kernel's
+  Tiling cell_tiling_{}; ///< the other stencil kernels' and the diagnostics'
   DeviceBuffer<FaceEntry> faces_d_;
   DeviceBuffer<double> centre_d_, volume_d_, weight_sum_d_, potential_;
-  DeviceBuffer<Complex> a_, b_, reference_;
-  DeviceBuffer<DiagnosticSums> partials_, result_;
-  Complex* previous_ = nullptr;
-  Complex* current_ = nullptr;
+  std::vector<DeviceBuffer<Complex>> vectors_; ///< by VectorId; a destroyed one is empty
+  DeviceBuffer<CellSums> partials_, result_;
   cudaStream_t stream_ = nullptr;
-  DiagnosticSums* host_result_ = nullptr;
+  CellSums* host_result_ = nullptr;
   bool use_graphs_ = std::getenv("DECGPE_CUDA_GRAPHS") == nullptr ||
                      std::string_view(std::getenv("DECGPE_CUDA_GRAPHS")) != "0";
-  cudaGraphExec_t pairs_[2] = {nullptr,
-                               nullptr}; ///< two steps from each parity, captured on first use
+  std::vector<PairGraph> graphs_; ///< two leapfrog steps per pair of buffers, at dg_.two_dt
 };
 
 } // namespace
@@ -310,8 +370,17 @@ int device_count() {
   return cudaGetDeviceCount(&count) == cudaSuccess ? count : 0;
 }
 
+std::string why_unavailable() {
+  int count = 0;
+  const cudaError_t status = cudaGetDeviceCount(&count);
+  if (status != cudaSuccess) {
+    return "no usable CUDA device (" + std::string(cudaGetErrorString(status)) + ")";
+  }
+  return count == 0 ? "no CUDA device found" : "";
+}
+
 bool device_available() {
-  return device_count() > 0;
+  return why_unavailable().empty();
 }
 
 std::vector<std::pair<std::string, std::string>> device_context() {
@@ -360,17 +429,26 @@ double measure_copy_bandwidth(std::size_t bytes, int repeats) {
   return 2.0 * static_cast<double>(bytes) / (static_cast<double>(best_ms) * 1e-3);
 }
 
-std::unique_ptr<Backend> make_cuda_backend(const Problem& problem,
-                                           std::optional<StepVariant> variant, HaloExchange* halo) {
-  int count = 0;
-  const cudaError_t status = cudaGetDeviceCount(&count);
-  if (status != cudaSuccess || count == 0) {
-    throw std::runtime_error(std::string("backend 'cuda': no usable CUDA device (") +
-                             (status != cudaSuccess ? cudaGetErrorString(status) : "none found") +
-                             ")");
+namespace {
+
+std::unique_ptr<Backend> make_variant(const Problem& problem, StepVariant variant,
+                                      HaloExchange* halo) {
+  if (const std::string why = why_unavailable(); !why.empty()) {
+    throw std::runtime_error("backend 'cuda': " + why);
   }
-  return std::make_unique<CudaBackend>(
-      problem, variant.value_or(preferred_variant(problem.grid.lattice)), halo);
+  return std::make_unique<CudaBackend>(problem, variant, halo);
+}
+
+} // namespace
+
+std::unique_ptr<Backend> make_preferred(const Problem& problem, HaloExchange* halo) {
+  return make_variant(problem, preferred_variant(problem.grid.lattice), halo);
+}
+std::unique_ptr<Backend> make_plain(const Problem& problem, HaloExchange* halo) {
+  return make_variant(problem, StepVariant::plain, halo);
+}
+std::unique_ptr<Backend> make_shared(const Problem& problem, HaloExchange* halo) {
+  return make_variant(problem, StepVariant::shared, halo);
 }
 
 } // namespace decgpe::cuda

@@ -5,7 +5,6 @@
 #include "solvers/backend.hpp"
 #include "solvers/halo_exchange.hpp"
 
-#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -26,6 +25,8 @@ StepVariant parse_variant(std::string_view name);
 /// The variant measured fastest for a lattice on Hopper (see docs/gpu.md).
 StepVariant preferred_variant(std::string_view lattice);
 
+/// Why no CUDA device can be used by this process, or empty when one can.
+std::string why_unavailable();
 /// True when a CUDA device can be used by this process.
 bool device_available();
 /// Number of usable CUDA devices (0 when none or no driver).
@@ -39,11 +40,11 @@ std::vector<std::pair<std::string, std::string>> device_context();
 /// written (the BabelStream convention), best of `repeats` timed copies after a warm-up.
 double measure_copy_bandwidth(std::size_t bytes, int repeats);
 
-/// Throws std::runtime_error when no device is usable or the state does not fit in device memory.
-/// With `halo`, the problem's grid is a z-slab and each step exchanges its boundary slices (split
-/// phase, on streams).
-std::unique_ptr<Backend> make_cuda_backend(const Problem& problem,
-                                           std::optional<StepVariant> variant = {},
-                                           HaloExchange* halo = nullptr);
+/// The registry's factories: the variant measured fastest for the lattice, or the one named. Throw
+/// std::runtime_error when no device is usable. With `halo`, the problem's grid is a z-slab and
+/// every stencil kernel exchanges its output's boundary slices (split phase, on streams).
+std::unique_ptr<Backend> make_preferred(const Problem& problem, HaloExchange* halo);
+std::unique_ptr<Backend> make_plain(const Problem& problem, HaloExchange* halo);
+std::unique_ptr<Backend> make_shared(const Problem& problem, HaloExchange* halo);
 
 } // namespace decgpe::cuda

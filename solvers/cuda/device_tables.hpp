@@ -30,7 +30,7 @@ struct DeviceGrid {
   const double* potential;  ///< tabulated V per cell, or nullptr for the harmonic trap
   double lambda;
   double g;
-  double two_dt;
+  double two_dt; ///< the leapfrog kernels' 2Δt, set per launch
 };
 
 /// Launch geometry shared by every kernel: a block is a tile of `tile` consecutive structure
@@ -42,11 +42,6 @@ struct Tiling {
   int tiles_per_row; ///< ⌈Sx / tile⌉
   int rows;          ///< consecutive y-rows per block (each thread has a cell in each)
   int row_groups;    ///< ⌈Sy / rows⌉
-};
-
-/// Per-block partial sums of the diagnostics; reduced again by a single block.
-struct DiagnosticSums {
-  double norm, energy, invariant, overlap_re, overlap_im, max_abs, max_diagonal, nonfinite;
 };
 
 } // namespace decgpe::cuda

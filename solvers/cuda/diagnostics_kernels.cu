@@ -13,19 +13,7 @@ namespace {
 
 constexpr int kReduceThreads = 1024;
 
-__device__ __forceinline__ DiagnosticSums combine(const DiagnosticSums& a,
-                                                  const DiagnosticSums& b) {
-  return {a.norm + b.norm,
-          a.energy + b.energy,
-          a.invariant + b.invariant,
-          a.overlap_re + b.overlap_re,
-          a.overlap_im + b.overlap_im,
-          fmax(a.max_abs, b.max_abs),
-          fmax(a.max_diagonal, b.max_diagonal),
-          a.nonfinite + b.nonfinite};
-}
-
-__device__ __forceinline__ DiagnosticSums shuffle_down(const DiagnosticSums& s, int offset) {
+__device__ __forceinline__ CellSums shuffle_down(const CellSums& s, int offset) {
   return {__shfl_down_sync(0xffffffffu, s.norm, offset),
           __shfl_down_sync(0xffffffffu, s.energy, offset),
           __shfl_down_sync(0xffffffffu, s.invariant, offset),
@@ -38,8 +26,8 @@ __device__ __forceinline__ DiagnosticSums shuffle_down(const DiagnosticSums& s, 
 
 /// Tree reduction over the block; the result is valid in thread 0. blockDim.x must be a multiple
 /// of 32.
-__device__ DiagnosticSums block_reduce(DiagnosticSums s) {
-  __shared__ DiagnosticSums per_warp[32];
+__device__ CellSums block_reduce(CellSums s) {
+  __shared__ CellSums per_warp[32];
   for (int offset = 16; offset > 0; offset /= 2) {
     s = combine(s, shuffle_down(s, offset));
   }
@@ -49,7 +37,7 @@ __device__ DiagnosticSums block_reduce(DiagnosticSums s) {
   }
   __syncthreads();
   if (warp == 0) {
-    s = lane < static_cast<int>(blockDim.x / 32) ? per_warp[lane] : DiagnosticSums{};
+    s = lane < static_cast<int>(blockDim.x / 32) ? per_warp[lane] : CellSums{};
     for (int offset = 16; offset > 0; offset /= 2) {
       s = combine(s, shuffle_down(s, offset));
     }
@@ -61,45 +49,16 @@ template <int MS, int F>
 __global__ void __launch_bounds__(544)
     cell_sums(DeviceGrid g, Tiling t, const Complex* __restrict__ previous,
               const Complex* __restrict__ psi, const Complex* __restrict__ reference,
-              DiagnosticSums* partials) {
+              CellSums* partials) {
+  CellSums s{};
+  CellIndex c{};
   // Owned slices only: a slab's halo slices belong to its neighbours' sums.
-  const int z_begin = g.owned_begin;
-  const int row = blockIdx.x / t.tiles_per_row;
-  const int x0 = (blockIdx.x - row * t.tiles_per_row) * t.tile;
-  const int sy = row % g.sy;
-  const int sz = z_begin + row / g.sy;
-  const int tx = threadIdx.x / MS;
-  const int l = threadIdx.x - tx * MS;
-  const int sx = x0 + tx;
-  DiagnosticSums s{};
-  if (tx < t.tile && sx < g.sx) {
-    const long long i =
-        (static_cast<long long>(sz) * g.sy + sy) * g.sx * MS + static_cast<long long>(sx) * MS + l;
-    const bool inner_row =
-        sy > 0 && sy < g.sy - 1 && sz + g.z_offset > 0 && sz + g.z_offset < g.global_z - 1;
-    const Complex p = load_ro(psi + i);
-    Complex lap{0.0, 0.0};
-#pragma unroll
-    for (int f = 0; f < F; ++f) {
-      const Face fc = face(g, f * MS + l);
-      if (fc.weight != 0.0) {
-        lap = add_face(lap, fc.weight, p,
-                       inside(g, fc, sx, sy, sz, inner_row) ? load_ro(psi + i + fc.delta)
-                                                            : Complex{0.0, 0.0});
-      }
-    }
-    const double v = potential_at(g, sx, sy, sz, l, i);
-    const double vol = __ldg(g.volume + l);
-    const double rho = norm2(p);
-    const Complex ov = conj_mul(load_ro(reference + i), p);
-    s.norm = vol * rho;
-    s.energy = vol * (0.5 * conj_mul(p, lap).re + v * rho + 0.5 * g.g * rho * rho);
-    s.invariant = vol * conj_mul(load_ro(previous + i), p).re;
-    s.overlap_re = vol * ov.re;
-    s.overlap_im = vol * ov.im;
-    s.max_abs = sqrt(rho);
-    s.max_diagonal = 0.5 * __ldg(g.weight_sum + l) + v + g.g * rho;
-    s.nonfinite = (isfinite(p.re) && isfinite(p.im)) ? 0.0 : 1.0;
+  if (cell_of_thread<MS>(g, t, g.owned_begin, c)) {
+    const Complex p = load_ro(psi + c.i);
+    const Complex lap = face_sum<MS, F>(g, psi, c.i, c.sx, c.sy, c.sz, c.l, p);
+    accumulate(s, __ldg(g.volume + c.l), __ldg(g.weight_sum + c.l),
+               previous != nullptr ? load_ro(previous + c.i) : Complex{0.0, 0.0}, p,
+               load_ro(reference + c.i), lap, potential_at(g, c.sx, c.sy, c.sz, c.l, c.i), g.g);
   }
   s = block_reduce(s);
   if (threadIdx.x == 0) {
@@ -108,9 +67,8 @@ __global__ void __launch_bounds__(544)
 }
 
 __global__ void __launch_bounds__(kReduceThreads)
-    reduce_partials(const DiagnosticSums* __restrict__ partials, long count,
-                    DiagnosticSums* result) {
-  DiagnosticSums s{};
+    reduce_partials(const CellSums* __restrict__ partials, long count, CellSums* result) {
+  CellSums s{};
   for (long k = threadIdx.x; k < count; k += blockDim.x) {
     s = combine(s, partials[k]);
   }
@@ -127,8 +85,8 @@ long diagnostics_blocks(const Tiling& t, const DeviceGrid& g) {
 }
 
 void launch_diagnostics(const Tiling& t, const DeviceGrid& g, const Complex* previous,
-                        const Complex* psi, const Complex* reference, DiagnosticSums* partials,
-                        DiagnosticSums* result, cudaStream_t stream) {
+                        const Complex* psi, const Complex* reference, CellSums* partials,
+                        CellSums* result, cudaStream_t stream) {
   const long blocks = diagnostics_blocks(t, g);
   dispatch_lattice(g.ms, g.max_faces, [&](auto ms, auto faces) {
     cell_sums<ms, faces><<<static_cast<unsigned>(blocks), t.threads, 0, stream>>>(

@@ -1,6 +1,7 @@
 #pragma once
 // Host-callable launchers of the device kernels (defined in the .cu files).
 
+#include "solvers/backend.hpp"
 #include "solvers/cuda/cuda_backend.hpp"
 #include "solvers/cuda/device_tables.hpp"
 
@@ -8,18 +9,41 @@
 
 namespace decgpe::cuda {
 
-/// The tiling a variant uses for a grid.
+/// The tiling the leapfrog step of a variant uses for a grid.
 Tiling make_tiling(StepVariant variant, const DeviceGrid& g);
+/// The one-row tiling of the other stencil kernels and the diagnostics: at most 256 threads.
+Tiling make_cell_tiling(const DeviceGrid& g);
 
-/// One leapfrog step for the z-slices [z_begin, z_end): out ← out − 2iΔt M(ψ) ψ.
+/// One leapfrog step for the z-slices [z_begin, z_end): out ← out − 2iΔt M(ψ) ψ, 2Δt = g.two_dt.
 void launch_step(StepVariant variant, const Tiling& t, const DeviceGrid& g, const Complex* psi,
                  Complex* out, int z_begin, int z_end, cudaStream_t stream);
 
-/// Diagnostics of the whole grid into *result (device memory); `partials` holds one DiagnosticSums
-/// per block of diagnostics_blocks(t, g).
+/// out ← M(in)·in on the z-slices [z_begin, z_end) (cell tiling).
+void launch_apply_m(const Tiling& t, const DeviceGrid& g, const Complex* in, Complex* out,
+                    int z_begin, int z_end, cudaStream_t stream);
+
+/// The vectors of one RK4 stage (Rk4Stage's, resolved to device memory; base unused at stage 3).
+struct Rk4Vectors {
+  const Complex* input;
+  const Complex* base;
+  Complex* acc;
+  Complex* next;
+};
+void launch_rk4_stage(const Tiling& t, const DeviceGrid& g, const Rk4Stage& s, Rk4Vectors v,
+                      int z_begin, int z_end, cudaStream_t stream);
+
+/// out ← a x + b y over `count` values.
+void launch_axpby(long long count, Complex* out, Complex a, const Complex* x, Complex b,
+                  const Complex* y, cudaStream_t stream);
+/// ψ ← exp(−iτ(V + g|ψ|²)) ψ on every stored slice (cell tiling over all of them).
+void launch_rotate_phase(const Tiling& t, const DeviceGrid& g, Complex* psi, double tau,
+                         cudaStream_t stream);
+
+/// Diagnostics of the owned slices into *result (device memory); `partials` holds one CellSums
+/// per block of diagnostics_blocks(t, g); `previous` may be null (no invariant term).
 void launch_diagnostics(const Tiling& t, const DeviceGrid& g, const Complex* previous,
-                        const Complex* psi, const Complex* reference, DiagnosticSums* partials,
-                        DiagnosticSums* result, cudaStream_t stream);
+                        const Complex* psi, const Complex* reference, CellSums* partials,
+                        CellSums* result, cudaStream_t stream);
 long diagnostics_blocks(const Tiling& t, const DeviceGrid& g);
 
 } // namespace decgpe::cuda

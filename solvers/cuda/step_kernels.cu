@@ -74,7 +74,7 @@ __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
     if (sy0 + r < g.sy) {
       const long long i = i0 + r * row_stride;
       const double v = potential_at(g, sx, sy0 + r, sz, l, i);
-      store(out + i, leapfrog_update(previous[r], psi_i[r], lap[r], v, g.g, g.two_dt));
+      store(out + i, step_along(previous[r], g.two_dt, apply_m(psi_i[r], lap[r], v, g.g)));
     }
   }
 }
@@ -131,7 +131,7 @@ __global__ void __launch_bounds__(kMaxThreads)
     lap = add_face(lap, fc.weight, psi_i, psi_j);
   }
   const double v = potential_at(g, sx, sy, sz, l, i);
-  store(out + i, leapfrog_update(previous, psi_i, lap, v, g.g, g.two_dt));
+  store(out + i, step_along(previous, g.two_dt, apply_m(psi_i, lap, v, g.g)));
 }
 
 } // namespace

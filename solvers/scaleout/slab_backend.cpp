@@ -1,14 +1,14 @@
 #include "solvers/scaleout/slab_backend.hpp"
 
-#include "solvers/cpu/backends.hpp"
+#include "solvers/backend_registry.hpp"
 #include "solvers/scaleout/mpi_halo.hpp"
 #include "solvers/scaleout/mpi_session.hpp"
 #if DECGPE_HAVE_CUDA
-#include "solvers/cuda/cuda_backend.hpp"
 #include "solvers/cuda/cuda_check.hpp"
 #include "solvers/scaleout/nccl_halo.hpp"
 #endif
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -40,31 +40,29 @@ public:
                                     global.potential.values.begin() + last_ * n);
     }
     slab_.g = global.g;
-    slab_.dt = global.dt;
     MPI_Type_contiguous(2, MPI_DOUBLE, &complex_);
     MPI_Type_commit(&complex_);
 
-    if (local == "openmp") {
-      halo_ = std::make_unique<MpiHaloExchange>(
-          slab_.grid, comm, lower >= 0 ? lower : MPI_PROC_NULL, upper >= 0 ? upper : MPI_PROC_NULL);
-      local_ = cpu::make_openmp_backend(slab_, halo_.get());
-    } else if (local == "cuda" || local.starts_with("cuda:")) {
+    const std::string resolved = resolve_backend(local);
+    const auto registry = backend_registry();
+    const auto entry = std::find_if(registry.begin(), registry.end(),
+                                    [&](const BackendEntry& e) { return e.name == resolved; });
+    if (!entry->runs_on_slabs) {
+      throw std::invalid_argument("backend '" + resolved +
+                                  "' cannot run over MPI ranks (use openmp or cuda)");
+    }
+    if (entry->memory == BackendEntry::Memory::cuda_device) {
 #if DECGPE_HAVE_CUDA
       int devices = 0;
       DECGPE_CUDA_CHECK(cudaGetDeviceCount(&devices));
       DECGPE_CUDA_CHECK(cudaSetDevice(node_local_rank(comm) % devices));
       halo_ = std::make_unique<NcclHaloExchange>(slab_.grid, comm, lower, upper);
-      local_ =
-          local == "cuda"
-              ? cuda::make_cuda_backend(slab_, {}, halo_.get())
-              : cuda::make_cuda_backend(slab_, cuda::parse_variant(local.substr(5)), halo_.get());
-#else
-      throw std::runtime_error("backend 'cuda' is not in this build");
 #endif
     } else {
-      throw std::invalid_argument("backend '" + std::string(local) +
-                                  "' cannot run over MPI ranks (use openmp or cuda)");
+      halo_ = std::make_unique<MpiHaloExchange>(
+          slab_.grid, comm, lower >= 0 ? lower : MPI_PROC_NULL, upper >= 0 ? upper : MPI_PROC_NULL);
     }
+    local_ = make_backend(resolved, slab_, halo_.get());
   }
 
   ~SlabBackend() override {
@@ -78,20 +76,42 @@ public:
     return std::to_string(ranks_) + " MPI ranks, each " + local_->device();
   }
 
-  void load(std::span<const Complex> previous, std::span<const Complex> current,
-            std::span<const Complex> reference) override {
-    local_->load(stored(previous), stored(current), stored(reference));
+  VectorId create_vector() override {
+    return local_->create_vector();
+  }
+  void destroy_vector(VectorId v) override {
+    local_->destroy_vector(v);
+  }
+  void upload(VectorId v, std::span<const Complex> values) override {
+    local_->upload(v, stored(values));
+  }
+  void download(VectorId v, std::span<Complex> values) override {
+    std::vector<Complex> mine(static_cast<std::size_t>(slab_.grid.cells()));
+    local_->download(v, mine);
+    gather(mine, values);
   }
 
-  void advance(long steps) override {
-    local_->advance(steps);
+  void apply_m(VectorId in, VectorId out) override {
+    local_->apply_m(in, out);
+  }
+  void leapfrog_steps(VectorId older, VectorId newer, double dt, long steps) override {
+    local_->leapfrog_steps(older, newer, dt, steps);
+  }
+  void rk4_stage(const Rk4Stage& stage) override {
+    local_->rk4_stage(stage);
+  }
+  void axpby(VectorId out, Complex a, VectorId x, Complex b, VectorId y) override {
+    local_->axpby(out, a, x, b, y);
+  }
+  void rotate_phase(VectorId v, double tau) override {
+    local_->rotate_phase(v, tau);
   }
   void synchronize() override {
     local_->synchronize();
   }
 
-  Diagnostics diagnostics() override {
-    const Diagnostics d = local_->diagnostics();
+  Diagnostics diagnostics(VectorId current, VectorId previous, VectorId reference) override {
+    const Diagnostics d = local_->diagnostics(current, previous, reference);
     double sums[5] = {d.norm, d.energy, d.invariant, d.overlap.re, d.overlap.im};
     double maxima[2] = {d.max_abs, d.max_diagonal};
     int finite = d.finite ? 1 : 0;
@@ -109,17 +129,14 @@ public:
     return total;
   }
 
-  void store(std::span<Complex> current, std::span<Complex> previous) override {
-    const auto n = static_cast<std::size_t>(slab_.grid.cells());
-    std::vector<Complex> mine_current(n), mine_previous(n);
-    local_->store(mine_current, mine_previous);
-    gather(mine_current, current);
-    gather(mine_previous, previous);
-  }
-
 private:
   /// This rank's stored slices of a whole-domain array.
   std::span<const Complex> stored(std::span<const Complex> whole) const {
+    if (whole.size() != static_cast<std::size_t>(global_.grid.cells())) {
+      throw std::invalid_argument("a state of " + std::to_string(whole.size()) +
+                                  " values for a grid of " + std::to_string(global_.grid.cells()) +
+                                  " cells");
+    }
     const auto n = static_cast<std::size_t>(global_.grid.slice_cells());
     return whole.subspan(static_cast<std::size_t>(first_) * n,
                          static_cast<std::size_t>(last_ - first_) * n);

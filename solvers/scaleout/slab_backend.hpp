@@ -9,10 +9,11 @@
 
 namespace decgpe::scaleout {
 
-/// A backend spanning the ranks of `comm`; `local` is openmp, cuda, cuda:plain or cuda:shared.
-/// load() takes the whole domain's state on every rank; store() gathers it on rank 0 (other ranks'
-/// outputs are left untouched); diagnostics() are reduced over all ranks. With cuda, each rank
-/// takes the GPU of its node-local rank.
+/// A backend spanning the ranks of `comm`; `local` is a registered backend that runs on slabs
+/// (openmp, cuda, cuda:plain, cuda:shared; "auto" picks one). upload() takes the whole domain's
+/// values on every rank; download() gathers them on rank 0 (other ranks' outputs are left
+/// untouched); diagnostics() are reduced over all ranks. With cuda, each rank takes the GPU of its
+/// node-local rank.
 std::unique_ptr<Backend> make_slab_backend(std::string_view local, const Problem& global,
                                            MPI_Comm comm);
 

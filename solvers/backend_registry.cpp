@@ -1,0 +1,81 @@
+#include "solvers/backend_registry.hpp"
+
+#include "solvers/cpu/backends.hpp"
+#if DECGPE_HAVE_CUDA
+#include "solvers/cuda/cuda_backend.hpp"
+#endif
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace decgpe {
+
+namespace {
+
+std::string always_available() {
+  return {};
+}
+
+constexpr BackendEntry kBackends[] = {
+#if DECGPE_HAVE_CUDA
+    {"cuda", "NVIDIA GPU, the kernel variant measured fastest for the lattice",
+     cuda::why_unavailable, cuda::make_preferred, true, BackendEntry::Memory::cuda_device},
+    {"cuda:plain", "NVIDIA GPU, neighbours through the L1 cache", cuda::why_unavailable,
+     cuda::make_plain, true, BackendEntry::Memory::cuda_device},
+    {"cuda:shared", "NVIDIA GPU, row tiles staged in shared memory", cuda::why_unavailable,
+     cuda::make_shared, true, BackendEntry::Memory::cuda_device},
+#endif
+    {"openmp", "all host cores, bitwise equal to reference", always_available,
+     cpu::make_openmp_backend, true, BackendEntry::Memory::host},
+    {"reference", "one host core, plain loops: the oracle", always_available,
+     cpu::make_reference_backend, false, BackendEntry::Memory::host},
+};
+
+const BackendEntry* find(std::string_view name) {
+  const auto* it = std::find_if(std::begin(kBackends), std::end(kBackends),
+                                [&](const BackendEntry& e) { return e.name == name; });
+  return it == std::end(kBackends) ? nullptr : it;
+}
+
+} // namespace
+
+std::span<const BackendEntry> backend_registry() {
+  return kBackends;
+}
+
+std::string resolve_backend(std::string_view name) {
+  if (name == "auto") {
+    for (const BackendEntry& e : kBackends) {
+      if (e.unavailable().empty()) {
+        return std::string(e.name);
+      }
+    }
+  }
+  if (find(name) != nullptr) {
+    return std::string(name);
+  }
+  std::string known = "auto";
+  for (const BackendEntry& e : kBackends) {
+    known += ", " + std::string(e.name);
+  }
+  if (name.starts_with("cuda")) {
+    known += "; cuda is not in this build (configure with the cuda preset where nvcc exists)";
+  }
+  throw std::invalid_argument("unknown backend '" + std::string(name.substr(0, 64)) +
+                              "' (known: " + known + ")");
+}
+
+std::string backend_unavailable(std::string_view name) {
+  return find(resolve_backend(name))->unavailable();
+}
+
+std::unique_ptr<Backend> make_backend(std::string_view name, const Problem& problem,
+                                      HaloExchange* halo) {
+  const BackendEntry& e = *find(resolve_backend(name));
+  if (const std::string why = e.unavailable(); !why.empty()) {
+    throw std::runtime_error("backend '" + std::string(e.name) + "': " + why);
+  }
+  return e.make(problem, halo);
+}
+
+} // namespace decgpe

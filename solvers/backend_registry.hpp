@@ -1,0 +1,42 @@
+#pragma once
+// The one table of backends: the command line, "auto", the slab backend, the benchmark and the
+// tests all read it. A new backend is its own folder plus one line in backend_registry.cpp.
+
+#include "solvers/backend.hpp"
+#include "solvers/halo_exchange.hpp"
+
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+
+namespace decgpe {
+
+struct BackendEntry {
+  std::string_view name;
+  std::string_view description;
+  /// Why it cannot run in this process (no device, not built), or empty when it can.
+  std::string (*unavailable)();
+  /// With `halo`, the problem's grid is a z-slab of a larger domain; null for a whole domain.
+  std::unique_ptr<Backend> (*make)(const Problem& problem, HaloExchange* halo);
+  bool runs_on_slabs; ///< accepts a halo exchange (can be the local backend of MPI ranks)
+  /// Where its vectors live, which decides how slab halos move (MPI for host, NCCL for device).
+  enum class Memory { host, cuda_device } memory;
+};
+
+/// In order of preference for "auto".
+std::span<const BackendEntry> backend_registry();
+
+/// "auto" becomes the first usable backend; any other name is returned as it is when registered.
+/// Throws std::invalid_argument naming the known backends.
+std::string resolve_backend(std::string_view name);
+
+/// Why `name` cannot run here, or empty when it can.
+std::string backend_unavailable(std::string_view name);
+
+/// Makes a backend by name ("auto" included); throws std::invalid_argument for an unknown name and
+/// std::runtime_error when it cannot run here.
+std::unique_ptr<Backend> make_backend(std::string_view name, const Problem& problem,
+                                      HaloExchange* halo = nullptr);
+
+} // namespace decgpe

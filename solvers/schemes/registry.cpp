@@ -1,0 +1,49 @@
+#include "solvers/schemes/registry.hpp"
+
+#include "solvers/schemes/leapfrog/leapfrog.hpp"
+#include "solvers/schemes/rk4/rk4.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+namespace decgpe {
+
+namespace {
+
+const SchemeEntry kSchemes[] = {
+    {"leapfrog", "the paper's explicit leapfrog (Algorithm 1), second order, time-reversible", 1.0,
+     "Re <psi^{n-1}, psi^n>: conserved to round-off", true, make_leapfrog},
+    {"rk4", "classical fourth-order Runge-Kutta (NLSEmagic), four fused stages per step",
+     2.0 * std::sqrt(2.0), "the norm <psi, psi>: decays at O(dt^4) per unit time", false, make_rk4},
+};
+
+} // namespace
+
+std::span<const SchemeEntry> scheme_registry() {
+  return kSchemes;
+}
+
+const SchemeEntry& find_scheme(std::string_view name) {
+  const auto* it = std::find_if(std::begin(kSchemes), std::end(kSchemes),
+                                [&](const SchemeEntry& e) { return e.name == name; });
+  if (it == std::end(kSchemes)) {
+    std::string known;
+    for (const SchemeEntry& e : kSchemes) {
+      known += (known.empty() ? "" : ", ") + std::string(e.name);
+    }
+    throw std::invalid_argument("unknown scheme '" + std::string(name.substr(0, 64)) +
+                                "' (known: " + known + ")");
+  }
+  return *it;
+}
+
+std::unique_ptr<Scheme> make_scheme(std::string_view name, Backend& backend, double dt) {
+  if (!(dt > 0.0) || !std::isfinite(dt)) {
+    throw std::invalid_argument("the time step must be finite and > 0, got " + std::to_string(dt));
+  }
+  return find_scheme(name).make(backend, dt);
+}
+
+} // namespace decgpe

@@ -1,0 +1,27 @@
+#pragma once
+// The one table of schemes: the case file, --scheme, the benchmark and the tests read it. A new
+// scheme is its own folder plus one line in registry.cpp.
+
+#include "solvers/schemes/scheme.hpp"
+
+#include <span>
+
+namespace decgpe {
+
+struct SchemeEntry {
+  std::string_view name;
+  std::string_view description;
+  /// Stable while Δt·ρ(M) < this: the scheme's stability interval on the imaginary axis.
+  double limit_factor;
+  /// What Diagnostics::invariant holds for this scheme, and how it should behave.
+  std::string_view invariant;
+  bool takes_previous_level; ///< accepts StartLevels::previous (the paper's start)
+  std::unique_ptr<Scheme> (*make)(Backend& backend, double dt);
+};
+
+std::span<const SchemeEntry> scheme_registry();
+/// Throws std::invalid_argument naming the known schemes.
+const SchemeEntry& find_scheme(std::string_view name);
+std::unique_ptr<Scheme> make_scheme(std::string_view name, Backend& backend, double dt);
+
+} // namespace decgpe

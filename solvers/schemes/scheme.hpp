@@ -1,0 +1,71 @@
+#pragma once
+// A time-stepping scheme for iψ' = M(ψ)ψ, written once against the backends' kernel set
+// (solvers/backend.hpp). Each scheme owns its state levels, how they start, its stability limit
+// and its conserved quantity; backends know none of this.
+
+#include "solvers/backend.hpp"
+
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace decgpe {
+
+/// What a scheme starts from. `previous` is the leapfrog's ψ^{−1} when the case asks for the
+/// paper's start (the continuum state at −Δt); empty, a scheme derives any further level from ψ⁰
+/// with the discrete operator.
+struct StartLevels {
+  std::span<const Complex> current;   ///< ψ⁰
+  std::span<const Complex> reference; ///< ψ₀ of the overlap diagnostic
+  std::span<const Complex> previous;  ///< optional ψ^{−1}
+};
+
+class Scheme {
+public:
+  virtual ~Scheme() = default;
+  Scheme(const Scheme&) = delete;
+  Scheme& operator=(const Scheme&) = delete;
+
+  virtual std::string name() const = 0;
+  virtual void start(const StartLevels& levels) = 0;
+  /// Advances `steps` steps of dt(); may return before the backend finishes (see synchronize).
+  virtual void advance(long steps) = 0;
+  /// The diagnostics of the current level; `invariant` is the scheme's conserved quantity.
+  virtual Diagnostics diagnostics() = 0;
+  /// The names of the levels it holds, current first ("current", "previous").
+  virtual std::vector<std::string> level_names() const = 0;
+  /// Level `index` of level_names(), whole domain (gathered on the first rank of a slab backend).
+  virtual void download(int index, std::span<Complex> values) = 0;
+
+  void synchronize() { backend_.synchronize(); }
+  double dt() const { return dt_; }
+  Backend& backend() { return backend_; }
+
+protected:
+  Scheme(Backend& backend, double dt) : backend_(backend), dt_(dt) {}
+
+  Backend& backend_;
+  double dt_;
+};
+
+/// A vector of the backend for as long as it lives.
+class OwnedVector {
+public:
+  explicit OwnedVector(Backend& b) : backend_(&b), id_(b.create_vector()) {}
+  ~OwnedVector() {
+    if (backend_ != nullptr) {
+      backend_->destroy_vector(id_);
+    }
+  }
+  OwnedVector(const OwnedVector&) = delete;
+  OwnedVector& operator=(const OwnedVector&) = delete;
+  VectorId id() const { return id_; }
+
+private:
+  Backend* backend_;
+  VectorId id_;
+};
+
+} // namespace decgpe
