@@ -27,7 +27,7 @@ ctest --preset cuda -L gpu -j 4 --output-junit "$(realpath "$OUT")/ctest-gpu.xml
 tail -n 4 "$OUT/ctest-gpu.log" | tee -a "$OUT/summary.txt"
 
 if [ "$mode" = full ]; then
-  step "compute-sanitizer (memcheck, racecheck) on a small case of every lattice and kernel variant"
+  step "compute-sanitizer (memcheck, racecheck) on a small case of every lattice and kernel variant; rk4 under memcheck"
   tmp=$(mktemp -d)
   for lattice in cubic fcc bcc a15 c15 z; do
     printf 'lattice = "%s"\nh = 0.8\nstructures = [5, 4, 6]\ng = 100.0\n[time]\ndt_fraction = 0.5\nsteps = 12\ndiagnostics_every = 4\n' \
@@ -43,17 +43,25 @@ if [ "$mode" = full ]; then
         fi
       done
     done
+    if compute-sanitizer --tool memcheck --error-exitcode 3 build/cuda/cli/decgpe run "$tmp/$lattice.toml" \
+      --backend cuda:plain --scheme rk4 --quiet --out "$tmp/out.h5" >>"$OUT/sanitizer.log" 2>&1; then
+      echo "$lattice rk4 memcheck: clean" | tee -a "$OUT/summary.txt"
+    else
+      echo "$lattice rk4 memcheck: ERRORS (see sanitizer.log)" | tee -a "$OUT/summary.txt"
+      status=1
+    fi
   done
 fi
 
 step "benchmarks"
 sizes=1e6,8e6,64e6
 [ "$mode" = quick ] && sizes=1e6,8e6
-build/cuda/bench/bench_step --backends=cuda:plain,cuda:shared --lattices=cubic,fcc,bcc,a15,c15,z --dofs="$sizes" \
+build/cuda/bench/bench_step --schemes=leapfrog,rk4 --backends=cuda:plain,cuda:shared \
+  --lattices=cubic,fcc,bcc,a15,c15,z --dofs="$sizes" \
   --benchmark_out="$OUT/bench-gpu.json" --benchmark_out_format=json >"$OUT/bench-gpu.log" 2>&1 || status=1
 if [ "$mode" = full ]; then
   build/cuda/bench/bench_step --backends=reference,openmp --lattices=bcc,c15 --dofs=64e6 \
     --benchmark_out="$OUT/bench-cpu.json" --benchmark_out_format=json >"$OUT/bench-cpu.log" 2>&1 || status=1
 fi
-grep -E '^(step|copy)' "$OUT"/bench-*.log | sed -E 's/ +[0-9.]+ ms +[0-9]+ //' | cut -c1-160
+grep -E '^(step|rk4|copy)' "$OUT"/bench-*.log | sed -E 's/ +[0-9.]+ ms +[0-9]+ //' | cut -c1-160
 exit $status
