@@ -20,7 +20,7 @@
 
 #include "cli/build_info.hpp"
 #include "solvers/backend_registry.hpp"
-#include "solvers/initial_state.hpp"
+#include "setup/initial_state.hpp"
 #include "solvers/schemes/registry.hpp"
 #include "solvers/stability.hpp"
 

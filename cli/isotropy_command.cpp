@@ -1,7 +1,7 @@
 #include "cli/isotropy_command.hpp"
 
 #include "cli/build_info.hpp"
-#include "cli/hdf5_file.hpp"
+#include "io/hdf5_file.hpp"
 #include "lattices/bloch.hpp"
 
 #include <algorithm>
@@ -11,6 +11,8 @@
 #include <numeric>
 
 namespace decgpe::cli {
+
+using io::ResultsFile;
 
 namespace {
 

@@ -1,10 +1,10 @@
 #include "cli/run_command.hpp"
 
 #include "cli/build_info.hpp"
-#include "cli/case_setup.hpp"
-#include "cli/hdf5_file.hpp"
+#include "io/hdf5_file.hpp"
+#include "setup/case_setup.hpp"
+#include "setup/grid_scaling.hpp"
 #include "solvers/backend_registry.hpp"
-#include "solvers/grid_scaling.hpp"
 #include "solvers/nvtx.hpp"
 #include "solvers/scaleout/slab_backend.hpp"
 #include "solvers/schemes/registry.hpp"
@@ -22,6 +22,10 @@
 #include <unistd.h>
 
 namespace decgpe::cli {
+
+using io::ResultsFile;
+using setup::CaseConfig;
+using setup::RunSetup;
 
 namespace {
 
@@ -222,11 +226,11 @@ std::unique_ptr<Backend> make_run_backend(const std::string& name, const Problem
 void run(const Options& o) {
   const RunSetup setup = [&] {
     const NvtxRange range("setup");
-    CaseConfig config = read_case_file(o.case_file);
+    CaseConfig config = setup::read_case_file(o.case_file);
     if (!o.scheme.empty()) {
-      override_scheme(config, o.scheme);
+      setup::override_scheme(config, o.scheme);
     }
-    return prepare_run(config);
+    return setup::prepare_run(config);
   }();
   const Problem& p = setup.problem;
   const std::string out = o.out.empty() ? "out/" + setup.config.name + ".h5" : o.out;

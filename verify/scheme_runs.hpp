@@ -3,7 +3,7 @@
 // weighted L2 distance between states.
 
 #include "solvers/backend_registry.hpp"
-#include "solvers/initial_state.hpp"
+#include "setup/initial_state.hpp"
 #include "solvers/schemes/registry.hpp"
 #include "solvers/stability.hpp"
 

@@ -1,7 +1,7 @@
 // Case files: a valid file gives the expected configuration, and every bad input gives a one-line
 // CaseError that names the file and the key.
 
-#include "cli/case_file.hpp"
+#include "setup/case_file.hpp"
 
 #include <filesystem>
 #include <fstream>
@@ -13,10 +13,10 @@
 namespace decgpe {
 namespace {
 
-using cli::CaseConfig;
-using cli::CaseError;
-using cli::parse_case;
-using cli::read_case_file;
+using setup::CaseConfig;
+using setup::CaseError;
+using setup::parse_case;
+using setup::read_case_file;
 
 namespace fs = std::filesystem;
 

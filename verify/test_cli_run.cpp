@@ -1,8 +1,8 @@
 // `decgpe run` as a user meets it: a complete HDF5 file on success; on bad input one line, exit ≠
 // 0, and no file.
 
-#include "cli/case_setup.hpp"
-#include "cli/hdf5_file.hpp"
+#include "setup/case_setup.hpp"
+#include "io/hdf5_file.hpp"
 #include "verify/run_command.hpp"
 
 #include <cmath>
@@ -75,8 +75,8 @@ TEST_F(RunCommand, WritesOneCompleteHdf5File) {
   ASSERT_TRUE(fs::exists(out()));
   EXPECT_EQ(std::distance(fs::directory_iterator(out().parent_path()), fs::directory_iterator{}),
             1);
-  EXPECT_EQ(cli::read_doubles(out(), "/diagnostics/t").size(), 5u); // steps 0, 10, 20, 30, 40
-  EXPECT_EQ(cli::read_doubles(out(), "/grid/volume").size(), 12u);
+  EXPECT_EQ(io::read_doubles(out(), "/diagnostics/t").size(), 5u); // steps 0, 10, 20, 30, 40
+  EXPECT_EQ(io::read_doubles(out(), "/grid/volume").size(), 12u);
   const hid_t f = H5Fopen(out().c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
   ASSERT_GE(f, 0);
   for (const char* attr :
@@ -100,14 +100,14 @@ TEST_F(RunCommand, TabulatedPotentialGivesTheSameRunAsTheAnalyticTrap) {
   fs::rename(out(), analytic);
   {
     // V tabulated by the trap's formula at the grid's circumcentres, in memory order.
-    const cli::RunSetup setup = cli::prepare_run(cli::parse_case(kGood, "case.toml"));
+    const setup::RunSetup setup = setup::prepare_run(setup::parse_case(kGood, "case.toml"));
     const Grid& grid = setup.problem.grid;
     std::vector<double> v(static_cast<std::size_t>(grid.cells()));
     for (std::int64_t i = 0; i < grid.cells(); ++i) {
       const lattices::Vec3 r = grid.position(i);
       v[static_cast<std::size_t>(i)] = harmonic_potential(r.x, r.y, r.z, 1.0);
     }
-    cli::ResultsFile table(dir_ / "v.h5");
+    io::ResultsFile table(dir_ / "v.h5");
     table.write("/V", v, {v.size()});
     table.commit();
   }
@@ -118,11 +118,11 @@ TEST_F(RunCommand, TabulatedPotentialGivesTheSameRunAsTheAnalyticTrap) {
   ASSERT_EQ(r.exit_code, 0) << r.output;
   for (const char* series :
        {"/diagnostics/norm", "/diagnostics/energy", "/diagnostics/invariant"}) {
-    EXPECT_EQ(cli::read_doubles(analytic, series), cli::read_doubles(out(), series)) << series;
+    EXPECT_EQ(io::read_doubles(analytic, series), io::read_doubles(out(), series)) << series;
   }
   // And a table of the wrong length is rejected.
   fs::remove(out());
-  cli::ResultsFile short_table(dir_ / "v.h5");
+  io::ResultsFile short_table(dir_ / "v.h5");
   short_table.write("/V", std::vector<double>(7, 0.0), {7});
   short_table.commit();
   expect_rejected(run(replace(kGood, "g = 10.0\n",

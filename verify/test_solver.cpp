@@ -1,8 +1,8 @@
 // Spatial convergence through the case pipeline: the g = 0 vortex eigenstate's phase at second
 // order in h. (The schemes' own tests are test_schemes.cpp.)
 
-#include "cli/case_file.hpp"
-#include "cli/case_setup.hpp"
+#include "setup/case_file.hpp"
+#include "setup/case_setup.hpp"
 #include "solvers/backend_registry.hpp"
 #include "solvers/schemes/registry.hpp"
 #include "verify/lattice_params.hpp"
@@ -21,7 +21,7 @@ double phase_error(std::string_view lattice, double h) {
       "lattice = \"" + std::string(lattice) + "\"\nh = " + std::to_string(h) +
       "\ndomain = [12.0, 12.0, 12.0]\n[time]\ndt_fraction = 0.5\nend_time = 1.0\n"
       "diagnostics_every = 100000\n[initial]\nkappa = 1\n";
-  const cli::RunSetup setup = cli::prepare_run(cli::parse_case(toml, "phase.toml"));
+  const setup::RunSetup setup = setup::prepare_run(setup::parse_case(toml, "phase.toml"));
   const std::unique_ptr<Backend> backend = make_backend("openmp", setup.problem);
   const std::unique_ptr<Scheme> scheme = make_scheme("leapfrog", *backend, setup.dt);
   scheme->start({setup.current, setup.current, {}});

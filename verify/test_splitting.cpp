@@ -2,8 +2,8 @@
 // found exactly on planted perturbations on every lattice, and a coarse short run of the whole
 // pipeline writes what the reports need. The full-size check is test_splitting_full.cpp (gpu).
 
-#include "cli/hdf5_file.hpp"
-#include "solvers/initial_state.hpp"
+#include "io/hdf5_file.hpp"
+#include "setup/initial_state.hpp"
 #include "solvers/splitting.hpp"
 #include "verify/lattice_params.hpp"
 #include "verify/run_command.hpp"
@@ -58,9 +58,9 @@ TEST_F(Pipeline, CoarseRunWritesWhatTheReportsNeed) {
                           (dir_ / "coarse.h5").string());
   ASSERT_EQ(r.exit_code, 0) << r.output;
   const fs::path out = dir_ / "coarse.h5";
-  EXPECT_GT(cli::read_doubles(out, "/diagnostics/t").size(), 2u);
-  EXPECT_EQ(cli::read_doubles(out, "/analysis/azimuthal_amplitude").size(), 13u);
-  EXPECT_GT(cli::read_doubles(out, "/analysis/plane/density").size(), 100u);
+  EXPECT_GT(io::read_doubles(out, "/diagnostics/t").size(), 2u);
+  EXPECT_EQ(io::read_doubles(out, "/analysis/azimuthal_amplitude").size(), 13u);
+  EXPECT_GT(io::read_doubles(out, "/analysis/plane/density").size(), 100u);
   const double fold = fold_of(out);
   EXPECT_GE(fold, 2.0);
   EXPECT_LE(fold, 12.0);

@@ -2,9 +2,9 @@
 // convergence under refinement, normalisation, sign, axis, virial identity, the PDE by finite
 // differences of the interpolated profile), interpolation, the HDF5 cache and argument checks.
 
-#include "solvers/initial_state.hpp"
-#include "solvers/stationary_vortex.hpp"
-#include "solvers/stationary_vortex_io.hpp"
+#include "setup/initial_state.hpp"
+#include "setup/stationary_vortex.hpp"
+#include "setup/stationary_vortex_io.hpp"
 
 #include <algorithm>
 #include <chrono>

@@ -1,9 +1,9 @@
-#include "cli/case_setup.hpp"
+#include "setup/case_setup.hpp"
 
-#include "cli/hdf5_file.hpp"
-#include "solvers/grid_scaling.hpp"
+#include "io/hdf5_file.hpp"
+#include "setup/grid_scaling.hpp"
+#include "setup/stationary_vortex.hpp"
 #include "solvers/schemes/registry.hpp"
-#include "solvers/stationary_vortex.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -12,7 +12,7 @@
 #include <numbers>
 #include <stdexcept>
 
-namespace decgpe::cli {
+namespace decgpe::setup {
 
 namespace {
 
@@ -28,7 +28,7 @@ Potential make_potential(const CaseConfig& c, const Grid& grid) {
     return v;
   }
   v.kind = Potential::Kind::tabulated;
-  v.values = read_doubles(c.potential_file, c.potential_dataset);
+  v.values = io::read_doubles(c.potential_file, c.potential_dataset);
   const std::string where =
       "tabulated potential '" + c.potential_file + "' dataset '" + c.potential_dataset + "'";
   if (static_cast<std::int64_t>(v.values.size()) != grid.cells()) {
@@ -180,4 +180,4 @@ RunSetup prepare_run(const CaseConfig& config) {
   return run;
 }
 
-} // namespace decgpe::cli
+} // namespace decgpe::setup

@@ -1,6 +1,6 @@
-#include "solvers/stationary_vortex.hpp"
+#include "setup/stationary_vortex.hpp"
 
-#include "solvers/stationary_vortex_io.hpp"
+#include "setup/stationary_vortex_io.hpp"
 
 #include <algorithm>
 #include <array>

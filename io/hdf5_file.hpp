@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-namespace decgpe::cli {
+namespace decgpe::io {
 
 /// An HDF5 file written under a temporary name in the target folder and renamed onto the final path
 /// by commit(); destroying it uncommitted deletes the temporary, so a failed run leaves nothing
@@ -53,4 +53,4 @@ private:
 /// Reads a 1-D double dataset; throws std::runtime_error naming the file and dataset.
 std::vector<double> read_doubles(const std::filesystem::path& file, const std::string& dataset);
 
-} // namespace decgpe::cli
+} // namespace decgpe::io

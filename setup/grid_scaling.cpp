@@ -1,4 +1,4 @@
-#include "solvers/grid_scaling.hpp"
+#include "setup/grid_scaling.hpp"
 
 #include "solvers/problem.hpp"
 

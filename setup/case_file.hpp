@@ -9,7 +9,7 @@
 #include <string>
 #include <string_view>
 
-namespace decgpe::cli {
+namespace decgpe::setup {
 
 struct CaseError : std::runtime_error {
   using std::runtime_error::runtime_error;
@@ -74,4 +74,4 @@ CaseConfig read_case_file(const std::filesystem::path& path);
 CaseConfig parse_case(std::string_view toml, std::string_view source,
                       const std::filesystem::path& base_dir = {});
 
-} // namespace decgpe::cli
+} // namespace decgpe::setup

@@ -1,4 +1,4 @@
-#include "solvers/initial_state.hpp"
+#include "setup/initial_state.hpp"
 
 #include <cmath>
 

@@ -1,4 +1,4 @@
-#include "cli/case_file.hpp"
+#include "setup/case_file.hpp"
 
 #include "lattices/crystal.hpp"
 #include "solvers/schemes/registry.hpp"
@@ -17,7 +17,7 @@
 #include <toml++/toml.h>
 #include <utility>
 
-namespace decgpe::cli {
+namespace decgpe::setup {
 
 namespace {
 
@@ -458,4 +458,4 @@ CaseConfig read_case_file(const fs::path& path) {
   return parse_case(text, path.string(), path.parent_path());
 }
 
-} // namespace decgpe::cli
+} // namespace decgpe::setup

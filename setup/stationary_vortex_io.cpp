@@ -1,6 +1,6 @@
-#include "solvers/stationary_vortex_io.hpp"
+#include "setup/stationary_vortex_io.hpp"
 
-#include "solvers/hdf5_handle.hpp"
+#include "io/hdf5_handle.hpp"
 
 #include <chrono>
 #include <hdf5.h>

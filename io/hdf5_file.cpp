@@ -1,6 +1,6 @@
-#include "cli/hdf5_file.hpp"
+#include "io/hdf5_file.hpp"
 
-#include "solvers/hdf5_handle.hpp"
+#include "io/hdf5_handle.hpp"
 
 #include <cerrno>
 #include <cstddef>
@@ -11,7 +11,7 @@
 #include <system_error>
 #include <unistd.h>
 
-namespace decgpe::cli {
+namespace decgpe::io {
 
 namespace {
 
@@ -172,4 +172,4 @@ std::vector<double> read_doubles(const std::filesystem::path& file, const std::s
   return out;
 }
 
-} // namespace decgpe::cli
+} // namespace decgpe::io

@@ -2,15 +2,15 @@
 // From a validated case to everything a run needs: the problem (grid, potential), the scheme and
 // its Δt within the scheme's stability limit, the schedule and the starting levels of the state.
 
-#include "cli/case_file.hpp"
-#include "solvers/initial_state.hpp"
+#include "setup/case_file.hpp"
+#include "setup/initial_state.hpp"
 #include "solvers/integrator.hpp"
 #include "solvers/problem.hpp"
 #include "solvers/stability.hpp"
 
 #include <vector>
 
-namespace decgpe::cli {
+namespace decgpe::setup {
 
 struct RunSetup {
   CaseConfig config;
@@ -35,4 +35,4 @@ std::filesystem::path vortex_cache_dir();
 /// stability limit or a step count that does not fit.
 RunSetup prepare_run(const CaseConfig& config);
 
-} // namespace decgpe::cli
+} // namespace decgpe::setup
