@@ -1,0 +1,178 @@
+#include "io/results.hpp"
+
+#include "cli/build_info.hpp"
+#include "setup/grid_scaling.hpp"
+#include "solvers/schemes/registry.hpp"
+#include "solvers/splitting.hpp"
+
+#include <ctime>
+#include <fstream>
+#include <sstream>
+#include <unistd.h>
+
+namespace decgpe::io {
+
+namespace {
+
+std::string utc_now() {
+  const std::time_t now = std::time(nullptr);
+  char buffer[32];
+  std::strftime(buffer, sizeof buffer, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
+  return buffer;
+}
+
+std::string host_name() {
+  char buffer[256] = {};
+  gethostname(buffer, sizeof buffer - 1);
+  return buffer;
+}
+
+std::string read_text(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+void write_identity(ResultsFile& f, const Backend& backend, const RunIdentity& who) {
+  f.attribute("decgpe_version", std::string(version()));
+  f.attribute("git_commit", std::string(git_commit()));
+  f.attribute("command_line", who.command_line);
+  f.attribute("date", who.date);
+  f.attribute("host", who.host);
+  f.attribute("backend", backend.name());
+  f.attribute("device", backend.device());
+  f.attribute("case_file", who.case_file);
+  f.attribute("case_toml", who.case_text);
+}
+
+void write_physics(ResultsFile& f, const setup::RunSetup& run) {
+  const setup::CaseConfig& c = run.config;
+  const Grid& g = run.problem.grid;
+  f.attribute("case_name", c.name);
+  f.attribute("lattice", c.lattice);
+  f.attribute("h", c.h);
+  const std::array<std::int64_t, 3> size = {g.size[0], g.size[1], g.size[2]};
+  f.attribute("structures", std::span<const std::int64_t>(size));
+  f.attribute("cells", static_cast<std::int64_t>(g.cells()));
+  f.attribute("cells_per_structure", static_cast<std::int64_t>(g.ms));
+  const std::array<double, 3> shift = c.shift;
+  f.attribute("shift", std::span<const double>(shift));
+  f.attribute("domain_volume", static_cast<double>(g.instances()) * g.box.x * g.box.y * g.box.z);
+  const std::array<double, 2> edges = dual_edge_lengths(lattices::cell_complex(c.lattice), c.h);
+  f.attribute("dual_edge_mean", edges[0]);
+  f.attribute("dual_edge_max", edges[1]);
+  f.attribute("potential", c.potential_kind);
+  f.attribute("lambda", c.lambda);
+  f.attribute("g", c.g);
+  f.attribute("initial_state", c.initial_kind);
+  f.attribute("kappa", static_cast<std::int64_t>(c.kappa));
+  f.attribute("mu", run.mu);
+  if (run.effective_wavelength > 0.0) {
+    f.attribute("effective_wavelength", run.effective_wavelength);
+  }
+}
+
+void write_time_stepping(ResultsFile& f, const setup::RunSetup& run) {
+  const SchemeEntry& scheme = find_scheme(run.config.scheme);
+  f.attribute("scheme", run.config.scheme);
+  f.attribute("start", run.config.start);
+  f.attribute("invariant_meaning", std::string(scheme.invariant));
+  f.attribute("dt", run.dt);
+  f.attribute("dt_fraction_of", run.config.dt_fraction_of);
+  f.attribute("dt_limit", run.limit);
+  f.attribute("dt_limit_factor", scheme.limit_factor);
+  f.attribute("dt_limit_method", run.spectrum.method);
+  f.attribute("spectral_radius", run.spectrum.radius);
+  f.attribute("spectral_radius_gershgorin", run.spectrum.gershgorin);
+  f.attribute("spectral_radius_lanczos", run.spectrum.lanczos_upper);
+  f.attribute("lanczos_lambda_max", run.spectrum.lambda_max);
+  f.attribute("lanczos_lambda_min", run.spectrum.lambda_min);
+  f.attribute("lanczos_iterations", static_cast<std::int64_t>(run.spectrum.iterations));
+  f.attribute("stability_bound", run.eq11_bound); // the paper's eq. 11, for comparison
+  f.attribute("steps", static_cast<std::int64_t>(run.schedule.steps));
+  f.attribute("end_time", static_cast<double>(run.schedule.steps) * run.dt);
+  f.attribute("diagnostics_every", static_cast<std::int64_t>(run.schedule.diagnostics_every));
+  f.attribute("snapshot_every", static_cast<std::int64_t>(run.schedule.snapshot_every));
+  f.attribute("operations_per_time", run.operations_per_time);
+}
+
+} // namespace
+
+RunIdentity identify_run(std::string command_line, std::string case_file) {
+  std::string text = read_text(case_file);
+  return {std::move(command_line), std::move(case_file), std::move(text), utc_now(), host_name()};
+}
+
+void Series::add(long at_step, double at_t, const Diagnostics& d) {
+  step.push_back(at_step);
+  t.push_back(at_t);
+  norm.push_back(d.norm);
+  energy.push_back(d.energy);
+  invariant.push_back(d.invariant);
+  overlap.push_back(d.overlap);
+  max_abs.push_back(d.max_abs);
+  max_diagonal.push_back(d.max_diagonal);
+}
+
+void write_provenance(ResultsFile& f, const setup::RunSetup& run, const Backend& backend,
+                      const RunIdentity& who) {
+  write_identity(f, backend, who);
+  write_physics(f, run);
+  write_time_stepping(f, run);
+}
+
+void write_grid(ResultsFile& f, const Grid& g) {
+  std::vector<double> centre;
+  for (const lattices::Vec3& c : g.centre) {
+    centre.insert(centre.end(), {c.x, c.y, c.z});
+  }
+  f.write("/grid/centre", centre, {static_cast<std::uint64_t>(g.ms), 3});
+  f.write("/grid/volume", g.volume, {static_cast<std::uint64_t>(g.ms)});
+  const std::array<double, 3> origin = {g.origin.x, g.origin.y, g.origin.z};
+  const std::array<double, 3> box = {g.box.x, g.box.y, g.box.z};
+  f.write("/grid/origin", origin, {3});
+  f.write("/grid/box", box, {3});
+}
+
+void write_series(ResultsFile& f, const Series& s) {
+  f.write("/diagnostics/step", s.step);
+  const auto series = [&f](const std::string& name, const std::vector<double>& v) {
+    f.write("/diagnostics/" + name, v, {v.size()});
+  };
+  series("t", s.t);
+  series("norm", s.norm);
+  series("energy", s.energy);
+  series("invariant", s.invariant);
+  series("max_abs", s.max_abs);
+  series("max_diagonal", s.max_diagonal);
+  f.write("/diagnostics/overlap", s.overlap);
+}
+
+int write_analysis(ResultsFile& f, const Grid& g, std::span<const Complex> current,
+                   std::span<const Complex> initial) {
+  const AzimuthalSpectrum spectrum = azimuthal_spectrum(g, current, initial);
+  const PlaneSample plane = sample_plane(g, current, initial);
+  f.write("/analysis/azimuthal_amplitude", spectrum.amplitude, {spectrum.amplitude.size()});
+  f.attribute_of("/analysis/azimuthal_amplitude", "fold", static_cast<double>(spectrum.fold));
+  f.write("/analysis/plane/x", plane.x, {plane.x.size()});
+  f.write("/analysis/plane/y", plane.y, {plane.y.size()});
+  f.write("/analysis/plane/density", plane.density, {plane.density.size()});
+  f.write("/analysis/plane/initial_density", plane.initial_density, {plane.initial_density.size()});
+  return spectrum.fold;
+}
+
+void write_levels(ResultsFile& f, const std::vector<std::string>& names,
+                  const std::vector<std::vector<Complex>>& levels) {
+  for (std::size_t k = 0; k < names.size(); ++k) {
+    f.write("/state/" + names[k], levels[k]);
+  }
+}
+
+void write_snapshot(ResultsFile& f, long step, double t, std::span<const Complex> psi) {
+  const std::string name = "/snapshots/" + std::to_string(step);
+  f.write(name, psi);
+  f.attribute_of(name, "t", t);
+}
+
+} // namespace decgpe::io

@@ -1,0 +1,53 @@
+#pragma once
+// The layout of a results file, written once here (README, "Running a case"): provenance as root
+// attributes, /grid, /diagnostics, /analysis, /state/<level> and /snapshots/<step>.
+
+#include "io/hdf5_file.hpp"
+#include "setup/case_setup.hpp"
+#include "solvers/backend.hpp"
+
+#include <string>
+#include <vector>
+
+namespace decgpe::io {
+
+/// Who ran what, taken when the run starts (so that a case file edited during the run is recorded
+/// as it was read).
+struct RunIdentity {
+  std::string command_line;
+  std::string case_file;
+  std::string case_text;
+  std::string date; ///< UTC, ISO 8601
+  std::string host;
+};
+
+/// The identity of a run starting now: the date, the host and the case file's text.
+RunIdentity identify_run(std::string command_line, std::string case_file);
+
+/// The diagnostics time series as a run produces it.
+struct Series {
+  std::vector<std::int64_t> step;
+  std::vector<double> t, norm, energy, invariant, max_abs, max_diagonal;
+  std::vector<Complex> overlap;
+
+  void add(long at_step, double at_t, const Diagnostics& d);
+};
+
+/// Root attributes: the build, the run's identity, the backend, and every setting of the case
+/// (grid, physics, scheme, step and its limit).
+void write_provenance(ResultsFile& f, const setup::RunSetup& run, const Backend& backend,
+                      const RunIdentity& who);
+/// /grid: per local index the circumcentre and volume, with the origin and the box.
+void write_grid(ResultsFile& f, const Grid& g);
+/// /diagnostics/{step,t,norm,energy,invariant,max_abs,max_diagonal,overlap}.
+void write_series(ResultsFile& f, const Series& s);
+/// /analysis: the plane z = 0 and its azimuthal spectrum (how the vortex splits); returns the fold.
+int write_analysis(ResultsFile& f, const Grid& g, std::span<const Complex> current,
+                   std::span<const Complex> initial);
+/// /state/<name> for each of the scheme's levels.
+void write_levels(ResultsFile& f, const std::vector<std::string>& names,
+                  const std::vector<std::vector<Complex>>& levels);
+/// /snapshots/<step> with its time.
+void write_snapshot(ResultsFile& f, long step, double t, std::span<const Complex> psi);
+
+} // namespace decgpe::io
