@@ -22,7 +22,7 @@ from common import (run_on_folder, BYTES_PER_UPDATE, GPU, LABELS, Rendered, benc
 # matched as a substring of the CUDA device name. "H100 80GB HBM3" is the SXM5 board.
 FP64_PEAK = {"H100 80GB HBM3": 33.5e12, "H100 SXM": 33.5e12, "H200": 34e12}
 
-# FP64 operations per DOF-update, counted in solvers/leapfrog.hpp and solvers/cuda/cell_access.cuh (built without
+# FP64 operations per DOF-update, counted in solvers/cell_arithmetic.hpp and solvers/cuda/cell_access.cuh (built without
 # FMA contraction): a face adds w·(ψᵢ − ψⱼ) to the sum, 2 sub + 2 mul + 2 add; the harmonic potential is 9 for the
 # position and 8 for ½(x² + y² + λ²z²); the update (½ sum + (V + g|ψ|²)ψ, times 2Δt, into ψⁿ⁻¹) is 15.
 FLOPS_PER_FACE = 6
