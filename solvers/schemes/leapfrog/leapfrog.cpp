@@ -2,6 +2,8 @@
 
 #include "solvers/schemes/rk4/rk4.hpp"
 
+#include <stdexcept>
+#include <string>
 #include <utility>
 
 namespace decgpe {
@@ -44,6 +46,9 @@ public:
 
   std::vector<std::string> level_names() const override { return {"current", "previous"}; }
   void download(int index, std::span<Complex> values) override {
+    if (index != 0 && index != 1) {
+      throw std::out_of_range("leapfrog holds two levels, not level " + std::to_string(index));
+    }
     backend_.download(index == 0 ? current_ : previous_, values);
   }
 

@@ -1,5 +1,8 @@
 #include "solvers/schemes/rk4/rk4.hpp"
 
+#include <stdexcept>
+#include <string>
+
 namespace decgpe {
 
 void rk4_step(Backend& backend, const Rk4Vectors& v, double dt, VectorId out) {
@@ -40,7 +43,9 @@ public:
 
   std::vector<std::string> level_names() const override { return {"current"}; }
   void download(int index, std::span<Complex> values) override {
-    (void)index;
+    if (index != 0) {
+      throw std::out_of_range("rk4 holds one level, not level " + std::to_string(index));
+    }
     backend_.download(psi_.id(), values);
   }
 
