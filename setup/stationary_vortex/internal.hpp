@@ -28,7 +28,8 @@ constexpr int kResyncEvery = 100; ///< iterations between recomputing the nodal 
 constexpr int kStencil = 8;       ///< interpolation points per direction
 constexpr int kPad = kStencil / 2;
 constexpr double kCut = 1e-15; ///< f/max f beyond the tabulated domain
-inline const double kNorm = 1.0 / std::sqrt(4.0 * std::numbers::pi); ///< f = kNorm · (normalised state)
+inline const double kNorm =
+    1.0 / std::sqrt(4.0 * std::numbers::pi); ///< f = kNorm · (normalised state)
 
 /// One direction's oscillator basis on x ≥ 0 with measure x^{dim−1} dx: the modes
 /// φ_k = √(2ω^{dim/2}) s^{ell/2} e^{−s/2} p_k(s), s = ωx², where p_k are the orthonormal Laguerre
