@@ -19,8 +19,8 @@
 // BabelStream-style ceiling.
 
 #include "cli/build_info.hpp"
-#include "solvers/backend_registry.hpp"
 #include "setup/initial_state.hpp"
+#include "solvers/backend_registry.hpp"
 #include "solvers/schemes/registry.hpp"
 #include "solvers/stability.hpp"
 

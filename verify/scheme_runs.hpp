@@ -2,8 +2,8 @@
 // Running a scheme on a backend for a test: small trap-sized problems, a started scheme, and the
 // weighted L2 distance between states.
 
-#include "solvers/backend_registry.hpp"
 #include "setup/initial_state.hpp"
+#include "solvers/backend_registry.hpp"
 #include "solvers/schemes/registry.hpp"
 #include "solvers/stability.hpp"
 

@@ -1,8 +1,8 @@
 // `decgpe run` as a user meets it: a complete HDF5 file on success; on bad input one line, exit ≠
 // 0, and no file.
 
-#include "setup/case_setup.hpp"
 #include "io/hdf5_file.hpp"
+#include "setup/case_setup.hpp"
 #include "verify/run_command.hpp"
 
 #include <cmath>
