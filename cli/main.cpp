@@ -3,14 +3,46 @@
 #include "cli/build_info.hpp"
 #include "cli/isotropy_command.hpp"
 #include "cli/lattice_command.hpp"
+#include "cli/one_line.hpp"
 #include "cli/run_command.hpp"
+#include "io/hdf5_file.hpp"
 #include "solvers/scaleout/mpi_session.hpp"
 
 #include <CLI/CLI.hpp>
+#include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <exception>
+#include <thread>
+
+namespace {
+
+/// Every failure is one line on stderr and exit 1. With several ranks the first rank speaks for
+/// all; another rank speaks only when the first has not ended the job (its failure was local).
+int fail(const decgpe::scaleout::MpiSession& mpi, const std::string& what) {
+  if (mpi.size() > 1 && mpi.rank() != 0) {
+    std::this_thread::sleep_for(std::chrono::seconds(2));
+  }
+  std::fprintf(stderr, "decgpe: error%s: %s\n",
+               mpi.size() > 1 && mpi.rank() != 0
+                   ? (" (rank " + std::to_string(mpi.rank()) + ")").c_str()
+                   : "",
+               decgpe::cli::one_line(what).c_str());
+  std::fflush(stderr);
+  if (mpi.size() > 1) {
+    mpi.abort(1);
+  }
+  return 1;
+}
+
+} // namespace
 
 int main(int argc, char** argv) {
+  // Before any HDF5 call: a file whose close failed (a full disk) must not be closed again by
+  // HDF5's exit handler, which crashes on it; decgpe closes every object itself.
+  decgpe::io::init_hdf5();
+  // A file-size limit then fails the write (EFBIG) with a message instead of killing the process.
+  std::signal(SIGXFSZ, SIG_IGN);
   // Before anything else: under mpirun/srun, MPI may rewrite argc/argv.
   const decgpe::scaleout::MpiSession mpi(&argc, &argv);
   CLI::App app{
@@ -25,16 +57,14 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    return app.exit(e);
-  } catch (const std::exception& e) {
-    // One line naming the problem, non-zero exit: the contract for every bad input. With several
-    // ranks every failing rank says so, and the abort stops ranks waiting in a collective.
-    if (mpi.size() > 1) {
-      std::fprintf(stderr, "decgpe: error (rank %d): %s\n", mpi.rank(), e.what());
-      mpi.abort(1);
+    if (e.get_exit_code() == 0) {
+      return app.exit(e); // --help, --version
     }
-    std::fprintf(stderr, "decgpe: error: %s\n", e.what());
-    return 1;
+    return fail(mpi, decgpe::cli::command_line_error(e.what(), argc, argv));
+  } catch (const decgpe::cli::Stopped& stop) {
+    return stop.exit_code; // a clean stop that has said what it did
+  } catch (const std::exception& e) {
+    return fail(mpi, e.what());
   }
   return 0;
 }

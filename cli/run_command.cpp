@@ -2,103 +2,56 @@
 
 #include "cli/run_command.hpp"
 
-#include "io/results.hpp"
+#include "cli/build_info.hpp"
+#include "cli/run_recorder.hpp"
+#include "cli/stop_signals.hpp"
+#include "io/checkpoint.hpp"
+#include "io/output_claim.hpp"
 #include "setup/case_setup.hpp"
 #include "solvers/backend_registry.hpp"
+#include "solvers/memory_budget.hpp"
 #include "solvers/nvtx.hpp"
 #include "solvers/scaleout/slab_backend.hpp"
 #include "solvers/schemes/registry.hpp"
 
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <memory>
 #include <numbers>
 #include <optional>
-#include <unistd.h>
 
 namespace decgpe::cli {
 
 using io::ResultsFile;
 using setup::CaseConfig;
 using setup::RunSetup;
+namespace fs = std::filesystem;
 
 namespace {
-
-using Clock = std::chrono::steady_clock;
 
 struct Options {
   std::string case_file;
   std::string backend = "auto";
   std::string scheme; ///< overrides the case's time.scheme when set
   std::string out;
+  std::string checkpoint;
+  std::string restart;
+  double max_hours = 0.0;
+  bool force = false;
   bool quiet = false;
   bool no_state = false;
   std::string command_line;
   const scaleout::MpiSession* mpi = nullptr;
 };
 
-/// Collects the time series, writes snapshots as they come, and keeps a progress line on stderr.
-class Recorder final : public RunObserver {
-public:
-  /// `file` is null on the ranks that do not write (all but rank 0).
-  Recorder(ResultsFile* file, const Grid& grid, bool quiet)
-      : file_(file), grid_(grid), quiet_(quiet || file == nullptr) {}
-
-  void on_diagnostics(const Sample& s) override { series.add(s.step, s.t, s.d); }
-
-  void on_snapshot(long at_step, double at_t, Scheme& scheme) override {
-    std::vector<Complex> current(static_cast<std::size_t>(grid_.cells()));
-    scheme.download(0, current); // collective over ranks: every rank takes part
-    if (file_ != nullptr) {
-      io::write_snapshot(*file_, at_step, at_t, current);
-    }
-  }
-
-  void on_progress(long at_step, long total) override {
-    const double elapsed = std::chrono::duration<double>(Clock::now() - start_).count();
-    const bool done = at_step == total;
-    if (quiet_ || elapsed < 3.0 || (!done && elapsed - last_print_ < (tty_ ? 0.5 : 10.0))) {
-      return;
-    }
-    last_print_ = elapsed;
-    const double rate = static_cast<double>(at_step) / elapsed;
-    const double eta = static_cast<double>(total - at_step) / rate;
-    std::fprintf(stderr, "%sstep %ld/%ld  t = %.4g  %.3g M cell-updates/s  ETA %.0f s%s",
-                 tty_ ? "\r" : "", at_step, total, series.t.empty() ? 0.0 : series.t.back(),
-                 rate * static_cast<double>(grid_.cells()) * 1e-6, eta,
-                 tty_ && !done ? "   " : "\n");
-    std::fflush(stderr);
-  }
-
-  io::Series series;
-
-private:
-  ResultsFile* file_;
-  const Grid& grid_;
-  bool quiet_;
-  bool tty_ = isatty(fileno(stderr)) != 0;
-  Clock::time_point start_ = Clock::now();
-  double last_print_ = 0.0;
-};
-
-RunSetup prepare(const Options& o) {
-  const NvtxRange range("setup");
-  CaseConfig config = setup::read_case_file(o.case_file);
-  if (!o.scheme.empty()) {
-    setup::override_scheme(config, o.scheme);
-  }
-  return setup::prepare_run(config);
-}
-
-/// Opens the results file on rank 0 and tells every rank whether that worked.
-void open_on_root(std::optional<ResultsFile>& file, const std::string& out,
-                  const scaleout::MpiSession& mpi) {
+/// Rank 0 runs `action`; every rank learns whether it failed, and rank 0's message is thrown on
+/// all of them.
+template <class Action> void on_root(const scaleout::MpiSession& mpi, Action&& action) {
   int ok = 1;
   std::string error;
   if (mpi.rank() == 0) {
     try {
-      file.emplace(out);
+      action();
     } catch (const std::exception& e) {
       ok = 0;
       error = e.what();
@@ -108,7 +61,7 @@ void open_on_root(std::optional<ResultsFile>& file, const std::string& out,
     MPI_Bcast(&ok, 1, MPI_INT, 0, MPI_COMM_WORLD);
   }
   if (ok == 0) {
-    throw std::runtime_error(mpi.rank() == 0 ? error : "rank 0 cannot write the output");
+    throw std::runtime_error(mpi.rank() == 0 ? error : "rank 0 failed");
   }
 }
 
@@ -121,29 +74,37 @@ std::unique_ptr<Backend> make_run_backend(const std::string& name, const Problem
   return scaleout::make_slab_backend(name, p, MPI_COMM_WORLD);
 }
 
-void announce(const RunSetup& run, const Backend& backend) {
+/// The memory check, once the cell count is known and before anything per cell is allocated.
+setup::BeforeAllocating memory_check(const CaseConfig& c, const std::string& backend_name) {
+  return [&c, backend_name](std::int64_t cells) {
+    const std::string resolved = resolve_backend(backend_name);
+    const BackendEntry& entry =
+        *std::ranges::find(backend_registry(), resolved, &BackendEntry::name);
+    const SchemeEntry& scheme = find_scheme(c.scheme);
+    const MemoryNeed need =
+        memory_need({cells, scheme.peak_vectors, scheme.takes_previous_level ? 2 : 1,
+                     c.start == "paper", c.potential_kind == "tabulated", entry.memory});
+    const bool device = entry.memory != BackendEntry::Memory::host;
+    check_memory(need, free_host_memory(),
+                 device && entry.unavailable().empty() ? entry.free_bytes() : ~0ULL);
+  };
+}
+
+void announce(const RunSetup& run, const Backend& backend, long from_step) {
   const Grid& g = run.problem.grid;
   std::printf("decgpe run %s: %s, S = %dx%dx%d (%lld cells), h = %g, %s, dt = %.4g (limit %.4g by "
-              "%s, eq. 11 %.4g), %ld steps, backend %s (%s)\n",
+              "%s, eq. 11 %.4g), %ld steps%s, backend %s (%s)\n",
               run.config.name.c_str(), g.lattice.c_str(), g.size[0], g.size[1], g.size[2],
               static_cast<long long>(g.cells()), g.h, run.config.scheme.c_str(), run.dt, run.limit,
               run.spectrum.method.c_str(), run.eq11_bound, run.schedule.steps,
+              from_step > 0 ? (", resumed at step " + std::to_string(from_step)).c_str() : "",
               backend.name().c_str(), backend.device().c_str());
   std::fflush(stdout);
 }
 
-/// Every level of the scheme, whole domain (on rank 0; collective over ranks).
-std::vector<std::vector<Complex>> gather_levels(Scheme& scheme, const Grid& g) {
-  std::vector<std::vector<Complex>> levels(scheme.level_names().size());
-  for (std::size_t k = 0; k < levels.size(); ++k) {
-    levels[k].resize(static_cast<std::size_t>(g.cells()));
-    scheme.download(static_cast<int>(k), levels[k]);
-  }
-  return levels;
-}
-
-void summarise(const RunSetup& run, const io::Series& s, long steps_done, double seconds, int fold,
-               const std::string& out) {
+/// `steps_run` of the `steps_done` were taken by this process, in `seconds`.
+void summarise(const RunSetup& run, const io::Series& s, long steps_done, long steps_run,
+               double seconds, int fold, const std::string& out) {
   const double t_end = s.t.back();
   const Complex ov = s.overlap.back();
   const double drift =
@@ -163,51 +124,165 @@ void summarise(const RunSetup& run, const io::Series& s, long steps_done, double
         t_end, *run.config.stop_when_error_exceeds, fold);
   }
   const double updates =
-      static_cast<double>(run.problem.grid.cells()) * static_cast<double>(steps_done);
+      static_cast<double>(run.problem.grid.cells()) * static_cast<double>(steps_run);
   std::printf("results: %s  (%.2f s, %.3g M cell-updates/s)\n", out.c_str(), seconds,
               updates / seconds * 1e-6);
 }
 
+/// What identifies the run in its checkpoints; a resumed run's checkpoint as read, else empty.
+io::Checkpoint run_state(const RunSetup& setup, const Scheme& scheme, const io::RunIdentity& who,
+                         std::optional<io::Checkpoint> resumed) {
+  io::Checkpoint state = resumed ? std::move(*resumed) : io::Checkpoint{};
+  if (resumed) {
+    ++state.restarts;
+  }
+  state.scheme = setup.config.scheme;
+  state.dt = setup.dt;
+  state.fingerprint = who.fingerprint;
+  state.case_text = who.case_text;
+  state.git_commit = git_commit();
+  state.level_names = scheme.level_names();
+  return state;
+}
+
+/// Refuses a checkpoint of another problem, scheme or step.
+void check_resumable(const io::Checkpoint& c, const RunSetup& setup,
+                     const std::vector<std::string>& level_names, const std::string& path) {
+  const auto refuse = [&path](const std::string& why) {
+    throw std::runtime_error("cannot resume from '" + path + "': " + why);
+  };
+  if (c.scheme != setup.config.scheme) {
+    refuse("it is a " + c.scheme + " run, this one is " + setup.config.scheme);
+  }
+  if (c.fingerprint != io::fingerprint(setup)) {
+    refuse("it is of another problem (the lattice, grid, potential, g, scheme, start, dt or "
+           "initial state differ)");
+  }
+  if (c.level_names != level_names || c.levels.size() != level_names.size() ||
+      std::ranges::any_of(c.levels, [&](const std::vector<Complex>& level) {
+        return static_cast<std::int64_t>(level.size()) != setup.problem.grid.cells();
+      })) {
+    refuse("its levels do not match the grid");
+  }
+  if (c.step > setup.schedule.steps) {
+    refuse("it is at step " + std::to_string(c.step) + ", beyond the case's " +
+           std::to_string(setup.schedule.steps));
+  }
+}
+
+/// Everything but the levels and the analysis: provenance, how the run ended, grid, series.
+void write_record(ResultsFile& f, const RunSetup& setup, const Backend& backend,
+                  const io::RunIdentity& who, const Recorder& recorder, const Outcome& outcome,
+                  const Options& o, const std::string& stop_reason) {
+  io::write_provenance(f, setup, backend, who);
+  f.attribute("mpi_ranks", static_cast<std::int64_t>(o.mpi->size()));
+  f.attribute("wall_seconds", recorder.total_seconds());
+  f.attribute("steps_done", static_cast<std::int64_t>(outcome.steps_done));
+  f.attribute("complete", static_cast<std::int64_t>(stop_reason.empty() ? 1 : 0));
+  f.attribute("stop_reason", stop_reason.empty() ? std::string("end") : stop_reason);
+  if (!o.restart.empty()) {
+    f.attribute("restarted_from", o.restart);
+  }
+  io::write_grid(f, setup.problem.grid);
+  io::write_series(f, recorder.series());
+}
+
 void run(const Options& o) {
-  const io::RunIdentity who = io::identify_run(o.command_line, o.case_file);
-  const RunSetup setup = prepare(o);
-  const Grid& grid = setup.problem.grid;
-  const std::string out = o.out.empty() ? "out/" + setup.config.name + ".h5" : o.out;
-  const bool root = o.mpi->rank() == 0;
-  // Opened before the run, so that an unwritable path fails now, not after it; rank 0 writes.
+  const scaleout::MpiSession& mpi = *o.mpi;
+  const bool root = mpi.rank() == 0;
+  const std::string case_text = setup::read_case_text(o.case_file);
+  io::RunIdentity who = io::identify_run(o.command_line, o.case_file, case_text);
+  CaseConfig config =
+      setup::parse_case(case_text, o.case_file, fs::path(o.case_file).parent_path());
+  if (!o.scheme.empty()) {
+    setup::override_scheme(config, o.scheme);
+  }
+  const fs::path out = o.out.empty() ? "out/" + config.name + ".h5" : o.out;
+  const fs::path checkpoint = o.checkpoint.empty()
+                                  ? fs::path(out).replace_extension(".checkpoint.h5")
+                                  : fs::path(o.checkpoint);
+  std::optional<io::Checkpoint> resumed;
+  if (!o.restart.empty()) {
+    resumed = io::read_checkpoint(o.restart);
+  }
+  // Claimed before the set-up, so that a wrong target fails now, not after it.
+  std::optional<io::OutputClaim> claim;
+  on_root(mpi, [&] {
+    std::vector<fs::path> inputs = {o.case_file};
+    const bool resumes_in_place =
+        !o.restart.empty() && fs::exists(checkpoint) && fs::equivalent(checkpoint, o.restart);
+    if (!o.restart.empty() && !resumes_in_place) {
+      inputs.emplace_back(o.restart);
+    }
+    claim.emplace(
+        std::vector<io::OutputTarget>{{out, o.force}, {checkpoint, o.force || resumes_in_place}},
+        inputs);
+  });
+  const StopSignals signals;
+  const RunSetup setup = [&] {
+    const NvtxRange range("setup");
+    return setup::prepare_run(config, memory_check(config, o.backend));
+  }();
+  who.fingerprint = io::fingerprint(setup);
   std::optional<ResultsFile> file;
-  open_on_root(file, out, *o.mpi);
-  const std::unique_ptr<Backend> backend = make_run_backend(o.backend, setup.problem, *o.mpi);
+  on_root(mpi, [&] {
+    file.emplace(out);
+    if (resumed) {
+      io::carry_snapshots(*file, out, who.fingerprint, resumed->step);
+    }
+  });
+  const std::unique_ptr<Backend> backend = make_run_backend(o.backend, setup.problem, mpi);
   const std::unique_ptr<Scheme> scheme = make_scheme(setup.config.scheme, *backend, setup.dt);
-  scheme->start({setup.current, setup.current, setup.previous});
+  if (resumed) {
+    check_resumable(*resumed, setup, scheme->level_names(), o.restart);
+  }
+  const StartPoint from =
+      resumed ? StartPoint{resumed->step, resumed->initial_max_abs} : StartPoint{};
+  Recorder recorder({file ? &*file : nullptr, o.quiet, checkpoint, config.checkpoint_minutes,
+                     o.max_hours * 3600.0, &mpi},
+                    setup.problem.grid, run_state(setup, *scheme, who, std::move(resumed)));
+  if (from.step > 0) {
+    scheme->resume(recorder.levels(), setup.current);
+  } else {
+    scheme->start({setup.current, setup.current, setup.previous});
+  }
   if (!o.quiet && root) {
-    announce(setup, *backend);
+    announce(setup, *backend, from.step);
   }
 
-  Recorder recorder(file ? &*file : nullptr, grid, o.quiet);
-  const auto start = Clock::now();
-  const long steps_done = integrate(*scheme, setup.schedule, recorder);
-  const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  const Outcome outcome = integrate(*scheme, setup.schedule, recorder, from);
 
   const NvtxRange io_range("write results");
-  const std::vector<std::vector<Complex>> levels = gather_levels(*scheme, grid);
-  if (!root) {
-    return;
+  const std::vector<std::vector<Complex>>& levels = recorder.gather(*scheme);
+  const std::string stop_reason = !outcome.stopped ? ""
+                                  : recorder.stop_signal() != 0
+                                      ? std::string(signal_name(recorder.stop_signal()))
+                                      : std::string("max-hours");
+  if (root) {
+    ResultsFile& f = *file;
+    write_record(f, setup, *backend, who, recorder, outcome, o, stop_reason);
+    const int fold = io::write_analysis(f, setup.problem.grid, levels.front(), setup.current);
+    if (!o.no_state) {
+      io::write_levels(f, scheme->level_names(), levels);
+    }
+    f.commit();
+    if (outcome.stopped) {
+      std::fprintf(outcome.stopped && recorder.stop_signal() != 0 ? stderr : stdout,
+                   "decgpe: stopped by %s at step %ld of %ld; results so far in %s; resume with: "
+                   "decgpe run %s --restart %s --out %s --force\n",
+                   stop_reason.c_str(), outcome.steps_done, setup.schedule.steps, out.c_str(),
+                   o.case_file.c_str(), checkpoint.c_str(), out.c_str());
+    } else {
+      std::error_code ec;
+      fs::remove(checkpoint, ec); // superseded by the complete results
+      if (!o.quiet) {
+        summarise(setup, recorder.series(), outcome.steps_done, outcome.steps_done - from.step,
+                  recorder.seconds(), fold, out.string());
+      }
+    }
   }
-  ResultsFile& f = *file;
-  io::write_provenance(f, setup, *backend, who);
-  f.attribute("mpi_ranks", static_cast<std::int64_t>(o.mpi->size()));
-  f.attribute("wall_seconds", seconds);
-  f.attribute("steps_done", static_cast<std::int64_t>(steps_done));
-  io::write_grid(f, grid);
-  io::write_series(f, recorder.series);
-  const int fold = io::write_analysis(f, grid, levels.front(), setup.current);
-  if (!o.no_state) {
-    io::write_levels(f, scheme->level_names(), levels);
-  }
-  f.commit();
-  if (!o.quiet) {
-    summarise(setup, recorder.series, steps_done, seconds, fold, out);
+  if (outcome.stopped) {
+    throw Stopped{recorder.stop_signal() != 0 ? 128 + recorder.stop_signal() : 0};
   }
 }
 
@@ -233,6 +308,19 @@ void add_run_command(CLI::App& app, int argc, char** argv, const scaleout::MpiSe
   }
   cmd->add_option("--scheme", o->scheme, schemes);
   cmd->add_option("--out", o->out, "results file (default: out/<case name>.h5)");
+  cmd->add_flag("--force", o->force, "replace an existing results file and checkpoint");
+  cmd->add_option("--checkpoint", o->checkpoint,
+                  "checkpoint file (default: the results file's name with .checkpoint.h5); "
+                  "written on the case's [output] cadence and when a signal or --max-hours stops "
+                  "the run, removed when the run completes");
+  cmd->add_option("--restart", o->restart,
+                  "continue from this checkpoint; the final state is bitwise that of an "
+                  "uninterrupted run")
+      ->check(CLI::ExistingFile);
+  cmd->add_option("--max-hours", o->max_hours,
+                  "stop cleanly (checkpoint, results marked incomplete, exit 0) before this much "
+                  "wall time")
+      ->check(CLI::PositiveNumber);
   cmd->add_flag("--quiet", o->quiet, "no progress line and no summary");
   cmd->add_flag("--no-state", o->no_state,
                 "leave the final state out of the results (the plane z = 0 is always written)");

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdio>
 #include <cstring>
+#include <fcntl.h>
 #include <hdf5.h>
 #include <stdexcept>
 #include <system_error>
@@ -18,6 +19,20 @@ namespace {
 /// HDF5 prints its error stack by default; decgpe reports one line of its own instead.
 void silence_hdf5() {
   H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
+}
+
+/// Writes a file's data and then the folder's entry to the disk; false when either fails.
+bool sync_to_disk(const std::filesystem::path& file) {
+  const auto sync = [](const std::filesystem::path& p) {
+    const int fd = ::open(p.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+      return false;
+    }
+    const bool ok = ::fsync(fd) == 0;
+    return ::close(fd) == 0 && ok;
+  };
+  const std::filesystem::path folder = file.has_parent_path() ? file.parent_path() : ".";
+  return sync(file) && sync(folder);
 }
 
 using hdf5::check;
@@ -54,6 +69,11 @@ void write_attribute(hid_t object, const std::string& name, hid_t type, const vo
 }
 
 } // namespace
+
+void init_hdf5() {
+  H5dont_atexit();
+  silence_hdf5();
+}
 
 ResultsFile::ResultsFile(std::filesystem::path path) : path_(std::move(path)) {
   silence_hdf5();
@@ -134,42 +154,167 @@ void ResultsFile::write(const std::string& path, std::span<const Complex> data) 
   write_dataset(file_, path, type, data.data(), {data.size()});
 }
 
+void ResultsFile::write_text(const std::string& path, const std::string& text) {
+  const std::string what = "cannot write dataset " + path;
+  Handle type(H5Tcopy(H5T_C_S1), H5Tclose, what);
+  check(H5Tset_size(type, text.empty() ? 1 : text.size()), what);
+  check(H5Tset_strpad(type, H5T_STR_NULLPAD), what);
+  Handle space(H5Screate(H5S_SCALAR), H5Sclose, what);
+  Handle lcpl(H5Pcreate(H5P_LINK_CREATE), H5Pclose, what);
+  check(H5Pset_create_intermediate_group(lcpl, 1), what);
+  Handle set(H5Dcreate2(file_, path.c_str(), type, space, lcpl, H5P_DEFAULT, H5P_DEFAULT), H5Dclose,
+             what);
+  check(H5Dwrite(set, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, text.empty() ? "" : text.data()), what);
+}
+
+void ResultsFile::copy(const InputFile& from, const std::string& path) {
+  const std::string what = "cannot copy " + path;
+  Handle lcpl(H5Pcreate(H5P_LINK_CREATE), H5Pclose, what);
+  check(H5Pset_create_intermediate_group(lcpl, 1), what);
+  check(H5Ocopy(from.id(), path.c_str(), file_, path.c_str(), H5P_DEFAULT, lcpl), what);
+}
+
 void ResultsFile::commit() {
   const herr_t closed = H5Fclose(file_);
   file_ = -1;
   std::error_code ec;
-  if (closed < 0) {
+  const auto fail = [&](const std::string& reason) {
     std::filesystem::remove(temporary_, ec);
-    throw std::runtime_error("cannot write output '" + path_.string() +
-                             "': closing the file failed");
+    throw std::runtime_error("cannot write output '" + path_.string() + "': " + reason);
+  };
+  if (closed < 0) {
+    fail("closing the file failed (is the disk full?)");
+  }
+  errno = 0;
+  if (!sync_to_disk(temporary_)) {
+    fail(std::string("fsync failed: ") + std::strerror(errno));
   }
   std::filesystem::rename(temporary_, path_, ec);
   if (ec) {
-    std::filesystem::remove(temporary_, ec);
-    throw std::runtime_error("cannot write output '" + path_.string() + "': " + ec.message());
+    fail(ec.message());
+  }
+  sync_to_disk(path_);
+}
+
+InputFile::InputFile(std::filesystem::path path) : path_(std::move(path)) {
+  silence_hdf5();
+  if (!std::filesystem::is_regular_file(path_)) {
+    throw std::runtime_error("cannot read '" + path_.string() + "': no such file");
+  }
+  file_ = H5Fopen(path_.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  if (file_ < 0) {
+    throw std::runtime_error("cannot read '" + path_.string() + "': not an HDF5 file");
   }
 }
 
-std::vector<double> read_doubles(const std::filesystem::path& file, const std::string& dataset) {
-  silence_hdf5();
-  const std::string where = "'" + file.string() + "' dataset '" + dataset + "'";
-  if (!std::filesystem::exists(file)) {
-    throw std::runtime_error("cannot read " + where + ": no such file");
-  }
-  Handle f(H5Fopen(file.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose,
-           "cannot open " + file.string());
-  Handle set(H5Dopen2(f, dataset.c_str(), H5P_DEFAULT), H5Dclose,
-             "cannot read " + where + ": no such dataset");
-  Handle space(H5Dget_space(set), H5Sclose, "cannot read " + where);
+InputFile::~InputFile() {
+  H5Fclose(file_);
+}
+
+bool InputFile::has(const std::string& path) const {
+  return H5Lexists(file_, path.c_str(), H5P_DEFAULT) > 0;
+}
+
+std::uint64_t InputFile::length(std::int64_t set, const std::string& dataset) const {
+  const std::string where = "cannot read '" + path_.string() + "' dataset '" + dataset + "'";
+  Handle space(H5Dget_space(set), H5Sclose, where);
   if (H5Sget_simple_extent_ndims(space) != 1) {
-    throw std::runtime_error("cannot read " + where + ": expected a 1-D dataset");
+    throw std::runtime_error(where + ": expected a 1-D dataset");
   }
   hsize_t n = 0;
   H5Sget_simple_extent_dims(space, &n, nullptr);
-  std::vector<double> out(n);
-  check(H5Dread(set, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, out.data()),
-        "cannot read " + where);
+  return n;
+}
+
+std::vector<double> InputFile::doubles(const std::string& dataset) const {
+  const std::string where = "cannot read '" + path_.string() + "' dataset '" + dataset + "'";
+  Handle set(H5Dopen2(file_, dataset.c_str(), H5P_DEFAULT), H5Dclose, where + ": no such dataset");
+  std::vector<double> out(length(set, dataset));
+  check(H5Dread(set, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, out.data()), where);
   return out;
+}
+
+std::vector<std::int64_t> InputFile::integers(const std::string& dataset) const {
+  const std::string where = "cannot read '" + path_.string() + "' dataset '" + dataset + "'";
+  Handle set(H5Dopen2(file_, dataset.c_str(), H5P_DEFAULT), H5Dclose, where + ": no such dataset");
+  std::vector<std::int64_t> out(length(set, dataset));
+  check(H5Dread(set, H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, out.data()), where);
+  return out;
+}
+
+std::vector<Complex> InputFile::complexes(const std::string& dataset) const {
+  const std::string where = "cannot read '" + path_.string() + "' dataset '" + dataset + "'";
+  Handle set(H5Dopen2(file_, dataset.c_str(), H5P_DEFAULT), H5Dclose, where + ": no such dataset");
+  Handle type(make_complex_type(), H5Tclose, where);
+  std::vector<Complex> out(length(set, dataset));
+  check(H5Dread(set, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, out.data()), where);
+  return out;
+}
+
+std::string InputFile::text(const std::string& dataset) const {
+  const std::string where = "cannot read '" + path_.string() + "' dataset '" + dataset + "'";
+  Handle set(H5Dopen2(file_, dataset.c_str(), H5P_DEFAULT), H5Dclose, where + ": no such dataset");
+  Handle type(H5Dget_type(set), H5Tclose, where);
+  if (H5Tget_class(type) != H5T_STRING || H5Tis_variable_str(type) > 0) {
+    throw std::runtime_error(where + ": not a fixed-length string");
+  }
+  std::string out(H5Tget_size(type), '\0');
+  check(H5Dread(set, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, out.data()), where);
+  out.resize(std::strlen(out.c_str()));
+  return out;
+}
+
+std::vector<std::string> InputFile::members(const std::string& group) const {
+  std::vector<std::string> names;
+  if (!has(group)) {
+    return names;
+  }
+  Handle g(H5Gopen2(file_, group.c_str(), H5P_DEFAULT), H5Gclose, "cannot open group " + group);
+  H5G_info_t info{};
+  check(H5Gget_info(g, &info), "cannot read group " + group);
+  for (hsize_t k = 0; k < info.nlinks; ++k) {
+    const ssize_t n =
+        H5Lget_name_by_idx(g, ".", H5_INDEX_NAME, H5_ITER_INC, k, nullptr, 0, H5P_DEFAULT);
+    std::string name(static_cast<std::size_t>(std::max<ssize_t>(n, 0)) + 1, '\0');
+    H5Lget_name_by_idx(g, ".", H5_INDEX_NAME, H5_ITER_INC, k, name.data(), name.size(),
+                       H5P_DEFAULT);
+    name.resize(static_cast<std::size_t>(std::max<ssize_t>(n, 0)));
+    names.push_back(name);
+  }
+  return names;
+}
+
+double InputFile::number_attribute(const std::string& name) const {
+  const std::string where = "cannot read '" + path_.string() + "' attribute '" + name + "'";
+  Handle attr(H5Aopen(file_, name.c_str(), H5P_DEFAULT), H5Aclose, where);
+  double value = 0.0;
+  check(H5Aread(attr, H5T_NATIVE_DOUBLE, &value), where);
+  return value;
+}
+
+std::int64_t InputFile::integer_attribute(const std::string& name) const {
+  const std::string where = "cannot read '" + path_.string() + "' attribute '" + name + "'";
+  Handle attr(H5Aopen(file_, name.c_str(), H5P_DEFAULT), H5Aclose, where);
+  std::int64_t value = 0;
+  check(H5Aread(attr, H5T_NATIVE_INT64, &value), where);
+  return value;
+}
+
+std::string InputFile::text_attribute(const std::string& name) const {
+  const std::string where = "cannot read '" + path_.string() + "' attribute '" + name + "'";
+  Handle attr(H5Aopen(file_, name.c_str(), H5P_DEFAULT), H5Aclose, where);
+  Handle type(H5Aget_type(attr), H5Tclose, where);
+  if (H5Tget_class(type) != H5T_STRING || H5Tis_variable_str(type) > 0) {
+    throw std::runtime_error(where + ": not a fixed-length string");
+  }
+  std::string out(H5Tget_size(type), '\0');
+  check(H5Aread(attr, type, out.data()), where);
+  out.resize(std::strlen(out.c_str()));
+  return out;
+}
+
+std::vector<double> read_doubles(const std::filesystem::path& file, const std::string& dataset) {
+  return InputFile(file).doubles(dataset);
 }
 
 } // namespace decgpe::io

@@ -13,9 +13,15 @@
 
 namespace decgpe::io {
 
+/// Call first in a program, before any other HDF5 call: HDF5's exit handler is kept from closing a
+/// file again whose close already failed (it crashes on a full disk), and its error stack printing
+/// is turned off (decgpe reports one line of its own).
+void init_hdf5();
+
 /// An HDF5 file written under a temporary name in the target folder and renamed onto the final path
-/// by commit(); destroying it uncommitted deletes the temporary, so a failed run leaves nothing
-/// behind.
+/// by commit() once it is on the disk (fsync of the file and the folder); destroying it uncommitted
+/// deletes the temporary, so a failed run leaves nothing behind and the previous file under the
+/// final name (a checkpoint) stays intact until the new one is complete.
 class ResultsFile {
 public:
   /// Creates the folder if needed; throws std::runtime_error "cannot write output '<path>':
@@ -39,14 +45,45 @@ public:
   void write(const std::string& path, std::span<const std::int64_t> data);
   /// Complex values as a compound {r, i} (what h5py reads as complex128).
   void write(const std::string& path, std::span<const Complex> data);
+  /// A text of any length as a scalar string dataset (attributes are limited to 64 KiB).
+  void write_text(const std::string& path, const std::string& text);
   /// A double attribute on a dataset or group.
   void attribute_of(const std::string& object, const std::string& name, double value);
+
+  /// Copies dataset `path` of `from` to the same path here.
+  void copy(const class InputFile& from, const std::string& path);
 
   void commit();
   const std::filesystem::path& path() const { return path_; }
 
 private:
   std::filesystem::path path_, temporary_;
+  std::int64_t file_ = -1;
+};
+
+/// An HDF5 file opened for reading; every read throws std::runtime_error naming the file and what.
+class InputFile {
+public:
+  explicit InputFile(std::filesystem::path path);
+  ~InputFile();
+  InputFile(const InputFile&) = delete;
+  InputFile& operator=(const InputFile&) = delete;
+
+  bool has(const std::string& path) const;
+  std::vector<double> doubles(const std::string& dataset) const;
+  std::vector<std::int64_t> integers(const std::string& dataset) const;
+  std::vector<Complex> complexes(const std::string& dataset) const;
+  std::string text(const std::string& dataset) const;
+  double number_attribute(const std::string& name) const;
+  std::int64_t integer_attribute(const std::string& name) const;
+  std::string text_attribute(const std::string& name) const;
+  /// The names of the links in group `group` ("" when there is no such group).
+  std::vector<std::string> members(const std::string& group) const;
+  std::int64_t id() const { return file_; }
+
+private:
+  std::uint64_t length(std::int64_t set, const std::string& dataset) const;
+  std::filesystem::path path_;
   std::int64_t file_ = -1;
 };
 

@@ -2,12 +2,11 @@
 
 #include "cli/build_info.hpp"
 #include "setup/grid_scaling.hpp"
+#include "setup/one_line.hpp"
 #include "solvers/schemes/registry.hpp"
 #include "solvers/splitting.hpp"
 
 #include <ctime>
-#include <fstream>
-#include <sstream>
 #include <unistd.h>
 
 namespace decgpe::io {
@@ -27,23 +26,17 @@ std::string host_name() {
   return buffer;
 }
 
-std::string read_text(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
 void write_identity(ResultsFile& f, const Backend& backend, const RunIdentity& who) {
   f.attribute("decgpe_version", std::string(version()));
   f.attribute("git_commit", std::string(git_commit()));
-  f.attribute("command_line", who.command_line);
+  f.attribute("command_line", setup::one_line(who.command_line, 4096));
   f.attribute("date", who.date);
   f.attribute("host", who.host);
   f.attribute("backend", backend.name());
   f.attribute("device", backend.device());
   f.attribute("case_file", who.case_file);
-  f.attribute("case_toml", who.case_text);
+  f.attribute("fingerprint", who.fingerprint);
+  f.write_text("/case_toml", who.case_text); // a dataset: attributes end at 64 KiB
 }
 
 void write_physics(ResultsFile& f, const setup::RunSetup& run) {
@@ -99,9 +92,13 @@ void write_time_stepping(ResultsFile& f, const setup::RunSetup& run) {
 
 } // namespace
 
-RunIdentity identify_run(std::string command_line, std::string case_file) {
-  std::string text = read_text(case_file);
-  return {std::move(command_line), std::move(case_file), std::move(text), utc_now(), host_name()};
+RunIdentity identify_run(std::string command_line, std::string case_file, std::string case_text) {
+  return {std::move(command_line),
+          std::move(case_file),
+          std::move(case_text),
+          utc_now(),
+          host_name(),
+          {}};
 }
 
 void Series::add(long at_step, double at_t, const Diagnostics& d) {
@@ -166,6 +163,23 @@ void write_levels(ResultsFile& f, const std::vector<std::string>& names,
                   const std::vector<std::vector<Complex>>& levels) {
   for (std::size_t k = 0; k < names.size(); ++k) {
     f.write("/state/" + names[k], levels[k]);
+  }
+}
+
+void carry_snapshots(ResultsFile& f, const std::filesystem::path& earlier,
+                     const std::string& fingerprint, long step) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(earlier, ec)) {
+    return;
+  }
+  const InputFile from(earlier);
+  if (from.text_attribute("fingerprint") != fingerprint) {
+    return;
+  }
+  for (const std::string& name : from.members("/snapshots")) {
+    if (std::stol(name) <= step) {
+      f.copy(from, "/snapshots/" + name);
+    }
   }
 }
 

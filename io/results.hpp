@@ -1,6 +1,7 @@
 #pragma once
 // The layout of a results file, written once here (README, "Running a case"): provenance as root
-// attributes, /grid, /diagnostics, /analysis, /state/<level> and /snapshots/<step>.
+// attributes and /case_toml, /grid, /diagnostics, /analysis, /state/<level> and
+// /snapshots/<step>.
 
 #include "io/hdf5_file.hpp"
 #include "setup/case_setup.hpp"
@@ -19,10 +20,11 @@ struct RunIdentity {
   std::string case_text;
   std::string date; ///< UTC, ISO 8601
   std::string host;
+  std::string fingerprint; ///< of the trajectory (io/checkpoint.hpp), once the set-up is done
 };
 
-/// The identity of a run starting now: the date, the host and the case file's text.
-RunIdentity identify_run(std::string command_line, std::string case_file);
+/// The identity of a run starting now: the date, the host and the case file's text as read.
+RunIdentity identify_run(std::string command_line, std::string case_file, std::string case_text);
 
 /// The diagnostics time series as a run produces it.
 struct Series {
@@ -47,6 +49,10 @@ int write_analysis(ResultsFile& f, const Grid& g, std::span<const Complex> curre
 /// /state/<name> for each of the scheme's levels.
 void write_levels(ResultsFile& f, const std::vector<std::string>& names,
                   const std::vector<std::vector<Complex>>& levels);
+/// The snapshots up to `step` of the results file `earlier` (what an interrupted run wrote before
+/// the checkpoint it resumes from), when that file is of the same trajectory.
+void carry_snapshots(ResultsFile& f, const std::filesystem::path& earlier,
+                     const std::string& fingerprint, long step);
 /// /snapshots/<step> with its time.
 void write_snapshot(ResultsFile& f, long step, double t, std::span<const Complex> psi);
 

@@ -30,12 +30,12 @@ if [ "$mode" = full ]; then
   step "compute-sanitizer (memcheck, racecheck) on a small case of every lattice and kernel variant; rk4 under memcheck"
   tmp=$(mktemp -d)
   for lattice in cubic fcc bcc a15 c15 z; do
-    printf 'lattice = "%s"\nh = 0.8\nstructures = [5, 4, 6]\ng = 100.0\n[time]\ndt_fraction = 0.5\nsteps = 12\ndiagnostics_every = 4\n' \
+    printf 'lattice = "%s"\nh = 0.8\nstructures = [5, 4, 6]\ng = 100.0\n[time]\ndt_fraction = 0.5\nsteps = 12\ndiagnostics_every = 4\n[initial]\nkappa = 1\n' \
       "$lattice" >"$tmp/$lattice.toml"
     for variant in plain shared; do
       for tool in memcheck racecheck; do
         if compute-sanitizer --tool "$tool" --error-exitcode 3 build/cuda/cli/decgpe run "$tmp/$lattice.toml" \
-          --backend "cuda:$variant" --quiet --out "$tmp/out.h5" >>"$OUT/sanitizer.log" 2>&1; then
+          --backend "cuda:$variant" --quiet --force --out "$tmp/out.h5" >>"$OUT/sanitizer.log" 2>&1; then
           echo "$lattice $variant $tool: clean" | tee -a "$OUT/summary.txt"
         else
           echo "$lattice $variant $tool: ERRORS (see sanitizer.log)" | tee -a "$OUT/summary.txt"
@@ -44,7 +44,7 @@ if [ "$mode" = full ]; then
       done
     done
     if compute-sanitizer --tool memcheck --error-exitcode 3 build/cuda/cli/decgpe run "$tmp/$lattice.toml" \
-      --backend cuda:plain --scheme rk4 --quiet --out "$tmp/out.h5" >>"$OUT/sanitizer.log" 2>&1; then
+      --backend cuda:plain --scheme rk4 --quiet --force --out "$tmp/out.h5" >>"$OUT/sanitizer.log" 2>&1; then
       echo "$lattice rk4 memcheck: clean" | tee -a "$OUT/summary.txt"
     else
       echo "$lattice rk4 memcheck: ERRORS (see sanitizer.log)" | tee -a "$OUT/summary.txt"

@@ -8,7 +8,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 preset=$(scripts/build.sh | tail -n 1)
 if [ "${1:-}" != --reports ]; then
-  exec "build/$preset/cli/decgpe" run cases/default.toml "$@"
+  # --force: the main job replaces its own earlier result.
+  exec "build/$preset/cli/decgpe" run cases/default.toml --force "$@"
 fi
 
 if [ "$preset" = cuda ] && nvidia-smi -L >/dev/null 2>&1; then
@@ -27,7 +28,7 @@ else
   for lattice in bcc cubic; do
     sed -e 's/^operations_per_time = .*/operations_per_time = 3e8/' -e 's/^end_time = .*/end_time = 10.0/' \
       "cases/accuracy/$lattice.toml" >"$reduced/accuracy_$lattice.toml"
-    "build/$preset/cli/decgpe" run "$reduced/accuracy_$lattice.toml" --no-state --out "$reduced/accuracy_$lattice.h5"
+    "build/$preset/cli/decgpe" run "$reduced/accuracy_$lattice.toml" --no-state --force --out "$reduced/accuracy_$lattice.h5"
   done
   scripts/reports.sh
   python=$(command -v /usr/bin/python3 || command -v python3)

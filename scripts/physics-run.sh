@@ -13,7 +13,7 @@ export DECGPE_CACHE=${DECGPE_CACHE:-$runs/../cache}
 status=0
 
 run() { # run NAME CASE-FILE
-  if "$build/cli/decgpe" run "$2" --backend cuda --no-state --out "$runs/$1.h5" >"$runs/$1.log" 2>&1; then
+  if "$build/cli/decgpe" run "$2" --backend cuda --no-state --force --out "$runs/$1.h5" >"$runs/$1.log" 2>&1; then
     echo "$1: $(grep -E '^(stopped|t = )' "$runs/$1.log" | tr '\n' ' ')"
   else
     echo "$1: FAILED: $(tail -n 1 "$runs/$1.log")"

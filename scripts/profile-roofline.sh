@@ -59,12 +59,14 @@ g = 300.0
 dt_fraction = 0.5
 steps = 8
 diagnostics_every = 8
+[initial]
+kappa = 1
 EOF
     echo "profile-roofline: $name ($dofs DOFs)"
     status=0
     "$ncu" --clock-control "$clock" --kernel-name regex:step_plain --launch-skip "$skip" --launch-count 1 \
       --metrics "$metrics" -f -o "$tmp/$name" \
-      "$decgpe" run "$tmp/$name.toml" --backend cuda:plain --quiet --no-state --out "$tmp/$name.h5" \
+      "$decgpe" run "$tmp/$name.toml" --backend cuda:plain --quiet --no-state --force --out "$tmp/$name.h5" \
       >"$tmp/ncu.log" 2>&1 || status=$?
     rm -f "$tmp/$name.h5"
     why=$(grep -oE 'ERR_NVGPUCTRPERM|LibraryNotLoaded' "$tmp/ncu.log" | head -n 1 || true)

@@ -19,7 +19,7 @@ run() {
     -e "s/^diagnostics_every = .*/diagnostics_every = $steps/" cases/scaling_bcc.toml >"$tmp/case.toml"
   local output seconds dt
   output=$(OMP_NUM_THREADS=$threads mpirun --oversubscribe --bind-to none -np "$ranks" "$build/cli/decgpe" run \
-    "$tmp/case.toml" --backend "$backend" --out "$tmp/out.h5" 2>&1)
+    "$tmp/case.toml" --backend "$backend" --force --out "$tmp/out.h5" 2>&1)
   echo "$output" >>"$OUT/scaling.log"
   seconds=$(echo "$output" | grep '^results:' | sed -E 's/.*\(([0-9.]+) s,.*/\1/')
   dt=$(echo "$output" | grep '^decgpe run' | sed -E 's/.*dt = ([0-9.e+-]+) .*/\1/')

@@ -1,6 +1,7 @@
 #include "setup/case_file.hpp"
 
 #include "lattices/crystal.hpp"
+#include "setup/one_line.hpp"
 #include "solvers/schemes/registry.hpp"
 
 #include <algorithm>
@@ -27,29 +28,8 @@ namespace fs = std::filesystem;
 // a typo.
 constexpr std::int64_t kMaxKappa = 30;
 
-// Quoted TOML keys and strings may hold control characters; escaping them keeps every message on
-// one line.
-std::string one_line(std::string_view text) {
-  std::string out;
-  out.reserve(text.size());
-  for (const char ch : text) {
-    const auto byte = static_cast<unsigned char>(ch);
-    if (ch == '\n') {
-      out += "\\n";
-    } else if (ch == '\r') {
-      out += "\\r";
-    } else if (ch == '\t') {
-      out += "\\t";
-    } else if (byte < 0x20 || byte == 0x7f) {
-      char escaped[5];
-      std::snprintf(escaped, sizeof escaped, "\\x%02x", static_cast<unsigned>(byte));
-      out += escaped;
-    } else {
-      out += ch;
-    }
-  }
-  return out;
-}
+// The shipped cases are under 2 KiB; anything near this bound is not a case file.
+constexpr std::size_t kMaxCaseBytes = 1 << 20;
 
 std::string_view type_name(toml::node_type type) {
   switch (type) {
@@ -96,7 +76,7 @@ public:
   void allow_only(std::initializer_list<std::string_view> keys) const {
     for (const auto& [key, node] : *table_) {
       if (std::ranges::find(keys, key.str()) == keys.end()) {
-        fail("unknown key '" + path(key.str()) + "'");
+        fail("unknown key '" + echo(path(key.str())) + "'");
       }
     }
   }
@@ -231,7 +211,7 @@ void read_lattice(const Section& top, CaseConfig& c) {
     for (const std::string_view name : names) {
       known += (known.empty() ? "" : ", ") + std::string(name);
     }
-    top.fail("unknown lattice '" + c.lattice + "' (known: " + known + ")");
+    top.fail("unknown lattice '" + echo(c.lattice) + "' (known: " + known + ")");
   }
 }
 
@@ -252,7 +232,7 @@ void read_grid(const Section& top, CaseConfig& c) {
   if (const toml::node* node = top.node("domain"); node != nullptr && node->is_string()) {
     if (node->as_string()->get() != "auto") {
       top.fail("key 'domain' must be \"auto\" or an array of 3 numbers, got \"" +
-               node->as_string()->get() + "\"");
+               echo(node->as_string()->get()) + "\"");
     }
     c.domain_auto = true;
   } else if (const toml::array* domain = top.triple("domain", "numbers")) {
@@ -305,7 +285,7 @@ void read_potential(const Section& p, CaseConfig& c, const fs::path& base_dir) {
     }
   } else {
     p.fail("key '" + p.path("kind") + "' must be 'harmonic' or 'tabulated', got '" +
-           c.potential_kind + "'");
+           echo(c.potential_kind) + "'");
   }
 }
 
@@ -320,7 +300,8 @@ void read_time(const Section& t, CaseConfig& c) {
   }
   c.start = t.string("start").value_or(c.start);
   if (c.start != "discrete" && c.start != "paper") {
-    t.fail("key '" + t.path("start") + "' must be 'discrete' or 'paper', got '" + c.start + "'");
+    t.fail("key '" + t.path("start") + "' must be 'discrete' or 'paper', got '" + echo(c.start) +
+           "'");
   }
   if (c.start == "paper" && !find_scheme(c.scheme).takes_previous_level) {
     t.fail("key '" + t.path("start") + "' = 'paper' sets the leapfrog's second level; scheme '" +
@@ -345,7 +326,7 @@ void read_time(const Section& t, CaseConfig& c) {
   c.dt_fraction_of = t.string("dt_fraction_of").value_or(c.dt_fraction_of);
   if (c.dt_fraction_of != "limit" && c.dt_fraction_of != "eq11") {
     t.fail("key '" + t.path("dt_fraction_of") + "' must be 'limit' or 'eq11', got '" +
-           c.dt_fraction_of + "'");
+           echo(c.dt_fraction_of) + "'");
   }
   if (t.has("dt_fraction_of") && !c.dt_fraction) {
     t.fail("key '" + t.path("dt_fraction_of") + "' needs 'time.dt_fraction'");
@@ -370,10 +351,22 @@ void read_initial(const Section& i, CaseConfig& c) {
   c.initial_kind = i.string("kind").value_or(c.initial_kind);
   if (c.initial_kind != "harmonic_vortex" && c.initial_kind != "stationary_vortex") {
     i.fail("key '" + i.path("kind") + "' must be 'harmonic_vortex' or 'stationary_vortex', got '" +
-           c.initial_kind + "'");
+           echo(c.initial_kind) + "'");
   }
-  if (const std::optional<std::int64_t> kappa = i.integer("kappa")) {
-    c.kappa = static_cast<int>(i.in_range(*kappa, i.path("kappa"), 0, kMaxKappa));
+  c.kappa = static_cast<int>(
+      i.in_range(i.required(&Section::integer, "kappa"), i.path("kappa"), 0, kMaxKappa));
+}
+
+void read_output(const Section& o, CaseConfig& c) {
+  o.allow_only({"checkpoint_every", "checkpoint_minutes"});
+  if (const std::optional<std::int64_t> every = o.integer("checkpoint_every")) {
+    c.checkpoint_every = static_cast<long>(o.in_range(*every, o.path("checkpoint_every"), 0));
+  }
+  if (const std::optional<double> minutes = o.number("checkpoint_minutes")) {
+    if (*minutes < 0.0) {
+      o.fail("key '" + o.path("checkpoint_minutes") + "' must be >= 0");
+    }
+    c.checkpoint_minutes = *minutes;
   }
 }
 
@@ -392,18 +385,20 @@ CaseConfig parse_case(std::string_view toml, std::string_view source, const fs::
 
   const Section top(root, "", source_name);
   top.allow_only({"lattice", "h", "operations_per_time", "domain", "structures", "shift", "g",
-                  "potential", "time", "initial"});
+                  "potential", "time", "initial", "output"});
   CaseConfig c;
   c.name = fs::path(source).stem().string();
   read_lattice(top, c);
   read_grid(top, c);
-  c.g = top.number("g").value_or(c.g);
+  // The physics has no defaults: a dropped g or κ would silently be another problem.
+  c.g = top.required(&Section::number, "g");
   if (const std::optional<Section> potential = top.section("potential")) {
     read_potential(*potential, c, base_dir);
   }
   read_time(top.required(&Section::section, "time"), c);
-  if (const std::optional<Section> initial = top.section("initial")) {
-    read_initial(*initial, c);
+  read_initial(top.required(&Section::section, "initial"), c);
+  if (const std::optional<Section> output = top.section("output")) {
+    read_output(*output, c);
   }
   // What eq. 15 and Table 1 need: a stationary state to measure the domain and the step on.
   if (c.operations_per_time && c.dt_fraction_of != "eq11") {
@@ -434,7 +429,7 @@ void override_scheme(CaseConfig& config, const std::string& scheme) {
   config.scheme = scheme;
 }
 
-CaseConfig read_case_file(const fs::path& path) {
+std::string read_case_text(const fs::path& path) {
   const auto cannot_read = [&path](const std::string& reason) {
     return CaseError(one_line("cannot read case file '" + path.string() + "': " + reason));
   };
@@ -443,19 +438,32 @@ CaseConfig read_case_file(const fs::path& path) {
   if (ec) {
     throw cannot_read(ec.message());
   }
-  // Opening a directory succeeds on POSIX and only reading fails, with a less telling message.
+  // Only a regular file: a FIFO would block and a device (/dev/zero) never end.
   if (fs::is_directory(status)) {
     throw cannot_read("is a directory");
+  }
+  if (!fs::is_regular_file(status)) {
+    throw cannot_read("not a regular file");
   }
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     throw cannot_read(std::strerror(errno));
   }
-  const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  std::string text(kMaxCaseBytes + 1, '\0');
+  in.read(text.data(), static_cast<std::streamsize>(text.size()));
   if (in.bad()) {
     throw cannot_read("read error");
   }
-  return parse_case(text, path.string(), path.parent_path());
+  text.resize(static_cast<std::size_t>(in.gcount()));
+  if (text.size() > kMaxCaseBytes) {
+    throw cannot_read("larger than " + std::to_string(kMaxCaseBytes / 1024) +
+                      " KiB; a case is a few keys (tabulated potentials go in an HDF5 file)");
+  }
+  return text;
+}
+
+CaseConfig read_case_file(const fs::path& path) {
+  return parse_case(read_case_text(path), path.string(), path.parent_path());
 }
 
 } // namespace decgpe::setup

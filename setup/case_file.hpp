@@ -55,6 +55,10 @@ struct CaseConfig {
   /// Stop at the first diagnostics step where E = 1 − |⟨ψ₀|ψ⟩| exceeds this (the vortex split).
   std::optional<double> stop_when_error_exceeds;
 
+  // [output]
+  long checkpoint_every = 0;       ///< steps between checkpoints (0: none by steps)
+  double checkpoint_minutes = 0.0; ///< wall-clock minutes between checkpoints (0: none by time)
+
   // [initial]
   /// harmonic_vortex: ψ ∝ (x + iy)^κ e^{−(ρ² + λz²)/2}, exact phase e^{−iμt};
   /// stationary_vortex: the eq. 14 state of this λ, g and κ.
@@ -64,6 +68,9 @@ struct CaseConfig {
 
 /// Replaces the case's scheme (the --scheme flag), with the checks the case file gets.
 void override_scheme(CaseConfig& config, const std::string& scheme);
+
+/// A case file's text, read with a bound (regular files of at most 1 MiB; throws CaseError).
+std::string read_case_text(const std::filesystem::path& path);
 
 /// Reads and validates a case file (throws CaseError; a missing or unreadable file is a CaseError
 /// too).

@@ -3,6 +3,7 @@
 #include "io/hdf5_file.hpp"
 #include "setup/grid_scaling.hpp"
 #include "setup/stationary_vortex.hpp"
+#include "solvers/memory_budget.hpp"
 #include "solvers/schemes/registry.hpp"
 
 #include <algorithm>
@@ -105,7 +106,8 @@ void choose_step(RunSetup& run, std::span<const Complex> psi0) {
 
 /// Everything after the state is chosen, for either kind of state.
 template <class State>
-void finish(RunSetup& run, const State& state, const lattices::CellComplex& complex) {
+void finish(RunSetup& run, const State& state, const lattices::CellComplex& complex,
+            const BeforeAllocating& before_allocating) {
   const CaseConfig& config = run.config;
   Problem& p = run.problem;
   std::array<int, 3> size{};
@@ -113,6 +115,10 @@ void finish(RunSetup& run, const State& state, const lattices::CellComplex& comp
     size = *config.structures;
   } else {
     size = structures_covering(complex, *config.domain, config.h);
+  }
+  const std::int64_t cells = checked_cell_count(size, complex.cells_per_structure());
+  if (before_allocating) {
+    before_allocating(cells);
   }
   p.grid = make_grid(complex, size, config.h);
   p.grid.origin += lattices::Vec3{config.shift[0], config.shift[1], config.shift[2]} * config.h;
@@ -134,6 +140,7 @@ void finish(RunSetup& run, const State& state, const lattices::CellComplex& comp
   run.operations_per_time = operations_per_step(p.grid) / run.dt;
   run.schedule.diagnostics_every = config.diagnostics_every;
   run.schedule.snapshot_every = config.snapshot_every;
+  run.schedule.checkpoint_every = config.checkpoint_every;
   run.schedule.stop_when_error_exceeds = config.stop_when_error_exceeds.value_or(0.0);
   if (config.start == "paper") {
     run.previous = sample(p.grid, state, -run.dt, run.normalisation);
@@ -149,12 +156,12 @@ std::filesystem::path vortex_cache_dir() {
                                         : std::filesystem::path("out/cache");
 }
 
-RunSetup prepare_run(const CaseConfig& config) {
+RunSetup prepare_run(const CaseConfig& config, const BeforeAllocating& before_allocating) {
   RunSetup run;
   run.config = config;
   const lattices::CellComplex& complex = lattices::cell_complex(config.lattice);
   if (config.initial_kind == "harmonic_vortex") {
-    finish(run, HarmonicVortex{config.kappa, config.lambda}, complex);
+    finish(run, HarmonicVortex{config.kappa, config.lambda}, complex, before_allocating);
     return run;
   }
   const StationaryVortex vortex =
@@ -176,7 +183,7 @@ RunSetup prepare_run(const CaseConfig& config) {
             .h;
   }
   run.effective_wavelength = 2.0 * std::numbers::pi / std::sqrt(2.0 * vortex.energies().kinetic);
-  finish(run, vortex, complex);
+  finish(run, vortex, complex, before_allocating);
   return run;
 }
 

@@ -8,6 +8,7 @@
 #include "solvers/problem.hpp"
 #include "solvers/stability.hpp"
 
+#include <functional>
 #include <vector>
 
 namespace decgpe::setup {
@@ -31,8 +32,12 @@ struct RunSetup {
 /// Where solved stationary-vortex profiles are cached: $DECGPE_CACHE, else out/cache.
 std::filesystem::path vortex_cache_dir();
 
+/// Called with the grid's cell count once it is known and before anything per cell is allocated
+/// (the memory check); may throw.
+using BeforeAllocating = std::function<void(std::int64_t cells)>;
+
 /// Throws std::invalid_argument / std::runtime_error with one line, e.g. for Δt above the scheme's
 /// stability limit or a step count that does not fit.
-RunSetup prepare_run(const CaseConfig& config);
+RunSetup prepare_run(const CaseConfig& config, const BeforeAllocating& before_allocating = {});
 
 } // namespace decgpe::setup

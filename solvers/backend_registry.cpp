@@ -1,6 +1,7 @@
 #include "solvers/backend_registry.hpp"
 
 #include "solvers/cpu/backends.hpp"
+#include "solvers/memory_budget.hpp"
 #if DECGPE_HAVE_CUDA
 #include "solvers/cuda/cuda_backend.hpp"
 #endif
@@ -19,16 +20,17 @@ std::string always_available() {
 constexpr BackendEntry kBackends[] = {
 #if DECGPE_HAVE_CUDA
     {"cuda", "NVIDIA GPU, the kernel variant measured fastest for the lattice",
-     cuda::why_unavailable, cuda::make_preferred, true, BackendEntry::Memory::cuda_device},
+     cuda::why_unavailable, cuda::make_preferred, true, BackendEntry::Memory::cuda_device,
+     cuda::free_device_memory},
     {"cuda:plain", "NVIDIA GPU, neighbours through the L1 cache", cuda::why_unavailable,
-     cuda::make_plain, true, BackendEntry::Memory::cuda_device},
+     cuda::make_plain, true, BackendEntry::Memory::cuda_device, cuda::free_device_memory},
     {"cuda:shared", "NVIDIA GPU, row tiles staged in shared memory", cuda::why_unavailable,
-     cuda::make_shared, true, BackendEntry::Memory::cuda_device},
+     cuda::make_shared, true, BackendEntry::Memory::cuda_device, cuda::free_device_memory},
 #endif
     {"openmp", "all host cores, bitwise equal to reference", always_available,
-     cpu::make_openmp_backend, true, BackendEntry::Memory::host},
+     cpu::make_openmp_backend, true, BackendEntry::Memory::host, free_host_memory},
     {"reference", "one host core, plain loops: the oracle", always_available,
-     cpu::make_reference_backend, false, BackendEntry::Memory::host},
+     cpu::make_reference_backend, false, BackendEntry::Memory::host, free_host_memory},
 };
 
 const BackendEntry* find(std::string_view name) {

@@ -5,6 +5,7 @@
 #include "solvers/backend.hpp"
 #include "solvers/halo_exchange.hpp"
 
+#include <cstdint>
 #include <memory>
 #include <span>
 #include <string>
@@ -22,6 +23,8 @@ struct BackendEntry {
   bool runs_on_slabs; ///< accepts a halo exchange (can be the local backend of MPI ranks)
   /// Where its vectors live, which decides how slab halos move (MPI for host, NCCL for device).
   enum class Memory { host, cuda_device } memory;
+  /// Bytes free where its vectors live (the host's for host backends).
+  std::uint64_t (*free_bytes)();
 };
 
 /// In order of preference for "auto".

@@ -11,10 +11,6 @@ namespace decgpe {
 
 namespace {
 
-/// Steps advanced between progress reports at most; small enough for a live progress line, large
-/// enough to cost nothing on any backend.
-constexpr long kMaxChunk = 64;
-
 std::string at(long step, double dt) {
   char buffer[96];
   std::snprintf(buffer, sizeof buffer, "step %ld (t = %.6g)", step, static_cast<double>(step) * dt);
@@ -48,48 +44,72 @@ void snapshot(Scheme& scheme, long step, double t, RunObserver& observer) {
   observer.on_snapshot(step, t, scheme);
 }
 
+/// The first multiple of `every` after `step` (none when every is 0).
+long next_multiple(long step, long every, long otherwise) {
+  return every > 0 ? std::min(otherwise, (step / every + 1) * every) : otherwise;
+}
+
+bool due(long step, long every) {
+  return every > 0 && step % every == 0;
+}
+
 } // namespace
 
-long integrate(Scheme& scheme, const Schedule& schedule, RunObserver& observer) {
+Outcome integrate(Scheme& scheme, const Schedule& schedule, RunObserver& observer,
+                  const StartPoint& from) {
   const double dt = scheme.dt();
-  const Diagnostics first = measure(scheme);
-  guard(first, first.max_abs, 0, dt);
-  observer.on_diagnostics({0, 0.0, first});
-  if (schedule.snapshot_every > 0) {
-    snapshot(scheme, 0, 0.0, observer);
-  }
-  long step = 0;
-  while (step < schedule.steps) {
-    const long next_diag = (step / schedule.diagnostics_every + 1) * schedule.diagnostics_every;
-    long next = std::min({schedule.steps, next_diag, step + kMaxChunk});
+  Outcome outcome{from.step, false, from.initial_max_abs};
+  if (from.step == 0) {
+    const Diagnostics first = measure(scheme);
+    outcome.initial_max_abs = first.max_abs;
+    guard(first, first.max_abs, 0, dt);
+    observer.on_diagnostics({0, 0.0, first});
     if (schedule.snapshot_every > 0) {
-      next = std::min(next, (step / schedule.snapshot_every + 1) * schedule.snapshot_every);
+      snapshot(scheme, 0, 0.0, observer);
     }
+  }
+  long& step = outcome.steps_done;
+  while (step < schedule.steps) {
+    long next = std::min(schedule.steps, step + kMaxChunk);
+    next = next_multiple(step, schedule.diagnostics_every, next);
+    next = next_multiple(step, schedule.snapshot_every, next);
+    next = next_multiple(step, schedule.checkpoint_every, next);
     {
       const NvtxRange range("steps");
       scheme.advance(next - step);
     }
     step = next;
     const double t = static_cast<double>(step) * dt;
-    if (step % schedule.diagnostics_every == 0 || step == schedule.steps) {
+    if (due(step, schedule.diagnostics_every) || step == schedule.steps) {
       const Diagnostics d = measure(scheme);
-      guard(d, first.max_abs, step, dt);
+      guard(d, outcome.initial_max_abs, step, dt);
       observer.on_diagnostics({step, t, d});
       if (schedule.stop_when_error_exceeds > 0.0 &&
           1.0 - std::hypot(d.overlap.re, d.overlap.im) > schedule.stop_when_error_exceeds) {
-        if (schedule.snapshot_every > 0 && step % schedule.snapshot_every != 0) {
-          snapshot(scheme, step, t, observer);
+        if (schedule.snapshot_every > 0) {
+          snapshot(scheme, step, t, observer); // the state at the stop, on or off the cadence
         }
         observer.on_progress(step, step);
-        return step;
+        break;
       }
     }
-    if (schedule.snapshot_every > 0 && step % schedule.snapshot_every == 0) {
+    if (due(step, schedule.snapshot_every)) {
       snapshot(scheme, step, t, observer);
     }
     observer.on_progress(step, schedule.steps);
+    if (step == schedule.steps) {
+      break;
+    }
+    if (due(step, schedule.checkpoint_every)) {
+      const NvtxRange range("checkpoint");
+      observer.on_checkpoint(step, t, scheme);
+    }
+    if (!observer.keep_going(step, t, scheme)) {
+      outcome.stopped = true;
+      break;
+    }
   }
-  return step;
+  return outcome;
 }
 
 } // namespace decgpe

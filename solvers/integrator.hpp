@@ -1,7 +1,7 @@
 #pragma once
-// Drives a scheme through a run: diagnostics at step 0, every k steps and at the end, snapshots on
-// their cadence, and the guard that stops a run which blows up (non-finite ψ, or max|ψ| grown more
-// than 10×).
+// Drives a scheme through a run: diagnostics at step 0, every k steps and at the end, snapshots and
+// checkpoints on their cadences, the guard that stops a run which blows up (non-finite ψ, or max|ψ|
+// grown more than 10×), and a stop asked for at a step boundary (a signal, a wall-clock limit).
 
 #include "solvers/schemes/scheme.hpp"
 
@@ -12,7 +12,8 @@ namespace decgpe {
 struct Schedule {
   long steps = 0;
   long diagnostics_every = 1;
-  long snapshot_every = 0; ///< 0: none
+  long snapshot_every = 0;   ///< 0: none
+  long checkpoint_every = 0; ///< 0: none (by steps; wall-clock checkpoints are the observer's)
   /// > 0: stop after the first diagnostics step with E = 1 − |⟨ψ₀|ψ⟩| above this (ψ₀ normalised).
   double stop_when_error_exceeds = 0.0;
 };
@@ -29,6 +30,23 @@ public:
   virtual void on_diagnostics(const Sample&) {}
   virtual void on_snapshot(long /*step*/, double /*t*/, Scheme&) {}
   virtual void on_progress(long /*step*/, long /*total*/) {}
+  virtual void on_checkpoint(long /*step*/, double /*t*/, Scheme&) {}
+  /// At every step boundary the run reaches before its end (at most kMaxChunk steps apart), after
+  /// that step's diagnostics, snapshot and checkpoint: false stops the run there.
+  virtual bool keep_going(long /*step*/, double /*t*/, Scheme&) { return true; }
+};
+
+/// Where a run starts: step 0 of a started scheme, or a step of a resumed one with the guard's
+/// reference max|ψ| of its step 0.
+struct StartPoint {
+  long step = 0;
+  double initial_max_abs = 0.0; ///< used when step > 0
+};
+
+struct Outcome {
+  long steps_done = 0;
+  bool stopped = false; ///< keep_going() said stop
+  double initial_max_abs = 0.0;
 };
 
 struct InstabilityError : std::runtime_error {
@@ -38,8 +56,15 @@ struct InstabilityError : std::runtime_error {
 /// The growth of max|ψ| over its initial value that counts as a blow-up.
 inline constexpr double kMaxGrowth = 10.0;
 
-/// Advances the started scheme schedule.steps steps, or fewer when the error threshold is crossed;
-/// returns the steps done. Throws InstabilityError naming the step and time.
-long integrate(Scheme& scheme, const Schedule& schedule, RunObserver& observer);
+/// Steps advanced between step boundaries at most; small enough for a live progress line and a
+/// prompt stop, large enough to cost nothing on any backend.
+inline constexpr long kMaxChunk = 64;
+
+/// Advances the started scheme from `from` to schedule.steps, or fewer when the error threshold is
+/// crossed or the observer stops it. A resumed run produces the same states, diagnostics and
+/// snapshots from its step on as the run it continues. Throws InstabilityError naming the step and
+/// time.
+Outcome integrate(Scheme& scheme, const Schedule& schedule, RunObserver& observer,
+                  const StartPoint& from = {});
 
 } // namespace decgpe

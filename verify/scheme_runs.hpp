@@ -6,6 +6,7 @@
 #include "solvers/backend_registry.hpp"
 #include "solvers/schemes/registry.hpp"
 #include "solvers/stability.hpp"
+#include "verify/bitwise.hpp"
 
 #include <cmath>
 #include <cstring>
@@ -67,10 +68,6 @@ inline double distance(const Grid& g, const std::vector<Complex>& a,
     sum += g.volume[i % static_cast<std::size_t>(g.ms)] * norm2(a[i] - b[i]);
   }
   return std::sqrt(sum);
-}
-
-inline bool bitwise_equal(const std::vector<Complex>& a, const std::vector<Complex>& b) {
-  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(Complex)) == 0;
 }
 
 } // namespace decgpe::verify

@@ -27,11 +27,28 @@ constexpr std::string_view kSource = "cases/x.toml";
 const std::string kGrid = "lattice = \"bcc\"\nh = 0.4\nstructures = [4, 4, 4]\n";
 const std::string kTime = "[time]\ndt = 1e-3\nsteps = 10\n";
 
+/// `toml` with the keys every case must give (g and the initial winding) where it lacks them, so
+/// that each test states only what it is about.
+std::string with_physics(const std::string& toml) {
+  std::string out = toml;
+  if (!std::regex_search(toml, std::regex("(^|\n)g = "))) {
+    out = "g = 0.0\n" + out;
+  }
+  if (toml.find("[initial]") == std::string::npos) {
+    out += "\n[initial]\nkappa = 1\n";
+  }
+  return out;
+}
+
+CaseConfig parse(const std::string& toml) {
+  return parse_case(with_physics(toml), kSource);
+}
+
 /// Success when parsing `toml` throws a CaseError whose one-line message is "cases/x.toml: ..."
 /// containing `expected`.
 testing::AssertionResult fails_with(const std::string& toml, std::string_view expected) {
   try {
-    parse_case(toml, kSource);
+    parse(toml);
   } catch (const CaseError& e) {
     const std::string message = e.what();
     if (message.find('\n') != std::string::npos) {
@@ -98,7 +115,7 @@ kappa = 3
 }
 
 TEST(CaseFile, MinimalCaseKeepsDefaults) {
-  const CaseConfig c = parse_case(kGrid + kTime, kSource);
+  const CaseConfig c = parse(kGrid + kTime);
   EXPECT_EQ(c.potential_kind, "harmonic");
   EXPECT_DOUBLE_EQ(c.lambda, 1.0);
   EXPECT_DOUBLE_EQ(c.g, 0.0);
@@ -109,7 +126,7 @@ TEST(CaseFile, MinimalCaseKeepsDefaults) {
 }
 
 TEST(CaseFile, StructuresGridAndStepsParse) {
-  const CaseConfig c = parse_case(kGrid + kTime, kSource);
+  const CaseConfig c = parse(kGrid + kTime);
   ASSERT_TRUE(c.structures.has_value());
   EXPECT_EQ(*c.structures, (std::array<int, 3>{4, 4, 4}));
   EXPECT_FALSE(c.domain.has_value());
@@ -120,17 +137,16 @@ TEST(CaseFile, StructuresGridAndStepsParse) {
 }
 
 TEST(CaseFile, DomainGridAcceptsIntegersAsNumbers) {
-  const CaseConfig c =
-      parse_case("lattice = \"cubic\"\nh = 1\ndomain = [8, 8, 16]\n" + kTime, kSource);
+  const CaseConfig c = parse("lattice = \"cubic\"\nh = 1\ndomain = [8, 8, 16]\n" + kTime);
   ASSERT_TRUE(c.domain.has_value());
   EXPECT_EQ(*c.domain, (std::array<double, 3>{8.0, 8.0, 16.0}));
   EXPECT_DOUBLE_EQ(c.h, 1.0);
 }
 
 TEST(CaseFile, RelativeTabulatedPathIsResolvedAgainstBaseDir) {
-  const CaseConfig c =
-      parse_case(kGrid + "[potential]\nkind = \"tabulated\"\nfile = \"data/v.h5\"\n" + kTime,
-                 kSource, "cases");
+  const CaseConfig c = parse_case(
+      with_physics(kGrid + "[potential]\nkind = \"tabulated\"\nfile = \"data/v.h5\"\n" + kTime),
+      kSource, "cases");
   EXPECT_EQ(c.potential_kind, "tabulated");
   EXPECT_EQ(fs::path(c.potential_file), fs::path("cases") / "data" / "v.h5");
   EXPECT_EQ(c.potential_dataset, "V");
@@ -138,8 +154,9 @@ TEST(CaseFile, RelativeTabulatedPathIsResolvedAgainstBaseDir) {
 
 TEST(CaseFile, AbsoluteTabulatedPathIsKept) {
   const CaseConfig c = parse_case(
-      kGrid + "[potential]\nkind = \"tabulated\"\nfile = \"/data/v.h5\"\ndataset = \"trap\"\n" +
-          kTime,
+      with_physics(
+          kGrid + "[potential]\nkind = \"tabulated\"\nfile = \"/data/v.h5\"\ndataset = \"trap\"\n" +
+          kTime),
       kSource, "cases");
   EXPECT_EQ(c.potential_file, "/data/v.h5");
   EXPECT_EQ(c.potential_dataset, "trap");
@@ -148,7 +165,7 @@ TEST(CaseFile, AbsoluteTabulatedPathIsKept) {
 TEST(CaseFile, ReadCaseFileNamesCaseByStemAndResolvesFromItsFolder) {
   const fs::path dir = test_dir();
   std::ofstream(dir / "vortex.toml")
-      << kGrid + "[potential]\nkind = \"tabulated\"\nfile = \"v.h5\"\n" + kTime;
+      << with_physics(kGrid + "[potential]\nkind = \"tabulated\"\nfile = \"v.h5\"\n" + kTime);
   const CaseConfig c = read_case_file(dir / "vortex.toml");
   EXPECT_EQ(c.name, "vortex");
   EXPECT_EQ(fs::path(c.potential_file), dir / "v.h5");
@@ -226,23 +243,21 @@ TEST(CaseFile, StationaryVortexCaseWithAutomaticDomainAndOperationCount) {
 TEST(CaseFile, OperationCountNeedsEq11AsTheBaseOfTheFraction) {
   EXPECT_TRUE(fails_with("lattice = \"c15\"\noperations_per_time = 6e9\ndomain = \"auto\"\n"
                          "[time]\ndt_fraction = 0.5\nend_time = 1.0\n"
-                         "[initial]\nkind = \"stationary_vortex\"\n",
+                         "[initial]\nkind = \"stationary_vortex\"\nkappa = 1\n",
                          "set time.dt_fraction_of = 'eq11'"));
 }
 
 TEST(CaseFile, SchemeStartAndFractionBaseParse) {
   const std::string grid = "lattice = \"bcc\"\nh = 0.4\nstructures = [4, 4, 4]\n";
-  const CaseConfig defaults = parse_case(grid + kTime, "x.toml");
+  const CaseConfig defaults = parse(grid + kTime);
   EXPECT_EQ(defaults.scheme, "leapfrog");
   EXPECT_EQ(defaults.start, "discrete");
   EXPECT_EQ(defaults.dt_fraction_of, "limit");
-  const CaseConfig c = parse_case(grid + "[time]\nscheme = \"rk4\"\ndt_fraction = 0.5\n"
-                                         "dt_fraction_of = \"eq11\"\nsteps = 3\n",
-                                  "x.toml");
+  const CaseConfig c = parse(
+      grid + "[time]\nscheme = \"rk4\"\ndt_fraction = 0.5\ndt_fraction_of = \"eq11\"\nsteps = 3\n");
   EXPECT_EQ(c.scheme, "rk4");
   EXPECT_EQ(c.dt_fraction_of, "eq11");
-  const CaseConfig paper =
-      parse_case(grid + "[time]\nstart = \"paper\"\ndt = 1e-3\nsteps = 3\n", "x.toml");
+  const CaseConfig paper = parse(grid + "[time]\nstart = \"paper\"\ndt = 1e-3\nsteps = 3\n");
   EXPECT_EQ(paper.start, "paper");
 }
 
@@ -377,6 +392,17 @@ TEST(CaseFile, TomlSyntaxErrorGivesLineAndColumn) {
     const std::string message = e.what();
     EXPECT_TRUE(std::regex_match(message, std::regex(R"(cases/x\.toml:2:[0-9]+: [^\n]+)")))
         << message;
+  }
+}
+
+TEST(CaseFile, ThePhysicsHasNoDefaults) {
+  EXPECT_TRUE(fails_with("g = 0.0\n" + kGrid + kTime + "[initial]\nkind = \"harmonic_vortex\"\n",
+                         "missing key 'initial.kappa'"));
+  try {
+    parse_case(kGrid + kTime + "[initial]\nkappa = 1\n", kSource);
+    FAIL() << "g was not asked for";
+  } catch (const CaseError& e) {
+    EXPECT_NE(std::string(e.what()).find("missing key 'g'"), std::string::npos) << e.what();
   }
 }
 

@@ -3,7 +3,7 @@
 
 #include "io/hdf5_file.hpp"
 #include "setup/case_setup.hpp"
-#include "verify/run_command.hpp"
+#include "verify/run_fixture.hpp"
 
 #include <cmath>
 #include <filesystem>
@@ -16,41 +16,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-class RunCommand : public ::testing::Test {
-protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("decgpe_run_" +
-            std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-
-  fs::path write_case(const std::string& toml) const {
-    const fs::path p = dir_ / "case.toml";
-    std::ofstream(p) << toml;
-    return p;
-  }
-  fs::path out() const { return dir_ / "out" / "result.h5"; }
-  verify::CommandResult run(const std::string& toml, const std::string& extra = "") const {
-    return verify::run_decgpe("run " + write_case(toml).string() + " --quiet --out " +
-                              out().string() + " " + extra);
-  }
-  /// Expects a one-line error containing `needle`, a non-zero exit and nothing left in the output
-  /// folder.
-  void expect_rejected(const verify::CommandResult& r, const std::string& needle) const {
-    EXPECT_NE(r.exit_code, 0);
-    EXPECT_NE(r.output.find(needle), std::string::npos) << r.output;
-    EXPECT_EQ(std::count(r.output.begin(), r.output.end(), '\n'), 1) << r.output;
-    EXPECT_FALSE(fs::exists(out()));
-    if (fs::exists(out().parent_path())) {
-      EXPECT_TRUE(fs::is_empty(out().parent_path())) << "a temporary file was left behind";
-    }
-  }
-
-  fs::path dir_;
-};
+class RunCommand : public verify::RunFixture {};
 
 const std::string kGood = R"(lattice = "bcc"
 h = 0.9
@@ -65,9 +31,7 @@ snapshot_every = 20
 kappa = 1
 )";
 
-std::string replace(std::string text, const std::string& from, const std::string& to) {
-  return text.replace(text.find(from), from.size(), to);
-}
+using verify::replace;
 
 TEST_F(RunCommand, WritesOneCompleteHdf5File) {
   const verify::CommandResult r = run(kGood, "--backend reference");
@@ -80,14 +44,14 @@ TEST_F(RunCommand, WritesOneCompleteHdf5File) {
   const hid_t f = H5Fopen(out().c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
   ASSERT_GE(f, 0);
   for (const char* attr :
-       {"git_commit", "lattice", "backend", "device", "date", "command_line", "case_toml", "dt",
+       {"git_commit", "lattice", "backend", "device", "date", "command_line", "complete", "dt",
         "scheme", "start", "dt_limit", "dt_limit_method", "spectral_radius", "stability_bound", "g",
         "lambda", "structures", "host", "decgpe_version"}) {
     EXPECT_GT(H5Aexists(f, attr), 0) << attr;
   }
   for (const char* set :
-       {"/state/current", "/state/previous", "/snapshots/0", "/snapshots/20", "/snapshots/40",
-        "/diagnostics/overlap", "/diagnostics/invariant", "/diagnostics/energy"}) {
+       {"/case_toml", "/state/current", "/state/previous", "/snapshots/0", "/snapshots/20",
+        "/snapshots/40", "/diagnostics/overlap", "/diagnostics/invariant", "/diagnostics/energy"}) {
     EXPECT_GT(H5Lexists(f, "/state", H5P_DEFAULT), 0);
     EXPECT_GE(H5Oexists_by_name(f, set, H5P_DEFAULT), 1) << set;
   }

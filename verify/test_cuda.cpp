@@ -3,6 +3,7 @@
 
 #include "solvers/integrator.hpp"
 #include "verify/lattice_params.hpp"
+#include "verify/restart_chain.hpp"
 #include "verify/scheme_runs.hpp"
 
 #include <cmath>
@@ -170,6 +171,26 @@ TEST(CudaBackend, AStateLargerThanTheGpuIsRefusedWithOneLine) {
     FAIL() << "a 139 GB vector was allocated";
   } catch (const std::runtime_error& e) {
     EXPECT_NE(std::string(e.what()).find("GPU out of memory"), std::string::npos) << e.what();
+  }
+}
+
+namespace fs = std::filesystem;
+
+class CudaRestart : public verify::RestartFixture {};
+
+TEST_F(CudaRestart, BothSchemesResumeBitwiseOnTheGpu) {
+  SKIP_WITHOUT_GPU();
+  const std::string toml = "lattice = \"c15\"\nh = 0.9\nstructures = [5, 5, 5]\ng = 10.0\n[time]\n"
+                           "dt_fraction = 0.5\nsteps = 100\ndiagnostics_every = 10\n"
+                           "snapshot_every = 20\n[initial]\nkappa = 1\n";
+  for (const char* scheme : {"leapfrog", "rk4"}) {
+    const std::string flags = std::string("--backend cuda --scheme ") + scheme;
+    ASSERT_EQ(run(toml, flags).exit_code, 0);
+    const fs::path whole = dir_ / "whole.h5";
+    fs::rename(out(), whole);
+    run_in_parts(toml, flags, {"", "", ""});
+    expect_same_run(whole, out());
+    fs::remove(out());
   }
 }
 

@@ -21,7 +21,7 @@ namespace {
 double phase_error(std::string_view lattice, std::string_view scheme_name, double h) {
   const std::string toml =
       "lattice = \"" + std::string(lattice) + "\"\nh = " + std::to_string(h) +
-      "\ndomain = [12.0, 12.0, 12.0]\n[time]\nscheme = \"" + std::string(scheme_name) +
+      "\ndomain = [12.0, 12.0, 12.0]\ng = 0.0\n[time]\nscheme = \"" + std::string(scheme_name) +
       "\"\ndt_fraction = 0.5\nend_time = 1.0\ndiagnostics_every = 100000\n[initial]\nkappa = 1\n";
   const setup::RunSetup setup = setup::prepare_run(setup::parse_case(toml, "phase.toml"));
   const std::unique_ptr<Backend> backend = make_backend("openmp", setup.problem);

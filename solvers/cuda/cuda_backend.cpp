@@ -365,6 +365,14 @@ StepVariant preferred_variant(std::string_view /*lattice*/) {
   return StepVariant::plain;
 }
 
+std::uint64_t free_device_memory() {
+  std::size_t free_bytes = 0, total_bytes = 0;
+  if (device_count() == 0 || cudaMemGetInfo(&free_bytes, &total_bytes) != cudaSuccess) {
+    return 0;
+  }
+  return free_bytes;
+}
+
 int device_count() {
   int count = 0;
   return cudaGetDeviceCount(&count) == cudaSuccess ? count : 0;

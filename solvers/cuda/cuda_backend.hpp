@@ -5,6 +5,7 @@
 #include "solvers/backend.hpp"
 #include "solvers/halo_exchange.hpp"
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -29,6 +30,8 @@ StepVariant preferred_variant(std::string_view lattice);
 std::string why_unavailable();
 /// True when a CUDA device can be used by this process.
 bool device_available();
+/// Free bytes on the current device (0 when none is usable).
+std::uint64_t free_device_memory();
 /// Number of usable CUDA devices (0 when none or no driver).
 int device_count();
 

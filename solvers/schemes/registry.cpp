@@ -14,9 +14,10 @@ namespace {
 
 const SchemeEntry kSchemes[] = {
     {"leapfrog", "the paper's explicit leapfrog (Algorithm 1), second order, time-reversible", 1.0,
-     "Re <psi^{n-1}, psi^n>: conserved to round-off", true, make_leapfrog},
+     "Re <psi^{n-1}, psi^n>: conserved to round-off", true, 5, make_leapfrog},
     {"rk4", "classical fourth-order Runge-Kutta (NLSEmagic), four fused stages per step",
-     2.0 * std::sqrt(2.0), "the norm <psi, psi>: decays at O(dt^4) per unit time", false, make_rk4},
+     2.0 * std::sqrt(2.0), "the norm <psi, psi>: decays at O(dt^4) per unit time", false, 5,
+     make_rk4},
 };
 
 } // namespace

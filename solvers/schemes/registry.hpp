@@ -16,6 +16,7 @@ struct SchemeEntry {
   /// What Diagnostics::invariant holds for this scheme, and how it should behave.
   std::string_view invariant;
   bool takes_previous_level; ///< accepts StartLevels::previous (the paper's start)
+  int peak_vectors;          ///< the most backend vectors it holds at once (its start included)
   std::unique_ptr<Scheme> (*make)(Backend& backend, double dt);
 };
 

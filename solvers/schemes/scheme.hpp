@@ -30,6 +30,9 @@ public:
 
   virtual std::string name() const = 0;
   virtual void start(const StartLevels& levels) = 0;
+  /// Instead of start(): the levels as a checkpoint saved them (level_names() order) and ψ₀.
+  virtual void resume(std::span<const std::vector<Complex>> levels,
+                      std::span<const Complex> reference) = 0;
   /// Advances `steps` steps of dt(); may return before the backend finishes (see synchronize).
   virtual void advance(long steps) = 0;
   /// The diagnostics of the current level; `invariant` is the scheme's conserved quantity.

@@ -33,6 +33,11 @@ public:
     backend_.synchronize();
   }
 
+  void resume(std::span<const std::vector<Complex>> levels,
+              std::span<const Complex> reference) override {
+    start({levels[0], reference, levels[1]});
+  }
+
   void advance(long steps) override {
     backend_.leapfrog_steps(previous_, current_, dt_, steps);
     if (steps % 2 != 0) {

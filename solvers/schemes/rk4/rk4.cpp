@@ -29,6 +29,11 @@ public:
     backend_.upload(reference_.id(), levels.reference);
   }
 
+  void resume(std::span<const std::vector<Complex>> levels,
+              std::span<const Complex> reference) override {
+    start({levels[0], reference, {}});
+  }
+
   void advance(long steps) override {
     for (long n = 0; n < steps; ++n) {
       rk4_step(backend_, {psi_.id(), acc_.id(), a_.id(), b_.id()}, dt_, psi_.id());

@@ -1,0 +1,103 @@
+#include "cli/run_recorder.hpp"
+
+#include "cli/stop_signals.hpp"
+#include "solvers/nvtx.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <unistd.h>
+
+namespace decgpe::cli {
+
+Recorder::Recorder(const RecorderSettings& settings, const Grid& grid, io::Checkpoint state)
+    : settings_(settings), grid_(grid), state_(std::move(state)), wall_before_(state_.wall_seconds),
+      snapshot_(static_cast<std::size_t>(grid.cells())), tty_(isatty(fileno(stderr)) != 0) {
+  state_.levels.resize(state_.level_names.size());
+  for (std::vector<Complex>& level : state_.levels) {
+    level.resize(static_cast<std::size_t>(grid.cells()));
+  }
+}
+
+double Recorder::seconds() const {
+  return std::chrono::duration<double>(Clock::now() - start_).count();
+}
+
+void Recorder::on_diagnostics(const Sample& s) {
+  state_.series.add(s.step, s.t, s.d);
+}
+
+void Recorder::on_snapshot(long step, double t, Scheme& scheme) {
+  scheme.download(0, snapshot_); // collective over ranks: every rank takes part
+  if (root()) {
+    io::write_snapshot(*settings_.file, step, t, snapshot_);
+  }
+}
+
+void Recorder::on_progress(long step, long total) {
+  const double elapsed = seconds();
+  const bool done = step == total;
+  if (settings_.quiet || !root() || elapsed < 3.0 ||
+      (!done && elapsed - last_print_ < (tty_ ? 0.5 : 10.0))) {
+    return;
+  }
+  last_print_ = elapsed;
+  const double rate = static_cast<double>(step - state_.step) / elapsed;
+  const double eta = static_cast<double>(total - step) / rate;
+  std::fprintf(stderr, "%sstep %ld/%ld  t = %.4g  %.3g M cell-updates/s  ETA %.0f s%s",
+               tty_ ? "\r" : "", step, total, state_.series.t.back(),
+               rate * static_cast<double>(grid_.cells()) * 1e-6, eta, tty_ && !done ? "   " : "\n");
+  std::fflush(stderr);
+}
+
+const std::vector<std::vector<Complex>>& Recorder::gather(Scheme& scheme) {
+  for (std::size_t k = 0; k < state_.levels.size(); ++k) {
+    scheme.download(static_cast<int>(k), state_.levels[k]);
+  }
+  return state_.levels;
+}
+
+void Recorder::on_checkpoint(long step, double t, Scheme& scheme) {
+  const NvtxRange range("checkpoint");
+  const double began = seconds();
+  gather(scheme);
+  if (root()) {
+    io::Checkpoint& c = state_;
+    const long resumed_at = c.step;
+    c.step = step;
+    c.t = t;
+    c.initial_max_abs = c.series.max_abs.front();
+    c.wall_seconds = wall_before_ + began;
+    io::write_checkpoint(settings_.checkpoint, c);
+    c.step = resumed_at;
+    c.wall_seconds = wall_before_;
+  }
+  last_checkpoint_step_ = step;
+  last_checkpoint_ = seconds();
+  checkpoint_seconds_ = last_checkpoint_ - began;
+}
+
+bool Recorder::keep_going(long step, double t, Scheme& scheme) {
+  const double elapsed = seconds();
+  longest_interval_ = std::max(longest_interval_, elapsed - last_boundary_);
+  last_boundary_ = elapsed;
+  // Stop while the next interval, a checkpoint and the results still fit in the limit.
+  const double margin = 2.0 * longest_interval_ + 2.0 * checkpoint_seconds_ + 1.0;
+  int flags[3] = {StopSignals::received(),
+                  settings_.max_seconds > 0.0 && elapsed + margin >= settings_.max_seconds ? 1 : 0,
+                  settings_.checkpoint_minutes > 0.0 &&
+                          elapsed - last_checkpoint_ >= 60.0 * settings_.checkpoint_minutes
+                      ? 1
+                      : 0};
+  // The ranks decide together: each sees its own signals and clock.
+  if (settings_.mpi != nullptr && settings_.mpi->size() > 1) {
+    MPI_Allreduce(MPI_IN_PLACE, flags, 3, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  }
+  const bool stop = flags[0] != 0 || flags[1] != 0;
+  if ((stop || flags[2] != 0) && last_checkpoint_step_ != step) {
+    on_checkpoint(step, t, scheme);
+  }
+  stop_signal_ = flags[0];
+  return !stop;
+}
+
+} // namespace decgpe::cli

@@ -1,0 +1,66 @@
+#pragma once
+// What a run records while it steps: the diagnostics series, snapshots, checkpoints on their
+// cadences, and the decision to stop at a step boundary (a signal, the wall-clock limit). Every
+// buffer it gathers into is allocated when it is made, before the first step.
+
+#include "io/checkpoint.hpp"
+#include "solvers/integrator.hpp"
+#include "solvers/scaleout/mpi_session.hpp"
+
+#include <chrono>
+#include <filesystem>
+
+namespace decgpe::cli {
+
+struct RecorderSettings {
+  io::ResultsFile* file = nullptr; ///< null on the ranks that do not write (all but rank 0)
+  bool quiet = false;
+  std::filesystem::path checkpoint;
+  double checkpoint_minutes = 0.0; ///< 0: none by time
+  double max_seconds = 0.0;        ///< stop before this much wall time (0: no limit)
+  const scaleout::MpiSession* mpi = nullptr;
+};
+
+class Recorder final : public RunObserver {
+public:
+  /// `state` names the run (scheme, Δt, fingerprint, case, build) and holds what a resumed run
+  /// brings: its series, levels, step and earlier wall time; its levels are sized here.
+  Recorder(const RecorderSettings& settings, const Grid& grid, io::Checkpoint state);
+
+  void on_diagnostics(const Sample& s) override;
+  void on_snapshot(long step, double t, Scheme& scheme) override;
+  void on_progress(long step, long total) override;
+  void on_checkpoint(long step, double t, Scheme& scheme) override;
+  bool keep_going(long step, double t, Scheme& scheme) override;
+
+  /// Every level of the scheme, whole domain, into the buffers made at construction (on rank 0;
+  /// collective over ranks).
+  const std::vector<std::vector<Complex>>& gather(Scheme& scheme);
+
+  /// The buffers gather() fills; a resumed run's levels as its checkpoint held them until then.
+  const std::vector<std::vector<Complex>>& levels() const { return state_.levels; }
+  const io::Series& series() const { return state_.series; }
+  /// Wall time of stepping in this part of the run, and over all its parts.
+  double seconds() const;
+  double total_seconds() const { return state_.wall_seconds + seconds(); }
+  /// The signal that stopped the run, or 0 (the wall-clock limit, or not stopped).
+  int stop_signal() const { return stop_signal_; }
+
+private:
+  bool root() const { return settings_.file != nullptr; }
+
+  RecorderSettings settings_;
+  const Grid& grid_;
+  io::Checkpoint state_;
+  double wall_before_;
+  std::vector<Complex> snapshot_;
+  using Clock = std::chrono::steady_clock;
+  Clock::time_point start_ = Clock::now();
+  double last_print_ = 0.0, last_checkpoint_ = 0.0, last_boundary_ = 0.0;
+  double longest_interval_ = 0.0, checkpoint_seconds_ = 0.0;
+  long last_checkpoint_step_ = -1;
+  int stop_signal_ = 0;
+  bool tty_;
+};
+
+} // namespace decgpe::cli

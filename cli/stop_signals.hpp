@@ -1,0 +1,22 @@
+#pragma once
+// SIGINT, SIGTERM, SIGUSR1 and SIGHUP stop a run at its next step boundary instead of killing it:
+// the handler only notes the signal; the run checkpoints, writes what it has and says how to
+// resume. A second signal of the same kind has its default effect (a second Ctrl-C kills).
+
+namespace decgpe::cli {
+
+class StopSignals {
+public:
+  StopSignals();  ///< installs the handlers
+  ~StopSignals(); ///< restores the dispositions found
+  StopSignals(const StopSignals&) = delete;
+  StopSignals& operator=(const StopSignals&) = delete;
+
+  /// The first signal received since construction, or 0.
+  static int received();
+};
+
+/// "SIGTERM" for SIGTERM, and so on.
+const char* signal_name(int signal);
+
+} // namespace decgpe::cli

@@ -1,0 +1,143 @@
+#include "io/checkpoint.hpp"
+
+#include "cli/build_info.hpp"
+
+#include <cstdio>
+#include <cstring>
+#include <stdexcept>
+
+namespace decgpe::io {
+
+namespace {
+
+constexpr const char* kFormat = "decgpe checkpoint 1";
+
+/// FNV-1a over bytes: stable across builds and machines of the same endianness.
+class Fnv1a {
+public:
+  void bytes(const void* data, std::size_t n) {
+    const auto* p = static_cast<const unsigned char*>(data);
+    for (std::size_t k = 0; k < n; ++k) {
+      hash_ = (hash_ ^ p[k]) * 1099511628211ULL;
+    }
+  }
+  template <class T> void value(const T& v) { bytes(&v, sizeof v); }
+  void text(const std::string& s) {
+    value(s.size());
+    bytes(s.data(), s.size());
+  }
+  template <class T> void values(std::span<const T> v) {
+    value(v.size());
+    bytes(v.data(), v.size_bytes());
+  }
+  std::string hex() const {
+    char buffer[17];
+    std::snprintf(buffer, sizeof buffer, "%016llx", static_cast<unsigned long long>(hash_));
+    return buffer;
+  }
+
+private:
+  std::uint64_t hash_ = 14695981039346656037ULL;
+};
+
+std::string join(const std::vector<std::string>& names) {
+  std::string out;
+  for (const std::string& n : names) {
+    out += (out.empty() ? "" : ",") + n;
+  }
+  return out;
+}
+
+std::vector<std::string> split(const std::string& joined) {
+  std::vector<std::string> out;
+  std::size_t begin = 0;
+  while (begin <= joined.size()) {
+    const std::size_t end = std::min(joined.find(',', begin), joined.size());
+    out.push_back(joined.substr(begin, end - begin));
+    begin = end + 1;
+  }
+  return out;
+}
+
+Series read_series(const InputFile& f) {
+  Series s;
+  s.step = f.integers("/diagnostics/step");
+  s.t = f.doubles("/diagnostics/t");
+  s.norm = f.doubles("/diagnostics/norm");
+  s.energy = f.doubles("/diagnostics/energy");
+  s.invariant = f.doubles("/diagnostics/invariant");
+  s.max_abs = f.doubles("/diagnostics/max_abs");
+  s.max_diagonal = f.doubles("/diagnostics/max_diagonal");
+  s.overlap = f.complexes("/diagnostics/overlap");
+  return s;
+}
+
+} // namespace
+
+std::string fingerprint(const setup::RunSetup& run) {
+  const setup::CaseConfig& c = run.config;
+  const Grid& g = run.problem.grid;
+  Fnv1a h;
+  h.text(c.lattice);
+  h.value(g.h);
+  h.value(g.size);
+  h.value(g.origin);
+  h.value(static_cast<int>(run.problem.potential.kind));
+  h.value(run.problem.potential.lambda);
+  h.values(std::span<const double>(run.problem.potential.values));
+  h.value(run.problem.g);
+  h.text(c.scheme);
+  h.text(c.start);
+  h.value(run.dt);
+  h.values(std::span<const Complex>(run.current));
+  h.values(std::span<const Complex>(run.previous));
+  return h.hex();
+}
+
+void write_checkpoint(const std::filesystem::path& path, const Checkpoint& c) {
+  ResultsFile f(path);
+  f.attribute("format", std::string(kFormat));
+  f.attribute("decgpe_version", std::string(version()));
+  f.attribute("git_commit", c.git_commit);
+  f.attribute("scheme", c.scheme);
+  f.attribute("step", c.step);
+  f.attribute("t", c.t);
+  f.attribute("dt", c.dt);
+  f.attribute("initial_max_abs", c.initial_max_abs);
+  f.attribute("wall_seconds", c.wall_seconds);
+  f.attribute("restarts", c.restarts);
+  f.attribute("fingerprint", c.fingerprint);
+  f.attribute("levels", join(c.level_names));
+  f.write_text("/case_toml", c.case_text);
+  for (std::size_t k = 0; k < c.levels.size(); ++k) {
+    f.write("/levels/" + c.level_names[k], c.levels[k]);
+  }
+  write_series(f, c.series);
+  f.commit();
+}
+
+Checkpoint read_checkpoint(const std::filesystem::path& path) {
+  const InputFile f(path);
+  if (!f.has("/levels") || f.text_attribute("format") != kFormat) {
+    throw std::runtime_error("'" + path.string() + "' is not a decgpe checkpoint");
+  }
+  Checkpoint c;
+  c.git_commit = f.text_attribute("git_commit");
+  c.scheme = f.text_attribute("scheme");
+  c.step = f.integer_attribute("step");
+  c.t = f.number_attribute("t");
+  c.dt = f.number_attribute("dt");
+  c.initial_max_abs = f.number_attribute("initial_max_abs");
+  c.wall_seconds = f.number_attribute("wall_seconds");
+  c.restarts = f.integer_attribute("restarts");
+  c.fingerprint = f.text_attribute("fingerprint");
+  c.case_text = f.text("/case_toml");
+  c.level_names = split(f.text_attribute("levels"));
+  for (const std::string& name : c.level_names) {
+    c.levels.push_back(f.complexes("/levels/" + name));
+  }
+  c.series = read_series(f);
+  return c;
+}
+
+} // namespace decgpe::io

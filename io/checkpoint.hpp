@@ -1,0 +1,42 @@
+#pragma once
+// A checkpoint: everything a run needs to go on bitwise as if it had not stopped — the scheme's
+// levels, the step, the guard's reference, the diagnostics so far — with the case text and the
+// build that wrote it. One file for the whole domain, written by the first rank: it restarts on
+// any backend and any number of ranks (the set-up holds the whole domain on every rank anyway).
+
+#include "io/results.hpp"
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace decgpe::io {
+
+struct Checkpoint {
+  std::string scheme;
+  std::int64_t step = 0;
+  double t = 0.0;
+  double dt = 0.0;
+  double initial_max_abs = 0.0; ///< the guard's reference: max|ψ| at step 0
+  double wall_seconds = 0.0;    ///< time stepping so far, over every part of the run
+  std::int64_t restarts = 0;    ///< how many times the run has been resumed before this part
+  std::string fingerprint;      ///< of everything the trajectory depends on (see fingerprint())
+  std::string case_text;
+  std::string git_commit; ///< of the build that wrote it
+  std::vector<std::string> level_names;
+  std::vector<std::vector<Complex>> levels;
+  Series series;
+};
+
+/// A hash of what the states depend on: lattice, grid, placement, potential, g, scheme, start, Δt
+/// and the initial levels; not the run's length, cadences or output. A checkpoint resumes a run
+/// only with the same fingerprint.
+std::string fingerprint(const setup::RunSetup& run);
+
+/// Writes atomically: under a temporary name, synced, then renamed over `path`, so that the
+/// previous checkpoint stays until this one is complete.
+void write_checkpoint(const std::filesystem::path& path, const Checkpoint& c);
+/// Throws std::runtime_error with one line for a file that is not a complete decgpe checkpoint.
+Checkpoint read_checkpoint(const std::filesystem::path& path);
+
+} // namespace decgpe::io

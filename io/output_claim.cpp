@@ -1,0 +1,111 @@
+#include "io/output_claim.hpp"
+
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <stdexcept>
+#include <string>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace decgpe::io {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+[[noreturn]] void refuse(const fs::path& target, const std::string& reason) {
+  throw std::runtime_error("cannot write output '" + target.string() + "': " + reason);
+}
+
+void check_target(const fs::path& target, const std::vector<fs::path>& inputs, bool replace) {
+  if (target.empty() || target.filename().empty() || target.filename() == "." ||
+      target.filename() == "..") {
+    refuse(target, "not a file name");
+  }
+  std::error_code ec;
+  const fs::file_status status = fs::status(target, ec);
+  if (!fs::exists(status)) {
+    return;
+  }
+  if (fs::is_directory(status)) {
+    refuse(target, "is a directory");
+  }
+  if (!fs::is_regular_file(status)) {
+    refuse(target, "not a regular file");
+  }
+  for (const fs::path& input : inputs) {
+    if (fs::equivalent(target, input, ec)) {
+      refuse(target, "it is the input '" + input.string() + "'");
+    }
+  }
+  if (!replace) {
+    refuse(target, "exists (--force replaces it)");
+  }
+}
+
+} // namespace
+
+OutputClaim::OutputClaim(const std::vector<OutputTarget>& targets,
+                         const std::vector<fs::path>& inputs) {
+  for (std::size_t k = 0; k < targets.size(); ++k) {
+    for (std::size_t j = 0; j < k; ++j) {
+      std::error_code ec;
+      if (fs::weakly_canonical(targets[j].path, ec) == fs::weakly_canonical(targets[k].path, ec)) {
+        refuse(targets[k].path, "named for two outputs");
+      }
+    }
+  }
+  try {
+    for (const auto& [target, may_replace] : targets) {
+      check_target(target, inputs, may_replace);
+      std::error_code ec;
+      if (target.has_parent_path()) {
+        fs::create_directories(target.parent_path(), ec);
+        if (ec) {
+          refuse(target, ec.message());
+        }
+      }
+      fs::path lock = target;
+      lock += ".lock";
+      // The lock file may have been unlinked by the run that held it between our open and flock:
+      // then it is not the file under that name, and we try again.
+      for (;;) {
+        const int fd = ::open(lock.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+        if (fd < 0) {
+          refuse(target, std::string("cannot create its lock: ") + std::strerror(errno));
+        }
+        if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+          ::close(fd);
+          refuse(target, "another run is writing it (" + lock.string() + " is locked)");
+        }
+        struct stat held {
+        }, named{};
+        if (::fstat(fd, &held) == 0 && ::stat(lock.c_str(), &named) == 0 &&
+            held.st_ino == named.st_ino && held.st_dev == named.st_dev) {
+          locks_.push_back({lock, fd});
+          break;
+        }
+        ::close(fd);
+      }
+    }
+  } catch (...) {
+    release();
+    throw;
+  }
+}
+
+OutputClaim::~OutputClaim() {
+  release();
+}
+
+void OutputClaim::release() {
+  for (const Lock& lock : locks_) {
+    ::unlink(lock.path.c_str()); // before the unlock: a waiting run then retries on a new file
+    ::close(lock.fd);
+  }
+  locks_.clear();
+}
+
+} // namespace decgpe::io

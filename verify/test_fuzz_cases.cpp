@@ -1,0 +1,235 @@
+// A bounded mutation fuzzer over the shipped cases: every mutant either runs (exit 0, a results
+// file that opens, nothing else left but a stopped run's checkpoint) or is refused (exit 1, exactly
+// one line on stderr, nothing left). No crash, no hang. The seed is fixed, so a failure reproduces;
+// the failing mutant is printed.
+
+#include "io/hdf5_file.hpp"
+#include "verify/run_command.hpp"
+
+#include <atomic>
+#include <filesystem>
+#include <fstream>
+#include <gtest/gtest.h>
+#include <mutex>
+#include <random>
+#include <regex>
+#include <sstream>
+#include <thread>
+#include <vector>
+
+namespace decgpe {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr int kMutants = 320;
+constexpr std::uint64_t kSeed = 20261123;
+
+/// The shipped cases without comments (so that mutations hit keys), coarsened so that a mutant's
+/// set-up takes a fraction of a second: the mutations, not the sizes, are under test.
+std::vector<std::string> reduced_shipped_cases() {
+  std::vector<std::string> cases;
+  for (const fs::directory_entry& e :
+       fs::recursive_directory_iterator(DECGPE_SOURCE_DIR "/cases")) {
+    if (e.path().extension() != ".toml") {
+      continue;
+    }
+    std::stringstream text;
+    text << std::ifstream(e.path()).rdbuf();
+    std::string t = std::regex_replace(text.str(), std::regex(" *#[^\n]*"), "");
+    t = std::regex_replace(t, std::regex("\nh = [0-9.]+"), "\nh = 1.0");
+    t = std::regex_replace(t, std::regex("structures = \\[[0-9, ]+\\]"), "structures = [6, 6, 8]");
+    t = std::regex_replace(t, std::regex("operations_per_time = [0-9.e]+"),
+                           "operations_per_time = 3e7");
+    cases.push_back(t);
+  }
+  return cases;
+}
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> lines;
+  std::stringstream in(text);
+  for (std::string line; std::getline(in, line);) {
+    lines.push_back(line);
+  }
+  return lines;
+}
+
+/// One random mutation of `text`: a line deleted, duplicated or misspelt, a value replaced by a
+/// hostile one or scaled, a line inserted, the file truncated, or a byte changed.
+std::string mutate(const std::string& text, std::mt19937_64& rng) {
+  static const std::vector<std::string> kValues = {
+      "0",   "-1",     "1e300",    "-1e300",     "nan",
+      "inf", "-inf",   "1e-300",   "\"x\"",      "\"\"",
+      "[]",  "[1, 2]", "true",     "2147483648", "9223372036854775807",
+      "0.5", "3",      "\"auto\"", "[0, 0, 0]",  "1e-3",
+      "{}"};
+  static const std::vector<std::string> kInserted = {"[time]",
+                                                     "x = 1",
+                                                     "[output]\ncheckpoint_every = -1",
+                                                     "lattice = \"hcp\"",
+                                                     "structures = [1, 1, 1]",
+                                                     "shift = [0.5, 0.5]",
+                                                     "[initial]\nkappa = 2",
+                                                     "[potential]",
+                                                     "[output]\ncheckpoint_minutes = nan",
+                                                     "scheme = \"rk4\"",
+                                                     "start = \"paper\"",
+                                                     "\"k\\u0000\" = 1"};
+  static const std::vector<double> kFactors = {0.0, -1.0, 2.0, 0.5, 1e6, 1e-6};
+  std::vector<std::string> lines = lines_of(text);
+  const auto pick = [&rng](std::size_t n) {
+    return std::uniform_int_distribution<std::size_t>(0, n - 1)(rng);
+  };
+  std::size_t at = pick(lines.size());
+  // Mutations of a key's value want a line that has one.
+  for (int tries = 0; tries < 20 && lines[at].find(" = ") == std::string::npos; ++tries) {
+    at = pick(lines.size());
+  }
+  std::string& line = lines[at];
+  const std::size_t eq = line.find(" = ");
+  switch (pick(10)) {
+  case 0:
+    lines.erase(lines.begin() + static_cast<std::ptrdiff_t>(at));
+    break;
+  case 1:
+    lines.insert(lines.begin() + static_cast<std::ptrdiff_t>(at), line);
+    break;
+  case 2:
+  case 8:
+  case 9:
+    if (eq != std::string::npos) {
+      line = line.substr(0, eq) + " = " + kValues[pick(kValues.size())];
+    }
+    break;
+  case 3:
+    if (eq != std::string::npos) {
+      line.insert(eq, "x");
+    }
+    break;
+  case 4:
+    lines.insert(lines.begin() + static_cast<std::ptrdiff_t>(at),
+                 kInserted[pick(kInserted.size())]);
+    break;
+  case 5: {
+    std::smatch number;
+    if (std::regex_search(line, number, std::regex("-?[0-9][0-9.e+-]*"))) {
+      const double factor = kFactors[pick(kFactors.size())];
+      std::ostringstream scaled;
+      scaled.precision(17);
+      scaled << std::stod(number.str()) * factor;
+      line = number.prefix().str() + scaled.str() + number.suffix().str();
+    }
+    break;
+  }
+  case 6: {
+    std::string joined; // truncated
+    for (const std::string& l : lines) {
+      joined += l + "\n";
+    }
+    return joined.substr(0, pick(joined.size()));
+  }
+  default: {
+    std::string joined;
+    for (const std::string& l : lines) {
+      joined += l + "\n";
+    }
+    joined[pick(joined.size())] = static_cast<char>(pick(256));
+    return joined;
+  }
+  }
+  std::string joined;
+  for (const std::string& l : lines) {
+    joined += l + "\n";
+  }
+  return joined;
+}
+
+/// Empty when the mutant's run kept the contract, else what went wrong.
+std::string check_mutant(const fs::path& dir, const std::string& toml) {
+  fs::create_directories(dir);
+  const fs::path case_file = dir / "m.toml";
+  std::ofstream(case_file, std::ios::binary) << toml;
+  const fs::path out_dir = dir / "out";
+  const fs::path out = out_dir / "r.h5";
+  // A wall-clock limit already passed stops any run that starts stepping at its first boundary.
+  const verify::CommandResult r = verify::run_command(
+      "{ DECGPE_CACHE=" + (dir.parent_path() / "cache").string() +
+      " OMP_NUM_THREADS=1 timeout 120 " + DECGPE_EXECUTABLE + " run " + case_file.string() +
+      " --quiet --backend openmp --max-hours 1e-9 --out " + out.string() + " >/dev/null; }");
+  std::vector<fs::path> left;
+  if (fs::exists(out_dir)) {
+    for (const fs::directory_entry& e : fs::directory_iterator(out_dir)) {
+      left.push_back(e.path().filename());
+    }
+  }
+  const long lines = std::count(r.output.begin(), r.output.end(), '\n');
+  if (r.exit_code == 1) {
+    if (lines != 1 || !r.output.starts_with("decgpe: error: ")) {
+      return "exit 1 with " + std::to_string(lines) +
+             " lines on stderr: " + r.output.substr(0, 2000);
+    }
+    return left.empty() ? "" : "exit 1 left " + left.front().string();
+  }
+  if (r.exit_code != 0) {
+    return "exit " + std::to_string(r.exit_code) + ": " + r.output.substr(0, 2000);
+  }
+  try {
+    const io::InputFile results(out);
+    const bool complete = results.integer_attribute("complete") == 1;
+    if (results.doubles("/diagnostics/t").empty()) {
+      return "results without diagnostics";
+    }
+    for (const fs::path& name : left) {
+      if (name != "r.h5" && (complete || name != "r.checkpoint.h5")) {
+        return "exit 0 left " + name.string();
+      }
+    }
+  } catch (const std::exception& e) {
+    return std::string("exit 0 but the results do not open: ") + e.what();
+  }
+  return r.output.empty() ? "" : "exit 0 with stderr: " + r.output.substr(0, 2000);
+}
+
+TEST(FuzzCases, EveryMutantRunsOrIsRefusedWithOneLine) {
+  const std::vector<std::string> bases = reduced_shipped_cases();
+  ASSERT_GE(bases.size(), 8u);
+  std::mt19937_64 rng(kSeed);
+  std::vector<std::string> mutants;
+  for (int k = 0; k < kMutants; ++k) {
+    std::string m = bases[static_cast<std::size_t>(k) % bases.size()];
+    for (int n = rng() % 4 == 0 ? 2 : 1; n > 0; --n) { // mostly one mutation, some two
+      m = mutate(m, rng);
+    }
+    mutants.push_back(m);
+  }
+  const fs::path root = fs::temp_directory_path() / "decgpe_fuzz_cases";
+  fs::remove_all(root);
+  std::atomic<int> next{0}, accepted{0};
+  std::mutex report;
+  const auto worker = [&] {
+    for (int k = next++; k < kMutants; k = next++) {
+      const std::string problem =
+          check_mutant(root / std::to_string(k), mutants[static_cast<std::size_t>(k)]);
+      const std::lock_guard lock(report);
+      if (problem.empty()) {
+        accepted += fs::exists(root / std::to_string(k) / "out" / "r.h5") ? 1 : 0;
+      } else {
+        ADD_FAILURE() << "mutant " << k << ": " << problem << "\n--- mutant ---\n"
+                      << mutants[static_cast<std::size_t>(k)].substr(0, 3000);
+      }
+    }
+  };
+  std::thread a(worker), b(worker);
+  a.join();
+  b.join();
+  // Most mutations break a case (a deleted or doubled key, a misspelling, a hostile value); those
+  // that keep it valid must still run, or the fuzzer only tests refusals.
+  EXPECT_GE(accepted.load(), 15);
+  std::printf("%d mutants: %d ran, %d were refused with one line\n", kMutants, accepted.load(),
+              kMutants - accepted.load());
+  fs::remove_all(root);
+}
+
+} // namespace
+} // namespace decgpe

@@ -1,0 +1,191 @@
+// Runs that survive: checkpoints and bitwise restart, signals and the wall-clock limit, a full
+// disk, too little memory, and output targets that must not be written. Every refusal is one line
+// and exit 1; nothing is left behind but the results and, of a stopped run, its checkpoint.
+
+#include "verify/restart_chain.hpp"
+
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <tuple>
+
+namespace decgpe {
+namespace {
+
+using verify::CommandResult;
+using verify::replace;
+namespace fs = std::filesystem;
+
+// 8748 cells: a few hundred steps take a fraction of a second on one core.
+const std::string kCase = R"(lattice = "bcc"
+h = 0.9
+domain = [8.0, 8.0, 8.0]
+g = 10.0
+[time]
+dt_fraction = 0.5
+steps = 300
+diagnostics_every = 10
+snapshot_every = 50
+[initial]
+kappa = 1
+)";
+
+/// Long enough (seconds) that a signal sent after one second arrives mid-run; no snapshots (a run
+/// killed with SIGKILL writes no results to carry them over from).
+const std::string kLongCase = replace(replace(kCase, "steps = 300", "steps = 20000"),
+                                      "snapshot_every = 50", "snapshot_every = 0");
+
+class Survival : public verify::RestartFixture {
+protected:
+  /// Runs `command` in a shell in the background, sends `signal` after `seconds`, and waits.
+  CommandResult interrupt(const std::string& arguments, const char* signal, double seconds) const {
+    const std::string line = std::string(DECGPE_EXECUTABLE) + " " + arguments;
+    return verify::run_command("{ " + line + " & pid=$!; sleep " + std::to_string(seconds) +
+                               "; kill -" + signal + " $pid; { wait $pid; } 2>/dev/null; }");
+  }
+
+  /// Resumes `run <args>` from its checkpoint, runs it again uninterrupted, and compares.
+  void resume_and_compare(const std::string& args) const {
+    const CommandResult resumed =
+        verify::run_decgpe("run " + args + " --force --restart " + checkpoint().string());
+    ASSERT_EQ(resumed.exit_code, 0) << resumed.output;
+    const fs::path resumed_out = dir_ / "resumed.h5";
+    fs::rename(out(), resumed_out);
+    ASSERT_EQ(verify::run_decgpe("run " + args).exit_code, 0);
+    expect_same_run(out(), resumed_out);
+  }
+};
+
+class Restart : public Survival,
+                public ::testing::WithParamInterface<std::tuple<const char*, const char*>> {};
+
+TEST_P(Restart, ResumedThreeTimesTheRunIsBitwiseTheUninterruptedOne) {
+  const auto [scheme, backend] = GetParam();
+  const std::string flags = std::string("--scheme ") + scheme + " --backend " + backend;
+  ASSERT_EQ(run(kCase, flags).exit_code, 0);
+  const fs::path whole = dir_ / "whole.h5";
+  fs::rename(out(), whole);
+  run_in_parts(kCase, flags, {"", "", "", ""});
+  expect_same_run(whole, out());
+}
+
+INSTANTIATE_TEST_SUITE_P(SchemesAndHostBackends, Restart,
+                         ::testing::Combine(::testing::Values("leapfrog", "rk4"),
+                                            ::testing::Values("reference", "openmp")),
+                         [](const auto& param_info) {
+                           return std::string(std::get<0>(param_info.param)) + "_" +
+                                  std::get<1>(param_info.param);
+                         });
+
+TEST_F(Survival, CheckpointsOnTheCaseCadenceAndRefusesAnotherProblem) {
+  const std::string with_cadence = kLongCase + "[output]\ncheckpoint_every = 1000\n";
+  const std::string args =
+      write_case(with_cadence).string() + " --quiet --backend openmp --out " + out().string();
+  // SIGKILL cannot be caught: what is left is the last complete checkpoint, which resumes.
+  const CommandResult killed = interrupt("run " + args, "KILL", 1.5);
+  ASSERT_TRUE(fs::exists(checkpoint())) << killed.output;
+  const std::int64_t step = io::InputFile(checkpoint()).integer_attribute("step");
+  EXPECT_EQ(step % 1000, 0);
+  EXPECT_GT(step, 0);
+  // A checkpoint of another problem is refused, one line.
+  const fs::path other = write_case(replace(with_cadence, "g = 10.0", "g = 11.0"), "other.toml");
+  expect_one_line_error(verify::run_decgpe("run " + other.string() + " --quiet --force --out " +
+                                           out().string() + " --restart " + checkpoint().string()),
+                        "it is of another problem");
+  resume_and_compare(args);
+}
+
+TEST_F(Survival, SigtermStopsWithOneLineACheckpointAndResumesBitwise) {
+  const std::string args =
+      write_case(kLongCase).string() + " --quiet --backend openmp --out " + out().string();
+  const CommandResult stopped = interrupt("run " + args, "TERM", 1.0);
+  EXPECT_EQ(stopped.exit_code, 128 + SIGTERM) << stopped.output;
+  expect_one_line_error(stopped, "stopped by SIGTERM at step");
+  EXPECT_NE(stopped.output.find("--restart " + checkpoint().string()), std::string::npos);
+  ASSERT_TRUE(fs::exists(checkpoint()));
+  const io::InputFile partial(out());
+  EXPECT_EQ(partial.integer_attribute("complete"), 0);
+  EXPECT_EQ(partial.text_attribute("stop_reason"), "SIGTERM");
+  resume_and_compare(args);
+}
+
+TEST_F(Survival, AFullDiskIsOneLineAndLeavesNothing) {
+  // A file-size limit makes every write past 40 KiB fail with EFBIG, as a full disk fails them.
+  const CommandResult r =
+      verify::run_command("ulimit -f 40; " + std::string(DECGPE_EXECUTABLE) + " run " +
+                          write_case(kCase).string() + " --quiet --out " + out().string());
+  expect_rejected(r, "cannot write");
+}
+
+TEST_F(Survival, TooLittleMemoryIsRefusedBeforeAnyStepNamingBothNumbers) {
+  expect_rejected(
+      run(replace(kCase, "domain = [8.0, 8.0, 8.0]", "structures = [4000, 4000, 4000]")),
+      "not enough host memory: the run needs");
+  expect_rejected(
+      run(replace(kCase, "domain = [8.0, 8.0, 8.0]", "structures = [1000000, 1000000, 1000000]")),
+      "too large (more than 2^40 cells)");
+}
+
+TEST_F(Survival, OutputTargetsThatMustNotBeWrittenAreRefused) {
+  ASSERT_EQ(run(kCase).exit_code, 0);
+  expect_one_line_error(run(kCase), "exists (--force replaces it)");
+  EXPECT_EQ(run(kCase, "--force").exit_code, 0);
+  const fs::path case_file = write_case(kCase);
+  expect_one_line_error(
+      verify::run_decgpe("run " + case_file.string() + " --force --out " + case_file.string()),
+      "it is the input");
+  expect_one_line_error(
+      verify::run_decgpe("run " + case_file.string() + " --force --out /dev/null"),
+      "not a regular file");
+  expect_one_line_error(verify::run_decgpe("run " + case_file.string() + " --out " + dir_.string()),
+                        "is a directory");
+}
+
+TEST_F(Survival, TwoRunsCannotWriteTheSameFile) {
+  const std::string args =
+      write_case(kLongCase).string() + " --quiet --backend reference --out " + out().string();
+  const CommandResult second = verify::run_command(
+      "{ " + std::string(DECGPE_EXECUTABLE) + " run " + args +
+      " >/dev/null 2>&1 & pid=$!; sleep 0.5; " + DECGPE_EXECUTABLE + " run " + args +
+      "; rc=$?; kill -KILL $pid; { wait $pid; } 2>/dev/null; exit $rc; }");
+  expect_one_line_error(second, "another run is writing it");
+}
+
+TEST_F(Survival, CaseFilesAreReadWithABound) {
+  const fs::path fifo = dir_ / "fifo.toml";
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  expect_one_line_error(
+      verify::run_command("timeout 20 " + std::string(DECGPE_EXECUTABLE) + " run " + fifo.string()),
+      "not a regular file");
+  expect_one_line_error(verify::run_decgpe("run /dev/zero"), "not a regular file");
+  expect_rejected(run(kCase + "#" + std::string(2 << 20, 'x') + "\n"), "larger than 1024 KiB");
+  // Over HDF5's 64-KiB attribute limit, the text is stored whole as a dataset.
+  const std::string commented = kCase + "#" + std::string(100 << 10, 'x') + "\n";
+  ASSERT_EQ(run(commented).exit_code, 0);
+  EXPECT_EQ(io::InputFile(out()).text("/case_toml"), commented);
+}
+
+TEST_F(Survival, CommandLineErrorsAreOneLineExitOneNamingTheWord) {
+  for (const auto& [arguments, word] :
+       std::vector<std::pair<std::string, std::string>>{{"frobnicate", "frobnicate"},
+                                                        {"run", "case"},
+                                                        {"run x.toml --bogus", "--bogus"},
+                                                        {"run x.toml --max-hours -1", "max-hours"},
+                                                        {"lattice bcc --unknown", "--unknown"}}) {
+    const CommandResult r = verify::run_decgpe(arguments);
+    EXPECT_EQ(r.exit_code, 1) << arguments;
+    expect_one_line_error(r, word);
+  }
+  const CommandResult echoed = verify::run_decgpe("run " + write_case(kCase).string() +
+                                                  " --backend " + std::string(10000, 'q'));
+  expect_one_line_error(echoed, "unknown backend");
+  EXPECT_LT(echoed.output.size(), 1000u);
+}
+
+TEST_F(Survival, ThePhysicsHasNoDefaults) {
+  expect_rejected(run(replace(kCase, "g = 10.0\n", "")), "missing key 'g'");
+  expect_rejected(run(replace(kCase, "kappa = 1\n", "")), "missing key 'initial.kappa'");
+  expect_rejected(run(replace(kCase, "[initial]\nkappa = 1\n", "")), "missing key 'initial'");
+}
+
+} // namespace
+} // namespace decgpe
