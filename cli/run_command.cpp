@@ -250,7 +250,10 @@ void run(const Options& o) {
     announce(setup, *backend, from.step);
   }
 
+  recorder.start_clock();
   const Outcome outcome = integrate(*scheme, setup.schedule, recorder, from);
+  scheme->synchronize();
+  recorder.stop_clock();
 
   const NvtxRange io_range("write results");
   const std::vector<std::vector<Complex>>& levels = recorder.gather(*scheme);

@@ -18,8 +18,18 @@ Recorder::Recorder(const RecorderSettings& settings, const Grid& grid, io::Check
   }
 }
 
+void Recorder::start_clock() {
+  start_ = Clock::now();
+  stopped_at_ = -1.0;
+}
+
+void Recorder::stop_clock() {
+  stopped_at_ = seconds();
+}
+
 double Recorder::seconds() const {
-  return std::chrono::duration<double>(Clock::now() - start_).count();
+  return stopped_at_ >= 0.0 ? stopped_at_
+                            : std::chrono::duration<double>(Clock::now() - start_).count();
 }
 
 void Recorder::on_diagnostics(const Sample& s) {

@@ -40,7 +40,11 @@ public:
   /// The buffers gather() fills; a resumed run's levels as its checkpoint held them until then.
   const std::vector<std::vector<Complex>>& levels() const { return state_.levels; }
   const io::Series& series() const { return state_.series; }
-  /// Wall time of stepping in this part of the run, and over all its parts.
+  /// Marks the first and the last step of this part of the run: what seconds() measures.
+  void start_clock();
+  void stop_clock();
+  /// Wall time of stepping in this part of the run (checkpoints and snapshots included), and over
+  /// all its parts.
   double seconds() const;
   double total_seconds() const { return state_.wall_seconds + seconds(); }
   /// The signal that stopped the run, or 0 (the wall-clock limit, or not stopped).
@@ -56,6 +60,7 @@ private:
   std::vector<Complex> snapshot_;
   using Clock = std::chrono::steady_clock;
   Clock::time_point start_ = Clock::now();
+  double stopped_at_ = -1.0; ///< seconds() once the clock is stopped
   double last_print_ = 0.0, last_checkpoint_ = 0.0, last_boundary_ = 0.0;
   double longest_interval_ = 0.0, checkpoint_seconds_ = 0.0;
   long last_checkpoint_step_ = -1;

@@ -1,6 +1,13 @@
 #!/usr/bin/env bash
 # The README's test command: set up, build, and run every test. GPU tests skip with a message when no GPU is present.
+# In CI (CI=true) the CPU build is then repeated under AddressSanitizer and UBSan (the sanitize preset), which runs
+# the cpu tests, the case fuzzer among them (the reports' rendering is left to the main build).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 preset=$(scripts/build.sh | tail -n 1)
 ctest --preset "$preset" -j "$(nproc)" "$@"
+if [ "${CI:-}" = "true" ]; then
+  cmake --preset sanitize >/dev/null
+  cmake --build --preset sanitize -j "$(nproc)"
+  ctest --preset sanitize -j "$(nproc)"
+fi
