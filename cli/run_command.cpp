@@ -109,7 +109,7 @@ void summarise(const RunSetup& run, const io::Series& s, long steps_done, long s
   const Complex ov = s.overlap.back();
   const double drift =
       std::abs(s.invariant.back() - s.invariant.front()) / std::abs(s.invariant.front());
-  std::printf("t = %.4g: norm %.10f  energy %.10f  %s invariant drift %.2e  |<psi0|psi>| = %.10f\n",
+  std::printf("t = %.4g: norm %.10g  energy %.10g  %s invariant drift %.2e  |<psi0|psi>| = %.10f\n",
               t_end, s.norm.back(), s.energy.back(), run.config.scheme.c_str(), drift,
               std::hypot(ov.re, ov.im));
   if (run.config.g == 0.0 && run.config.potential_kind == "harmonic") {

@@ -45,6 +45,19 @@ void check_target(const fs::path& target, const std::vector<fs::path>& inputs, b
   }
 }
 
+/// Temporaries of `target` (ResultsFile's "<name>.tmp-<pid>") that a killed run left behind: with
+/// the target's lock held, no live run is writing them.
+void remove_stale_temporaries(const fs::path& target) {
+  const fs::path folder = target.has_parent_path() ? target.parent_path() : ".";
+  const std::string prefix = target.filename().string() + ".tmp-";
+  std::error_code ec;
+  for (const fs::directory_entry& e : fs::directory_iterator(folder, ec)) {
+    if (e.path().filename().string().starts_with(prefix)) {
+      fs::remove(e.path(), ec);
+    }
+  }
+}
+
 } // namespace
 
 OutputClaim::OutputClaim(const std::vector<OutputTarget>& targets,
@@ -85,6 +98,7 @@ OutputClaim::OutputClaim(const std::vector<OutputTarget>& targets,
         if (::fstat(fd, &held) == 0 && ::stat(lock.c_str(), &named) == 0 &&
             held.st_ino == named.st_ino && held.st_dev == named.st_dev) {
           locks_.push_back({lock, fd});
+          remove_stale_temporaries(target);
           break;
         }
         ::close(fd);

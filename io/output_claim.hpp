@@ -16,7 +16,8 @@ struct OutputTarget {
 /// Holds a lock (flock on `<target>.lock`, released by the kernel even on SIGKILL) on each target
 /// for as long as it lives. Refuses, with one line naming the target: an existing file unless it
 /// may be replaced; anything that is not a regular file (a folder, a device, a FIFO); a target
-/// that is one of the `inputs`; a target another run holds.
+/// that is one of the `inputs`; a target another run holds. Temporaries of a target that a killed
+/// run left are removed once its lock is held.
 class OutputClaim {
 public:
   OutputClaim(const std::vector<OutputTarget>& targets,

@@ -2,9 +2,12 @@
 // disk, too little memory, and output targets that must not be written. Every refusal is one line
 // and exit 1; nothing is left behind but the results and, of a stopped run, its checkpoint.
 
+#include "solvers/memory_budget.hpp"
+#include "solvers/schemes/registry.hpp"
 #include "verify/restart_chain.hpp"
 
 #include <gtest/gtest.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <tuple>
 
@@ -84,6 +87,9 @@ TEST_F(Survival, CheckpointsOnTheCaseCadenceAndRefusesAnotherProblem) {
   const CommandResult killed = interrupt("run " + args, "KILL", 1.5);
   ASSERT_TRUE(fs::exists(checkpoint())) << killed.output;
   const std::int64_t step = io::InputFile(checkpoint()).integer_attribute("step");
+  // A killed run may leave its lock and a temporary behind: the next run takes the lock over and
+  // removes the temporary.
+  std::ofstream(out().string() + ".tmp-999999") << "a killed run's half-written file";
   EXPECT_EQ(step % 1000, 0);
   EXPECT_GT(step, 0);
   // A checkpoint of another problem is refused, one line.
@@ -92,6 +98,7 @@ TEST_F(Survival, CheckpointsOnTheCaseCadenceAndRefusesAnotherProblem) {
                                            out().string() + " --restart " + checkpoint().string()),
                         "it is of another problem");
   resume_and_compare(args);
+  EXPECT_FALSE(fs::exists(out().string() + ".tmp-999999"));
 }
 
 TEST_F(Survival, SigtermStopsWithOneLineACheckpointAndResumesBitwise) {
@@ -123,6 +130,20 @@ TEST_F(Survival, TooLittleMemoryIsRefusedBeforeAnyStepNamingBothNumbers) {
   expect_rejected(
       run(replace(kCase, "domain = [8.0, 8.0, 8.0]", "structures = [1000000, 1000000, 1000000]")),
       "too large (more than 2^40 cells)");
+}
+
+TEST_F(Survival, TheMemoryEstimateBoundsTheMeasuredPeak) {
+  // 2.1M cells: large enough that the per-cell terms dominate the libraries.
+  const std::string toml =
+      replace(kCase, "h = 0.9\ndomain = [8.0, 8.0, 8.0]", "h = 0.5\nstructures = [56, 56, 56]");
+  ASSERT_EQ(run(toml, "--backend reference").exit_code, 0);
+  struct rusage usage {};
+  ASSERT_EQ(getrusage(RUSAGE_CHILDREN, &usage), 0);
+  const double peak = static_cast<double>(usage.ru_maxrss) * 1024.0; // the largest child's
+  const MemoryNeed need = memory_need({56 * 56 * 56 * 12, find_scheme("leapfrog").peak_vectors, 2,
+                                       false, false, BackendEntry::Memory::host});
+  EXPECT_LE(peak, static_cast<double>(need.host));
+  EXPECT_LE(static_cast<double>(need.host), 2.5 * peak) << "the estimate is needlessly cautious";
 }
 
 TEST_F(Survival, OutputTargetsThatMustNotBeWrittenAreRefused) {
