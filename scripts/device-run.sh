@@ -2,7 +2,7 @@
 # Everything the GPU machine is for, in one call: build (Release, sm_90), run the gpu tests, check every lattice
 # under compute-sanitizer, and run the benchmarks. Logs and Google Benchmark JSON go to $OUT (default: out/device).
 #
-#   scripts/device-run.sh [quick]      quick: 1M and 8M DOFs only, no sanitizer
+#   scripts/device-run.sh [quick]      quick: no sanitizer, no CPU benchmark
 #
 # The device tool carries .deps (header-only libraries, see scripts/fetch-header-deps.sh); the machine has the rest.
 set -uo pipefail
@@ -53,12 +53,8 @@ if [ "$mode" = full ]; then
   done
 fi
 
-step "benchmarks"
-sizes=1e6,8e6,64e6
-[ "$mode" = quick ] && sizes=1e6,8e6
-build/cuda/bench/bench_step --schemes=leapfrog,rk4 --backends=cuda:plain,cuda:shared \
-  --lattices=cubic,fcc,bcc,a15,c15,z --dofs="$sizes" \
-  --benchmark_out="$OUT/bench-gpu.json" --benchmark_out_format=json >"$OUT/bench-gpu.log" 2>&1 || status=1
+step "benchmarks and the regression gate against the committed JSON (scripts/perf-check.sh)"
+OUT="$OUT" scripts/perf-check.sh | tail -n 1 | tee -a "$OUT/summary.txt" || status=1
 if [ "$mode" = full ]; then
   build/cuda/bench/bench_step --backends=reference,openmp --lattices=bcc,c15 --dofs=64e6 \
     --benchmark_out="$OUT/bench-cpu.json" --benchmark_out_format=json >"$OUT/bench-cpu.log" 2>&1 || status=1

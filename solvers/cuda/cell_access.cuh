@@ -20,18 +20,23 @@ __device__ __forceinline__ void store(Complex* p, Complex z) {
   *reinterpret_cast<double2*>(p) = make_double2(z.re, z.im);
 }
 
-/// V at cell l of instance (sx, sy, sz), with the host's position arithmetic: (origin + centre) + s
-/// · box.
-__device__ __forceinline__ double potential_at(const DeviceGrid& g, int sx, int sy, int sz, int l,
-                                               long long i) {
+/// V at cell l of instance (sx, sy) in global z-slice gz, with the host's position arithmetic:
+/// (origin + centre) + s · box.
+__device__ __forceinline__ double potential_at_global(const DeviceGrid& g, int sx, int sy, int gz,
+                                                      int l, long long i) {
   if (g.potential != nullptr) {
     return __ldg(g.potential + i);
   }
   const double x = (g.origin[0] + __ldg(g.centre + 3 * l)) + static_cast<double>(sx) * g.box[0];
   const double y = (g.origin[1] + __ldg(g.centre + 3 * l + 1)) + static_cast<double>(sy) * g.box[1];
-  const double z =
-      (g.origin[2] + __ldg(g.centre + 3 * l + 2)) + static_cast<double>(sz + g.z_offset) * g.box[2];
+  const double z = (g.origin[2] + __ldg(g.centre + 3 * l + 2)) + static_cast<double>(gz) * g.box[2];
   return harmonic_potential(x, y, z, g.lambda);
+}
+
+/// The same at the local z-slice sz of a slab (the whole domain: sz itself).
+__device__ __forceinline__ double potential_at(const DeviceGrid& g, int sx, int sy, int sz, int l,
+                                               long long i) {
+  return potential_at_global(g, sx, sy, sz + g.z_offset, l, i);
 }
 
 /// Decoded stencil entry e = f · ms + l.

@@ -96,6 +96,7 @@ public:
   }
 
   std::string name() const override { return "cuda"; }
+  cudaStream_t stream() const { return stream_; }
   std::string device() const override {
     return device_name_ + " (" + std::string(variant_name(variant_)) + " kernel)";
   }
@@ -413,6 +414,48 @@ std::vector<std::pair<std::string, std::string>> device_context() {
           {"gpu_memory_bus_bits", attribute(cudaDevAttrGlobalMemoryBusWidth)},
           {"cuda_driver_version", std::to_string(driver)},
           {"cuda_runtime_version", std::to_string(runtime)}};
+}
+
+DeviceTimer::DeviceTimer(Backend& backend) {
+  auto* cuda = dynamic_cast<CudaBackend*>(&backend);
+  if (cuda == nullptr) {
+    throw std::invalid_argument("DeviceTimer: '" + backend.name() + "' is not a CUDA backend");
+  }
+  stream_ = cuda->stream();
+  cudaEvent_t a = nullptr, b = nullptr;
+  DECGPE_CUDA_CHECK(cudaEventCreate(&a));
+  DECGPE_CUDA_CHECK(cudaEventCreate(&b));
+  start_ = a;
+  stop_ = b;
+}
+
+DeviceTimer::~DeviceTimer() {
+  cudaEventDestroy(static_cast<cudaEvent_t>(start_));
+  cudaEventDestroy(static_cast<cudaEvent_t>(stop_));
+}
+
+void DeviceTimer::start() {
+  DECGPE_CUDA_CHECK(
+      cudaEventRecord(static_cast<cudaEvent_t>(start_), static_cast<cudaStream_t>(stream_)));
+}
+
+double DeviceTimer::stop() {
+  DECGPE_CUDA_CHECK(
+      cudaEventRecord(static_cast<cudaEvent_t>(stop_), static_cast<cudaStream_t>(stream_)));
+  DECGPE_CUDA_CHECK(cudaEventSynchronize(static_cast<cudaEvent_t>(stop_)));
+  float ms = 0.0F;
+  DECGPE_CUDA_CHECK(
+      cudaEventElapsedTime(&ms, static_cast<cudaEvent_t>(start_), static_cast<cudaEvent_t>(stop_)));
+  return static_cast<double>(ms) * 1e-3;
+}
+
+void flush_l2() {
+  int device = 0, l2_bytes = 0;
+  DECGPE_CUDA_CHECK(cudaGetDevice(&device));
+  DECGPE_CUDA_CHECK(cudaDeviceGetAttribute(&l2_bytes, cudaDevAttrL2CacheSize, device));
+  const DeviceBuffer<char> scratch(2 * static_cast<std::size_t>(l2_bytes));
+  DECGPE_CUDA_CHECK(cudaMemset(scratch.get(), 0, 2 * static_cast<std::size_t>(l2_bytes)));
+  DECGPE_CUDA_CHECK(cudaDeviceSynchronize());
 }
 
 double measure_copy_bandwidth(std::size_t bytes, int repeats) {

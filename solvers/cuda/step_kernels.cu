@@ -73,7 +73,7 @@ __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
   for (int r = 0; r < ROWS; ++r) {
     if (sy0 + r < g.sy) {
       const long long i = i0 + r * row_stride;
-      const double v = potential_at(g, sx, sy0 + r, sz, l, i);
+      const double v = potential_at_global(g, sx, sy0 + r, gz, l, i);
       store(out + i, step_along(previous[r], g.two_dt, apply_m(psi_i[r], lap[r], v, g.g)));
     }
   }

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# The performance regression gate, on a GPU machine: runs bench_step over the matrix of the committed JSON of this
+# device (reports/data/<device>/bench-gpu.json) and fails, with a table, when any benchmark is more than 3% slower.
+# Every change to solvers/ or bench/ runs it before it lands (scripts/device-run.sh runs it).
+#
+#   scripts/perf-check.sh            build if needed, measure into $OUT/bench-gpu.json, compare
+#   scripts/perf-check.sh --update   the same, then make the new JSON the committed one (after a change that is meant
+#                                    to move the numbers; say so in the commit)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+OUT=${OUT:-out/perf}
+mkdir -p "$OUT"
+device=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -n 1 | tr '[:upper:] ' '[:lower:]-')
+committed=reports/data/$device/bench-gpu.json
+cmake --build --preset cuda --target bench_step >/dev/null
+build/cuda/bench/bench_step --schemes=leapfrog,rk4 --backends=cuda:plain,cuda:shared \
+  --lattices=cubic,fcc,bcc,a15,c15,z --dofs=1e6,8e6,64e6 \
+  --benchmark_out="$OUT/bench-gpu.json" --benchmark_out_format=json >"$OUT/bench-gpu.log" 2>&1
+if [ ! -f "$committed" ]; then
+  echo "perf-check: no committed JSON for $device ($committed); run with --update to make this one it"
+  [ "${1:-}" = --update ] && cp "$OUT/bench-gpu.json" "$committed"
+  exit 0
+fi
+status=0
+python3 scripts/perf_compare.py "$committed" "$OUT/bench-gpu.json" | tee "$OUT/perf-check.md" || status=$?
+if [ "${1:-}" = --update ]; then
+  cp "$OUT/bench-gpu.json" "$committed"
+  echo "perf-check: $committed replaced by this run"
+fi
+exit $status
