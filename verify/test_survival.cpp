@@ -39,11 +39,14 @@ const std::string kLongCase = replace(replace(kCase, "steps = 300", "steps = 200
 
 class Survival : public verify::RestartFixture {
 protected:
-  /// Runs `command` in a shell in the background, sends `signal` after `seconds`, and waits.
-  CommandResult interrupt(const std::string& arguments, const char* signal, double seconds) const {
+  /// Runs `decgpe <arguments>` in the background, sends `signal` once `file` exists (it waits up to
+  /// two minutes, so that a slow machine or a sanitizer build sends it mid-run too), and waits.
+  CommandResult interrupt(const std::string& arguments, const char* signal,
+                          const fs::path& file) const {
     const std::string line = std::string(DECGPE_EXECUTABLE) + " " + arguments;
-    return verify::run_command("{ " + line + " & pid=$!; sleep " + std::to_string(seconds) +
-                               "; kill -" + signal + " $pid; { wait $pid; } 2>/dev/null; }");
+    return verify::run_command("{ " + line + " & pid=$!; for i in $(seq 1200); do [ -e " +
+                               file.string() + " ] && break; sleep 0.1; done; kill -" + signal +
+                               " $pid; { wait $pid; } 2>/dev/null; }");
   }
 
   /// Resumes `run <args>` from its checkpoint, runs it again uninterrupted, and compares.
@@ -84,7 +87,7 @@ TEST_F(Survival, CheckpointsOnTheCaseCadenceAndRefusesAnotherProblem) {
   const std::string args =
       write_case(with_cadence).string() + " --quiet --backend openmp --out " + out().string();
   // SIGKILL cannot be caught: what is left is the last complete checkpoint, which resumes.
-  const CommandResult killed = interrupt("run " + args, "KILL", 1.5);
+  const CommandResult killed = interrupt("run " + args, "KILL", checkpoint());
   ASSERT_TRUE(fs::exists(checkpoint())) << killed.output;
   const std::int64_t step = io::InputFile(checkpoint()).integer_attribute("step");
   // A killed run may leave its lock and a temporary behind: the next run takes the lock over and
@@ -104,7 +107,9 @@ TEST_F(Survival, CheckpointsOnTheCaseCadenceAndRefusesAnotherProblem) {
 TEST_F(Survival, SigtermStopsWithOneLineACheckpointAndResumesBitwise) {
   const std::string args =
       write_case(kLongCase).string() + " --quiet --backend openmp --out " + out().string();
-  const CommandResult stopped = interrupt("run " + args, "TERM", 1.0);
+  // The lock appears when the run starts; the signal arrives during the set-up or the steps, and
+  // either way the run stops at its first step boundary after it.
+  const CommandResult stopped = interrupt("run " + args, "TERM", out().string() + ".lock");
   EXPECT_EQ(stopped.exit_code, 128 + SIGTERM) << stopped.output;
   expect_one_line_error(stopped, "stopped by SIGTERM at step");
   EXPECT_NE(stopped.output.find("--restart " + checkpoint().string()), std::string::npos);
