@@ -188,6 +188,7 @@ void write_record(ResultsFile& f, const RunSetup& setup, const Backend& backend,
 }
 
 void run(const Options& o) {
+  const auto process_start = std::chrono::steady_clock::now();
   const scaleout::MpiSession& mpi = *o.mpi;
   const bool root = mpi.rank() == 0;
   const std::string case_text = setup::read_case_text(o.case_file);
@@ -239,7 +240,7 @@ void run(const Options& o) {
   const StartPoint from =
       resumed ? StartPoint{resumed->step, resumed->initial_max_abs} : StartPoint{};
   Recorder recorder({file ? &*file : nullptr, o.quiet, checkpoint, config.checkpoint_minutes,
-                     o.max_hours * 3600.0, &mpi},
+                     o.max_hours * 3600.0, process_start, &mpi},
                     setup.problem.grid, run_state(setup, *scheme, who, std::move(resumed)));
   if (from.step > 0) {
     scheme->resume(recorder.levels(), setup.current);

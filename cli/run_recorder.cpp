@@ -90,10 +90,13 @@ bool Recorder::keep_going(long step, double t, Scheme& scheme) {
   const double elapsed = seconds();
   longest_interval_ = std::max(longest_interval_, elapsed - last_boundary_);
   last_boundary_ = elapsed;
-  // Stop while the next interval, a checkpoint and the results still fit in the limit.
+  // Stop while the next interval, a checkpoint and the results still fit in the limit, counted
+  // from the process's start (the set-up included, as a batch system counts).
   const double margin = 2.0 * longest_interval_ + 2.0 * checkpoint_seconds_ + 1.0;
+  const double since_start =
+      std::chrono::duration<double>(Clock::now() - settings_.process_start).count();
   int flags[3] = {StopSignals::received(),
-                  settings_.max_seconds > 0.0 && elapsed + margin >= settings_.max_seconds ? 1 : 0,
+                  settings_.max_seconds > 0.0 && since_start + margin >= settings_.max_seconds,
                   settings_.checkpoint_minutes > 0.0 &&
                           elapsed - last_checkpoint_ >= 60.0 * settings_.checkpoint_minutes
                       ? 1

@@ -17,7 +17,8 @@ struct RecorderSettings {
   bool quiet = false;
   std::filesystem::path checkpoint;
   double checkpoint_minutes = 0.0; ///< 0: none by time
-  double max_seconds = 0.0;        ///< stop before this much wall time (0: no limit)
+  double max_seconds = 0.0;        ///< stop before this much wall time (0: no limit) ...
+  std::chrono::steady_clock::time_point process_start; ///< ... since this (the batch job's clock)
   const scaleout::MpiSession* mpi = nullptr;
 };
 
