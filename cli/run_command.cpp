@@ -75,15 +75,17 @@ std::unique_ptr<Backend> make_run_backend(const std::string& name, const Problem
 }
 
 /// The memory check, once the cell count is known and before anything per cell is allocated.
-setup::BeforeAllocating memory_check(const CaseConfig& c, const std::string& backend_name) {
-  return [&c, backend_name](std::int64_t cells) {
+setup::BeforeAllocating memory_check(const CaseConfig& c, const std::string& backend_name,
+                                     const scaleout::MpiSession& mpi) {
+  const int on_node = mpi.active() ? scaleout::ranks_on_node(MPI_COMM_WORLD) : 1;
+  return [&c, backend_name, ranks = mpi.size(), on_node](std::int64_t cells) {
     const std::string resolved = resolve_backend(backend_name);
     const BackendEntry& entry =
         *std::ranges::find(backend_registry(), resolved, &BackendEntry::name);
     const SchemeEntry& scheme = find_scheme(c.scheme);
-    const MemoryNeed need =
-        memory_need({cells, scheme.peak_vectors, scheme.takes_previous_level ? 2 : 1,
-                     c.start == "paper", c.potential_kind == "tabulated", entry.memory});
+    const MemoryNeed need = memory_need(
+        {cells, scheme.peak_vectors, scheme.takes_previous_level ? 2 : 1, c.start == "paper",
+         c.potential_kind == "tabulated", entry.memory, ranks, on_node});
     const bool device = entry.memory != BackendEntry::Memory::host;
     check_memory(need, free_host_memory(),
                  device && entry.unavailable().empty() ? entry.free_bytes() : ~0ULL);
@@ -222,7 +224,7 @@ void run(const Options& o) {
   const StopSignals signals;
   const RunSetup setup = [&] {
     const NvtxRange range("setup");
-    return setup::prepare_run(config, memory_check(config, o.backend));
+    return setup::prepare_run(config, memory_check(config, o.backend, mpi));
   }();
   who.fingerprint = io::fingerprint(setup);
   std::optional<ResultsFile> file;

@@ -64,16 +64,20 @@ MemoryNeed memory_need(const RunShape& shape) {
   std::uint64_t host = per_cell(kComplexBytes * (1 + (shape.previous_level ? 1 : 0) +
                                                  static_cast<std::uint64_t>(shape.levels) + 1) +
                                 (shape.tabulated_potential ? 8 : 0));
-  const std::uint64_t vectors =
-      per_cell(kComplexBytes * static_cast<std::uint64_t>(shape.scheme_vectors));
+  // One slab's vectors (its two halo slices are within the rounding up).
+  const std::uint64_t slab_vectors =
+      per_cell(kComplexBytes * static_cast<std::uint64_t>(shape.scheme_vectors)) /
+          static_cast<std::uint64_t>(shape.ranks) +
+      1;
   MemoryNeed need;
   if (shape.memory == BackendEntry::Memory::host) {
-    host += vectors;
+    host += slab_vectors;
   } else {
-    need.device = vectors + (64ULL << 20); // tables, reduction partials, graphs
+    need.device = slab_vectors + (64ULL << 20); // tables, reduction partials, graphs
   }
   // The set-up's Lanczos vectors (four doubles per cell) are freed before the backend allocates.
-  need.host = kFixedHostBytes + std::max(host, per_cell(kComplexBytes * 2 + 32));
+  const std::uint64_t per_rank = kFixedHostBytes + std::max(host, per_cell(kComplexBytes * 2 + 32));
+  need.host = per_rank * static_cast<std::uint64_t>(shape.ranks_on_node);
   return need;
 }
 

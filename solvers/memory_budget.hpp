@@ -31,8 +31,12 @@ struct RunShape {
   bool previous_level = false; ///< the set-up holds ψ^{−1} (the paper's start)
   bool tabulated_potential = false;
   BackendEntry::Memory memory = BackendEntry::Memory::host;
+  int ranks = 1;         ///< MPI ranks the domain is split over (each backend holds a slab)
+  int ranks_on_node = 1; ///< of them, those sharing this node's host memory
 };
 
+/// The host need is this node's (every rank holds the whole set-up and gather buffers, and its
+/// slab's vectors when the backend is a host one); the device need is one GPU's (one rank's slab).
 MemoryNeed memory_need(const RunShape& shape);
 
 /// Bytes this process can still allocate on the host: the least of the kernel's MemAvailable, the

@@ -35,5 +35,7 @@ SlabRange slab_range(int rank, int ranks, int sz);
 
 /// This rank's index among the ranks on its node, for picking a GPU.
 int node_local_rank(MPI_Comm comm);
+/// How many ranks of `comm` share this rank's node (and its memory).
+int ranks_on_node(MPI_Comm comm);
 
 } // namespace decgpe::scaleout
