@@ -2,6 +2,7 @@
 
 #include <cstdlib>
 #include <stdexcept>
+#include <utility>
 
 namespace decgpe::scaleout {
 
@@ -53,22 +54,27 @@ SlabRange slab_range(int rank, int ranks, int sz) {
   return {begin, begin + base + (rank < extra ? 1 : 0)};
 }
 
-int node_local_rank(MPI_Comm comm) {
+namespace {
+
+/// This rank's index on its node and the number of ranks there.
+std::pair<int, int> place_on_node(MPI_Comm comm) {
   MPI_Comm node = MPI_COMM_NULL;
   MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
-  int rank = 0;
+  int rank = 0, size = 1;
   MPI_Comm_rank(node, &rank);
+  MPI_Comm_size(node, &size);
   MPI_Comm_free(&node);
-  return rank;
+  return {rank, size};
+}
+
+} // namespace
+
+int node_local_rank(MPI_Comm comm) {
+  return place_on_node(comm).first;
 }
 
 int ranks_on_node(MPI_Comm comm) {
-  MPI_Comm node = MPI_COMM_NULL;
-  MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
-  int size = 1;
-  MPI_Comm_size(node, &size);
-  MPI_Comm_free(&node);
-  return size;
+  return place_on_node(comm).second;
 }
 
 } // namespace decgpe::scaleout
