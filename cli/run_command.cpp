@@ -173,10 +173,13 @@ void check_resumable(const io::Checkpoint& c, const RunSetup& setup,
 }
 
 /// Everything but the levels and the analysis: provenance, how the run ended, grid, series.
-void write_record(ResultsFile& f, const RunSetup& setup, const Backend& backend,
+void write_record(ResultsFile& f, const RunSetup& setup, const Scheme& scheme,
                   const io::RunIdentity& who, const Recorder& recorder, const Outcome& outcome,
                   const Options& o, const std::string& stop_reason) {
-  io::write_provenance(f, setup, backend, who);
+  io::write_provenance(f, setup, scheme.backend(), who);
+  for (const auto& [name, value] : scheme.properties()) {
+    f.attribute("scheme_" + name, value);
+  }
   f.attribute("mpi_ranks", static_cast<std::int64_t>(o.mpi->size()));
   f.attribute("wall_seconds", recorder.total_seconds());
   f.attribute("steps_done", static_cast<std::int64_t>(outcome.steps_done));
@@ -266,7 +269,7 @@ void run(const Options& o) {
                                       : std::string("max-hours");
   if (root) {
     ResultsFile& f = *file;
-    write_record(f, setup, *backend, who, recorder, outcome, o, stop_reason);
+    write_record(f, setup, *scheme, who, recorder, outcome, o, stop_reason);
     const int fold = io::write_analysis(f, setup.problem.grid, levels.front(), setup.current);
     if (!o.no_state) {
       io::write_levels(f, scheme->level_names(), levels);

@@ -59,7 +59,8 @@ void choose_step(RunSetup& run, std::span<const Complex> psi0) {
   run.eq11_bound = stability_bound(p.grid, p.potential, p.g, psi0);
   run.spectrum = estimate_spectrum(p.grid, p.potential, p.g, psi0);
   run.limit = scheme.limit_factor / run.spectrum.radius;
-  if (!std::isfinite(run.limit) || !(run.limit > 0.0)) {
+  const bool unconditional = scheme.limit_factor == kUnconditionallyStable;
+  if (!unconditional && (!std::isfinite(run.limit) || !(run.limit > 0.0))) {
     throw std::invalid_argument(
         format("the stability limit is not finite: the spectral radius of M is %g (check the "
                "potential and g)",
@@ -76,6 +77,10 @@ void choose_step(RunSetup& run, std::span<const Complex> psi0) {
                  run.eq11_bound));
     }
     requested = *config.dt_fraction * run.eq11_bound;
+  } else if (unconditional) {
+    throw std::invalid_argument("scheme " + config.scheme +
+                                " has no stability limit to take a fraction of: give time.dt, or "
+                                "time.dt_fraction with time.dt_fraction_of = 'eq11'");
   } else {
     requested = *config.dt_fraction * run.limit;
   }

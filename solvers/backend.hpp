@@ -52,6 +52,26 @@ struct Rk4Stage {
   double next_tau = 0.0; ///< a_{s+1} Δt (stages 0-2)
 };
 
+/// One colour of a Trotter–Suzuki sweep: out ← exp(−iτ K_c) in, K_c the kinetic blocks of the faces
+/// of colour c (a matching; solvers/face_colouring.hpp). Cells without a face of that colour copy.
+struct FaceSweep {
+  VectorId in = kNoVector, out = kNoVector; ///< distinct
+  int colour = 0;
+  double tau = 0.0;
+};
+
+/// One term of a polynomial in the kinetic operator ½L, fused into one pass:
+///   out ← α L(in) + β in + γ prev   (L(in)_i = Σ_F w_F (in_i − in_j); prev may be kNoVector: 0)
+///   acc ← acc + c · out
+/// `out` may be `prev` (each cell reads its prev before writing); `in` is read at neighbours and
+/// differs from the others. On a slab the halo exchanged is out's, or acc's when `last`.
+struct PolynomialTerm {
+  VectorId in = kNoVector, prev = kNoVector, out = kNoVector, acc = kNoVector;
+  double alpha = 0.0, beta = 0.0, gamma = 0.0;
+  Complex c{0.0, 0.0};
+  bool last = false;
+};
+
 class Backend {
 public:
   virtual ~Backend() = default;
@@ -60,6 +80,8 @@ public:
   Backend& operator=(const Backend&) = delete;
 
   virtual std::string name() const = 0;
+  /// The equation it solves (the whole domain's, also on a slab backend).
+  virtual const Problem& problem() const = 0;
   /// Where it runs, for provenance ("2 OpenMP threads", a GPU's name).
   virtual std::string device() const = 0;
 
@@ -79,6 +101,8 @@ public:
   /// roles after each (paper Algorithm 1); the repeat lets a backend queue them without the host.
   virtual void leapfrog_steps(VectorId older, VectorId newer, double dt, long steps) = 0;
   virtual void rk4_stage(const Rk4Stage& stage) = 0;
+  virtual void rotate_faces(const FaceSweep& sweep) = 0;
+  virtual void polynomial_term(const PolynomialTerm& term) = 0;
 
   // Pointwise kernels.
   /// out ← a x + b y (out may be x or y).

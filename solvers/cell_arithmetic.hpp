@@ -37,12 +37,62 @@ DECGPE_HD Complex axpby(Complex a, Complex x, Complex b, Complex y) {
   return mul(a, x) + mul(b, y);
 }
 
+/// cos x and sin x from IEEE additions and multiplications only (fdlibm's method: x reduced by
+/// k·π/2 in three parts, Cody–Waite, then its minimax polynomials on [−π/4, π/4]), so that host
+/// and device round identically: glibc's and CUDA's own sin and cos differ in the last bit. Within
+/// an ulp or two for |x| < 1e6; the phases of a time step are far smaller.
+DECGPE_HD Complex cos_sin(double x) {
+  constexpr double two_over_pi = 6.36619772367581382433e-01;
+  constexpr double pio2_1 = 1.57079632673412561417e+00; // first 33 bits of π/2: k·pio2_1 is exact
+  constexpr double pio2_2 = 6.07710050630396597660e-11; // the next 33
+  constexpr double pio2_3 = 2.02226624871116645580e-21; // the rest
+  const double k = floor(x * two_over_pi + 0.5);
+  const double r = ((x - k * pio2_1) - k * pio2_2) - k * pio2_3;
+  const double z = r * r;
+  const double sin_poly =
+      8.33333333332248946124e-03 +
+      z * (-1.98412698298579493134e-04 +
+           z * (2.75573137070700676789e-06 +
+                z * (-2.50507602534068634195e-08 + z * 1.58969099521155010221e-10)));
+  const double s = r + (z * r) * (-1.66666666666666324348e-01 + z * sin_poly);
+  const double cos_poly =
+      z * (4.16666666666666019037e-02 +
+           z * (-1.38888888888741095749e-03 +
+                z * (2.48015872894767294178e-05 +
+                     z * (-2.75573143513906633035e-07 +
+                          z * (2.08757232129817482790e-09 + z * -1.13596475577881948265e-11)))));
+  const double half_z = 0.5 * z, w = 1.0 - half_z;
+  const double c = w + (((1.0 - w) - half_z) + z * cos_poly);
+  const double quadrant = k - 4.0 * floor(0.25 * k); // 0, 1, 2, 3
+  if (quadrant == 0.0) {
+    return {c, s};
+  }
+  if (quadrant == 1.0) {
+    return {-s, c};
+  }
+  if (quadrant == 2.0) {
+    return {-c, -s};
+  }
+  return {s, -c};
+}
+
 /// exp(−iτ(V + g|ψ|²)) ψ: the exact flow of the potential and the nonlinearity over τ (|ψ| is
-/// constant along it). sin and cos round differently in glibc and CUDA's libdevice, so this kernel
-/// agrees across CPU and GPU to an ulp, not bitwise.
+/// constant along it), bitwise the same on every backend (cos_sin).
 DECGPE_HD Complex rotate_phase(Complex psi, double v, double g, double tau) {
-  const double angle = -tau * (v + g * norm2(psi));
-  return mul(Complex{cos(angle), sin(angle)}, psi);
+  return mul(cos_sin(-tau * (v + g * norm2(psi))), psi);
+}
+
+/// ψ_i + k (ψ_i − ψ_j): cell i's side of one face's exact kinetic exponential, k from
+/// face_rotations() (solvers/face_colouring.hpp); ψ_j = 0 with the boundary k beyond the domain.
+DECGPE_HD Complex rotate_face(Complex psi_i, Complex psi_j, Complex k) {
+  return psi_i + mul(k, psi_i - psi_j);
+}
+
+/// α Σ_F w_F (ψ_i − ψ_j) + β ψ_i + γ p_i: one step of a three-term polynomial recurrence in the
+/// kinetic operator ½L (the ½ folded into α), e.g. Chebyshev's T_{k+1} = 2Y T_k − T_{k−1}.
+DECGPE_HD Complex recurrence_term(Complex psi, Complex laplacian, Complex previous, double alpha,
+                                  double beta, double gamma) {
+  return (alpha * laplacian + beta * psi) + gamma * previous;
 }
 
 DECGPE_HD bool finite(double x) {

@@ -12,6 +12,7 @@
 #include <cstring>
 #include <memory>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace decgpe::verify {
@@ -40,6 +41,54 @@ inline double scheme_limit(std::string_view scheme, const Problem& p,
                            const std::vector<Complex>& psi0) {
   return find_scheme(scheme).limit_factor /
          estimate_spectrum(p.grid, p.potential, p.g, psi0).radius;
+}
+
+/// A step for testing the scheme: 0.9 of its limit, or for a scheme without one twice the
+/// leapfrog's (past every explicit scheme's limit).
+inline double test_step(std::string_view scheme, const Problem& p,
+                        const std::vector<Complex>& psi0) {
+  const double limit = scheme_limit(scheme, p, psi0);
+  return std::isfinite(limit) ? 0.9 * limit : 2.0 * scheme_limit("leapfrog", p, psi0);
+}
+
+/// Steps of each scheme in a backend comparison: about the same work for each.
+inline long comparison_steps(std::string_view scheme, long leapfrog_steps) {
+  if (scheme == "leapfrog") {
+    return leapfrog_steps;
+  }
+  return scheme == "rk4" ? leapfrog_steps / 4 : leapfrog_steps / 16;
+}
+
+/// Every kernel of the set but the fused steps, in turn on one backend, with the state after each
+/// downloaded: two backends' trails must agree bit for bit.
+inline std::vector<std::vector<Complex>> kernel_trail(Backend& b,
+                                                      const std::vector<Complex>& psi0) {
+  std::vector<std::vector<Complex>> trail;
+  const VectorId x = b.create_vector(), y = b.create_vector(), z = b.create_vector();
+  const auto keep = [&](VectorId v) {
+    std::vector<Complex> out(psi0.size());
+    b.download(v, out);
+    trail.push_back(std::move(out));
+  };
+  b.upload(x, psi0);
+  b.apply_m(x, y); // y = Mx
+  keep(y);
+  b.rotate_phase(x, 0.37); // x = e^{−iτU} x
+  keep(x);
+  b.axpby(z, {0.25, -1.5}, x, {2.0, 0.125}, y); // z = a x + b y
+  b.axpby(z, {1.0, 0.0}, z, {0.0, -0.5}, y);    // in place
+  keep(z);
+  b.rotate_faces({x, y, 0, 0.05});
+  b.rotate_faces({y, x, 1, 0.05});
+  keep(x);
+  b.polynomial_term({x, kNoVector, y, z, 0.3, -0.7, 0.0, {0.5, -0.25}, false});
+  b.polynomial_term({y, x, x, z, 0.6, -1.4, -1.0, {-0.125, 0.75}, true}); // in place over prev
+  keep(x);
+  keep(z);
+  for (VectorId v : {x, y, z}) {
+    b.destroy_vector(v);
+  }
+  return trail;
 }
 
 /// A backend and a scheme on it, started from ψ⁰ (the discrete start unless `previous` is given).

@@ -49,8 +49,10 @@ std::vector<Complex> initial_state(const Problem& p) {
 void expect_slabs_match_reference(std::string_view lattice, std::string_view local) {
   Problem p = make_problem(lattice);
   const std::vector<Complex> psi = initial_state(p);
-  for (const auto& [scheme, steps] : {std::pair{"leapfrog", 201L}, std::pair{"rk4", 50L}}) {
-    const double dt = 0.9 * verify::scheme_limit(scheme, p, psi);
+  for (const SchemeEntry& entry : scheme_registry()) {
+    const std::string_view scheme = entry.name;
+    const long steps = verify::comparison_steps(scheme, 201);
+    const double dt = verify::test_step(scheme, p, psi);
     const std::unique_ptr<Backend> reference = make_backend("reference", p);
     const std::unique_ptr<Backend> slabs = scaleout::make_slab_backend(local, p, MPI_COMM_WORLD);
     const std::unique_ptr<Scheme> on_reference = make_scheme(scheme, *reference, dt);

@@ -3,6 +3,7 @@
 // neighbours and potential; the arithmetic itself is solvers/cell_arithmetic.hpp.
 
 #include "solvers/backend.hpp"
+#include "solvers/face_colouring.hpp"
 
 namespace decgpe::cpu {
 
@@ -16,6 +17,18 @@ inline double potential_at(const Problem& p, std::int64_t sx, std::int64_t sy, s
   return harmonic_potential(r.x, r.y, r.z, p.potential.lambda);
 }
 
+/// Whether the neighbour across stencil entry s of a cell in instance (sx, sy, local sz) exists,
+/// and its stored index j when it does.
+inline bool neighbour_index(const Grid& g, const StencilEntry& s, std::int64_t sx, std::int64_t sy,
+                            std::int64_t sz, std::int64_t& j) {
+  const std::int64_t nx = sx + s.dx, ny = sy + s.dy, nz = sz + s.dz;
+  if (nx >= 0 && ny >= 0 && nx < g.size[0] && ny < g.size[1] && g.z_inside(nz + g.z_offset)) {
+    j = g.ms * ((nz * g.size[1] + ny) * g.size[0] + nx) + s.neighbour;
+    return true;
+  }
+  return false;
+}
+
 /// Σ_F w_F (ψ_i − ψ_j) with ψ_j = 0 outside the domain (Dirichlet), bounds checked per face; sz
 /// is the local slice (a slab stores its neighbours' boundary slices, so memory is local).
 inline Complex laplacian_checked(const Grid& g, const Complex* psi, std::int64_t sx,
@@ -24,14 +37,28 @@ inline Complex laplacian_checked(const Grid& g, const Complex* psi, std::int64_t
   const Complex psi_i = psi[i];
   for (int e = g.row_begin[l]; e < g.row_begin[l + 1]; ++e) {
     const StencilEntry& s = g.stencil[e];
-    const std::int64_t nx = sx + s.dx, ny = sy + s.dy, nz = sz + s.dz;
-    Complex psi_j{0.0, 0.0};
-    if (nx >= 0 && ny >= 0 && nx < g.size[0] && ny < g.size[1] && g.z_inside(nz + g.z_offset)) {
-      psi_j = psi[g.ms * ((nz * g.size[1] + ny) * g.size[0] + nx) + s.neighbour];
-    }
-    lap = add_face(lap, s.weight, psi_i, psi_j);
+    std::int64_t j = 0;
+    lap = add_face(lap, s.weight, psi_i,
+                   neighbour_index(g, s, sx, sy, sz, j) ? psi[j] : Complex{0.0, 0.0});
   }
   return lap;
+}
+
+/// Cell i after one colour of a Trotter–Suzuki sweep: its face of that colour rotated exactly
+/// (face_rotations' k: interior at 2e, boundary at 2e + 1), or ψ_i when it has none.
+inline Complex face_rotated(const Grid& g, const FaceColouring& colouring, const Complex* k,
+                            int colour, const Complex* psi, std::int64_t sx, std::int64_t sy,
+                            std::int64_t sz, int l, std::int64_t i) {
+  const int f = colouring.face_of(colour, cell_parity(sx, sy, sz + g.z_offset), l);
+  if (f < 0) {
+    return psi[i];
+  }
+  const int e = g.row_begin[l] + f;
+  std::int64_t j = 0;
+  if (neighbour_index(g, g.stencil[static_cast<std::size_t>(e)], sx, sy, sz, j)) {
+    return rotate_face(psi[i], psi[j], k[2 * e]);
+  }
+  return rotate_face(psi[i], Complex{0.0, 0.0}, k[2 * e + 1]);
 }
 
 /// What a stencil kernel does with a cell once its face sum is known: the one place the kernels'
@@ -45,6 +72,14 @@ struct CellUpdate {
   }
   void apply(Complex* out, const Complex* in, std::int64_t i, const Complex& lap, double v) const {
     out[i] = apply_m(in[i], lap, v, p.g);
+  }
+  /// PolynomialTerm's update of cell i; `prev` may be null (zero).
+  static void polynomial(const PolynomialTerm& t, const Complex* in, const Complex* prev,
+                         Complex* out, Complex* acc, std::int64_t i, const Complex& lap) {
+    const Complex next = recurrence_term(in[i], lap, prev != nullptr ? prev[i] : Complex{0.0, 0.0},
+                                         t.alpha, t.beta, t.gamma);
+    out[i] = next;
+    acc[i] = acc[i] + mul(t.c, next);
   }
   /// `input`, `base`, `acc`, `next` as in Rk4Stage.
   void rk4(const Rk4Stage& s, const Complex* input, const Complex* base, Complex* acc,

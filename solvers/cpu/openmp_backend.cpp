@@ -34,6 +34,7 @@ public:
   std::string device() const override {
     return "CPU, " + std::to_string(omp_get_max_threads()) + " OpenMP threads";
   }
+  const Problem& problem() const override { return p_; }
 
   VectorId create_vector() override { return vectors_.create(); }
   void destroy_vector(VectorId v) override { vectors_.destroy(v); }
@@ -69,6 +70,30 @@ public:
     });
   }
 
+  void rotate_faces(const FaceSweep& s) override {
+    const Complex* psi = vectors_[s.in];
+    Complex* out = vectors_[s.out];
+    const FaceColouring& colouring = face_colouring(p_.grid);
+    const Complex* k = rotations_.at(p_.grid, s.tau).data();
+    split_phase(out, [&](int z_begin, int z_end) {
+      for_each_index(z_begin, z_end,
+                     [&](std::int64_t sx, std::int64_t sy, std::int64_t sz, int l, std::int64_t i) {
+                       out[i] =
+                           face_rotated(p_.grid, colouring, k, s.colour, psi, sx, sy, sz, l, i);
+                     });
+    });
+  }
+
+  void polynomial_term(const PolynomialTerm& t) override {
+    const Complex* in = vectors_[t.in];
+    const Complex* prev = vectors_.optional(t.prev);
+    Complex* out = vectors_[t.out];
+    Complex* acc = vectors_[t.acc];
+    stencil(in, t.last ? acc : out, [&](std::int64_t i, const Complex& lap, double) {
+      CellUpdate::polynomial(t, in, prev, out, acc, i, lap);
+    });
+  }
+
   void axpby(VectorId out, Complex a, VectorId x, Complex b, VectorId y) override {
     const Complex* xs = vectors_[x];
     const Complex* ys = vectors_[y];
@@ -82,18 +107,11 @@ public:
 
   void rotate_phase(VectorId v, double tau) override {
     Complex* psi = vectors_[v];
-    const Grid& g = p_.grid;
-#pragma omp parallel for collapse(2) schedule(static)
-    for (std::int64_t sz = 0; sz < g.size[2]; ++sz) {
-      for (std::int64_t sy = 0; sy < g.size[1]; ++sy) {
-        std::int64_t i = g.ms * ((sz * g.size[1] + sy) * g.size[0]);
-        for (std::int64_t sx = 0; sx < g.size[0]; ++sx) {
-          for (int l = 0; l < g.ms; ++l, ++i) {
-            psi[i] = decgpe::rotate_phase(psi[i], potential_at(p_, sx, sy, sz, l, i), p_.g, tau);
-          }
-        }
-      }
-    }
+    for_each_index(0, p_.grid.size[2],
+                   [&](std::int64_t sx, std::int64_t sy, std::int64_t sz, int l, std::int64_t i) {
+                     psi[i] = decgpe::rotate_phase(psi[i], potential_at(p_, sx, sy, sz, l, i), p_.g,
+                                                   tau);
+                   });
   }
 
   Diagnostics diagnostics(VectorId current, VectorId previous, VectorId reference) override {
@@ -122,16 +140,40 @@ private:
   /// f(i, Σ_F w_F (ψ_i − ψ_j), V_i) on every owned cell; on a slab, `exchanged` (the output the
   /// next stencil kernel reads) has its boundary slices sent while the interior is updated.
   template <class F> void stencil(const Complex* psi, Complex* exchanged, F&& f) {
+    split_phase(exchanged, [&](int z_begin, int z_end) { for_each_cell(f, psi, z_begin, z_end); });
+  }
+
+  /// update(z_begin, z_end) over the owned slices; on a slab, the boundary slices first and
+  /// `exchanged` sent while the interior is updated.
+  template <class F> void split_phase(Complex* exchanged, F&& update) {
     const Grid& g = p_.grid;
     if (halo_ == nullptr) {
-      for_each_cell(f, psi, g.owned_begin, g.owned_end);
+      update(g.owned_begin, g.owned_end);
       return;
     }
-    for_each_cell(f, psi, g.owned_begin, g.owned_begin + 1);
-    for_each_cell(f, psi, std::max(g.owned_begin + 1, g.owned_end - 1), g.owned_end);
+    update(g.owned_begin, g.owned_begin + 1);
+    update(std::max(g.owned_begin + 1, g.owned_end - 1), g.owned_end);
     halo_->begin(exchanged, nullptr);
-    for_each_cell(f, psi, g.owned_begin + 1, g.owned_end - 1);
+    update(g.owned_begin + 1, g.owned_end - 1);
     halo_->end(nullptr);
+  }
+
+  /// f(sx, sy, sz, l, i) for every cell of the local slices [z_begin, z_end), rows shared among
+  /// the threads.
+  template <class F> void for_each_index(int z_begin, int z_end, F&& f) const {
+    const Grid& g = p_.grid;
+    const std::int64_t nx = g.size[0], ny = g.size[1];
+#pragma omp parallel for collapse(2) schedule(static)
+    for (std::int64_t sz = z_begin; sz < z_end; ++sz) {
+      for (std::int64_t sy = 0; sy < ny; ++sy) {
+        std::int64_t i = g.ms * ((sz * ny + sy) * nx);
+        for (std::int64_t sx = 0; sx < nx; ++sx) {
+          for (int l = 0; l < g.ms; ++l, ++i) {
+            f(sx, sy, sz, l, i);
+          }
+        }
+      }
+    }
   }
 
   /// f for every cell of the local slices [z_begin, z_end), rows shared among a new thread team.
@@ -178,6 +220,7 @@ private:
   HaloExchange* halo_;
   HostVectors vectors_;
   std::vector<std::int64_t> delta_; ///< per stencil entry: global index offset to the neighbour
+  FaceRotationCache rotations_;
 };
 
 } // namespace

@@ -15,6 +15,7 @@ public:
 
   std::string name() const override { return "reference"; }
   std::string device() const override { return "CPU, 1 thread"; }
+  const Problem& problem() const override { return p_; }
 
   VectorId create_vector() override { return vectors_.create(); }
   void destroy_vector(VectorId v) override { vectors_.destroy(v); }
@@ -47,6 +48,27 @@ public:
     Complex* next = vectors_[s.next];
     for_each_cell(input, [&](std::int64_t i, const Complex& lap, double v) {
       CellUpdate{p_}.rk4(s, input, base, acc, next, i, lap, v);
+    });
+  }
+
+  void rotate_faces(const FaceSweep& s) override {
+    const Complex* psi = vectors_[s.in];
+    Complex* out = vectors_[s.out];
+    const FaceColouring& colouring = face_colouring(p_.grid);
+    const Complex* k = rotations_.at(p_.grid, s.tau).data();
+    for_each_index([&](std::int64_t sx, std::int64_t sy, std::int64_t sz, int l, std::int64_t i) {
+      out[i] = face_rotated(p_.grid, colouring, k, s.colour, psi, sx, sy, sz, l, i);
+    });
+  }
+
+  void polynomial_term(const PolynomialTerm& t) override {
+    const Complex* in = vectors_[t.in];
+    const Complex* prev = vectors_.optional(t.prev);
+    Complex* out = vectors_[t.out];
+    Complex* acc = vectors_[t.acc];
+    for_each_index([&](std::int64_t sx, std::int64_t sy, std::int64_t sz, int l, std::int64_t i) {
+      CellUpdate::polynomial(t, in, prev, out, acc, i,
+                             laplacian_checked(p_.grid, in, sx, sy, sz, l, i));
     });
   }
 
@@ -112,6 +134,7 @@ private:
 
   const Problem& p_;
   HostVectors vectors_;
+  FaceRotationCache rotations_;
 };
 
 } // namespace

@@ -6,6 +6,7 @@
 #include "solvers/cuda/cuda_check.hpp"
 #include "solvers/cuda/kernels.hpp"
 #include "solvers/cuda/lattice_dispatch.cuh"
+#include "solvers/face_colouring.hpp"
 
 namespace decgpe::cuda {
 
@@ -62,6 +63,58 @@ __global__ void __launch_bounds__(kCellThreads)
   const Complex p = load_ro(in + c.i);
   const Complex lap = face_sum<MS, F>(g, in, c.i, c.sx, c.sy, c.sz, c.l, p);
   op(c.i, p, apply_m(p, lap, potential_at(g, c.sx, c.sy, c.sz, c.l, c.i), g.g));
+}
+
+/// op(i, ψ_i, Σ_F w_F (ψ_i − ψ_j)) for every cell of the slices the grid of blocks covers.
+template <int MS, int F, class Op>
+__global__ void __launch_bounds__(kCellThreads)
+    laplacian_cells(DeviceGrid g, Tiling t, const Complex* __restrict__ in, Op op, int z_begin) {
+  CellIndex c{};
+  if (cell_of_thread<MS>(g, t, z_begin, c)) {
+    const Complex p = load_ro(in + c.i);
+    op(c.i, p, face_sum<MS, F>(g, in, c.i, c.sx, c.sy, c.sz, c.l, p));
+  }
+}
+
+struct Polynomial {
+  const Complex* prev;
+  Complex* out;
+  Complex* acc;
+  double alpha, beta, gamma;
+  Complex c;
+  __device__ void operator()(long long i, Complex psi, Complex lap) const {
+    const Complex p = prev != nullptr ? load(prev + i) : Complex{0.0, 0.0};
+    const Complex next = recurrence_term(psi, lap, p, alpha, beta, gamma);
+    store(out + i, next);
+    store(acc + i, load(acc + i) + mul(c, next));
+  }
+};
+
+/// One colour of a Trotter–Suzuki sweep: each cell rotates with its partner across its face of
+/// the colour (both sides compute the same pair update from the old values), or copies.
+template <int MS>
+__global__ void __launch_bounds__(kCellThreads)
+    face_cells(DeviceGrid g, Tiling t, const Complex* __restrict__ in, Complex* __restrict__ out,
+               const std::int8_t* __restrict__ faces, const Complex* __restrict__ k, int z_begin) {
+  CellIndex c{};
+  if (!cell_of_thread<MS>(g, t, z_begin, c)) {
+    return;
+  }
+  const Complex p = load_ro(in + c.i);
+  const int f = __ldg(faces + cell_parity(c.sx, c.sy, c.sz + g.z_offset) * MS + c.l);
+  if (f < 0) {
+    store(out + c.i, p);
+    return;
+  }
+  const int e = f * MS + c.l;
+  const Face fc = face(g, e);
+  const bool inner_row =
+      c.sy > 0 && c.sy < g.sy - 1 && c.sz + g.z_offset > 0 && c.sz + g.z_offset < g.global_z - 1;
+  if (inside(g, fc, c.sx, c.sy, c.sz, inner_row)) {
+    store(out + c.i, rotate_face(p, load_ro(in + c.i + fc.delta), load_ro(k + 2 * e)));
+  } else {
+    store(out + c.i, rotate_face(p, Complex{0.0, 0.0}, load_ro(k + 2 * e + 1)));
+  }
 }
 
 template <int MS>
@@ -125,6 +178,32 @@ void launch_rk4_stage(const Tiling& t, const DeviceGrid& g, const Rk4Stage& s, R
     launch_stencil(t, g, v.input, Rk4Middle{v.base, v.acc, v.next, s.acc_tau, s.next_tau}, z_begin,
                    z_end, stream);
   }
+}
+
+void launch_rotate_faces(const Tiling& t, const DeviceGrid& g, const Complex* in, Complex* out,
+                         const std::int8_t* faces, const Complex* k, int z_begin, int z_end,
+                         cudaStream_t stream) {
+  const unsigned blocks = blocks_for(t, g, z_begin, z_end);
+  if (blocks == 0) {
+    return;
+  }
+  dispatch_lattice(g.ms, g.max_faces, [&](auto ms, auto) {
+    face_cells<ms><<<blocks, t.threads, 0, stream>>>(g, t, in, out, faces, k, z_begin);
+  });
+  DECGPE_CUDA_CHECK(cudaGetLastError());
+}
+
+void launch_polynomial_term(const Tiling& t, const DeviceGrid& g, const PolynomialTerm& term,
+                            PolynomialVectors v, int z_begin, int z_end, cudaStream_t stream) {
+  const unsigned blocks = blocks_for(t, g, z_begin, z_end);
+  if (blocks == 0) {
+    return;
+  }
+  const Polynomial op{v.prev, v.out, v.acc, term.alpha, term.beta, term.gamma, term.c};
+  dispatch_lattice(g.ms, g.max_faces, [&](auto ms, auto faces) {
+    laplacian_cells<ms, faces><<<blocks, t.threads, 0, stream>>>(g, t, v.in, op, z_begin);
+  });
+  DECGPE_CUDA_CHECK(cudaGetLastError());
 }
 
 void launch_axpby(long long count, Complex* out, Complex a, const Complex* x, Complex b,

@@ -5,6 +5,7 @@
 
 #include "solvers/cuda/cuda_check.hpp"
 #include "solvers/cuda/kernels.hpp"
+#include "solvers/face_colouring.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -96,6 +97,7 @@ public:
   }
 
   std::string name() const override { return "cuda"; }
+  const Problem& problem() const override { return p_; }
   cudaStream_t stream() const { return stream_; }
   std::string device() const override {
     return device_name_ + " (" + std::string(variant_name(variant_)) + " kernel)";
@@ -168,6 +170,24 @@ public:
     const Rk4Vectors v{at(s.input), s.stage == 3 ? nullptr : at(s.base), at(s.acc), at(s.next)};
     stencil(v.next, [&](int z_begin, int z_end) {
       launch_rk4_stage(cell_tiling_, dg_, s, v, z_begin, z_end, stream_);
+    });
+  }
+
+  void rotate_faces(const FaceSweep& s) override {
+    const Complex* in = at(s.in);
+    Complex* out = at(s.out);
+    const std::int8_t* faces = colouring_table() + s.colour * kParities * p_.grid.ms;
+    const Complex* k = rotation_table(s.tau);
+    stencil(out, [&](int z_begin, int z_end) {
+      launch_rotate_faces(cell_tiling_, dg_, in, out, faces, k, z_begin, z_end, stream_);
+    });
+  }
+
+  void polynomial_term(const PolynomialTerm& t) override {
+    const PolynomialVectors v{at(t.in), t.prev == kNoVector ? nullptr : at(t.prev), at(t.out),
+                              at(t.acc)};
+    stencil(t.last ? v.acc : v.out, [&](int z_begin, int z_end) {
+      launch_polynomial_term(cell_tiling_, dg_, t, v, z_begin, z_end, stream_);
     });
   }
 
@@ -265,6 +285,34 @@ private:
     graphs_.clear();
   }
 
+  /// The face colouring on the device, uploaded on first use.
+  const std::int8_t* colouring_table() {
+    if (colouring_d_.get() == nullptr) {
+      colouring_d_ = to_device(face_colouring(p_.grid).face);
+    }
+    return colouring_d_.get();
+  }
+
+  /// face_rotations(τ) face-major on the device, computed once per τ.
+  const Complex* rotation_table(double tau) {
+    for (const auto& [t, table] : rotations_d_) {
+      if (t == tau) {
+        return table.get();
+      }
+    }
+    const Grid& g = p_.grid;
+    const std::vector<Complex> rows = face_rotations(g, tau);
+    std::vector<Complex> face_major(2 * static_cast<std::size_t>(dg_.max_faces * g.ms));
+    for (int l = 0; l < g.ms; ++l) {
+      for (int e = g.row_begin[l]; e < g.row_begin[l + 1]; ++e) {
+        const auto slot = 2 * static_cast<std::size_t>((e - g.row_begin[l]) * g.ms + l);
+        face_major[slot] = rows[2 * static_cast<std::size_t>(e)];
+        face_major[slot + 1] = rows[2 * static_cast<std::size_t>(e) + 1];
+      }
+    }
+    return rotations_d_.emplace_back(tau, to_device(face_major)).second.get();
+  }
+
   /// Face-major stencil tables, padded to the most faces any cell has, and the per-local-index
   /// data.
   void build_tables() {
@@ -338,6 +386,8 @@ private:
   DeviceBuffer<double> centre_d_, volume_d_, weight_sum_d_, potential_;
   std::vector<DeviceBuffer<Complex>> vectors_; ///< by VectorId; a destroyed one is empty
   DeviceBuffer<CellSums> partials_, result_;
+  DeviceBuffer<std::int8_t> colouring_d_;
+  std::vector<std::pair<double, DeviceBuffer<Complex>>> rotations_d_; ///< per τ
   cudaStream_t stream_ = nullptr;
   CellSums* host_result_ = nullptr;
   bool use_graphs_ = std::getenv("DECGPE_CUDA_GRAPHS") == nullptr ||

@@ -5,6 +5,7 @@
 #include "solvers/cuda/cuda_backend.hpp"
 #include "solvers/cuda/device_tables.hpp"
 
+#include <cstdint>
 #include <cuda_runtime_api.h>
 
 namespace decgpe::cuda {
@@ -31,6 +32,23 @@ struct Rk4Vectors {
 };
 void launch_rk4_stage(const Tiling& t, const DeviceGrid& g, const Rk4Stage& s, Rk4Vectors v,
                       int z_begin, int z_end, cudaStream_t stream);
+
+/// One colour of a Trotter–Suzuki sweep on the z-slices [z_begin, z_end) (cell tiling): `faces` is
+/// the colour's [8 · ms] slice of FaceColouring::face, `k` face_rotations() face-major
+/// ([2 (f · ms + l) + boundary]).
+void launch_rotate_faces(const Tiling& t, const DeviceGrid& g, const Complex* in, Complex* out,
+                         const std::int8_t* faces, const Complex* k, int z_begin, int z_end,
+                         cudaStream_t stream);
+
+/// PolynomialTerm's update on the z-slices [z_begin, z_end); prev may be null.
+struct PolynomialVectors {
+  const Complex* in;
+  const Complex* prev;
+  Complex* out;
+  Complex* acc;
+};
+void launch_polynomial_term(const Tiling& t, const DeviceGrid& g, const PolynomialTerm& term,
+                            PolynomialVectors v, int z_begin, int z_end, cudaStream_t stream);
 
 /// out ← a x + b y over `count` values.
 void launch_axpby(long long count, Complex* out, Complex a, const Complex* x, Complex b,

@@ -72,6 +72,9 @@ public:
   std::string name() const override {
     return local_->name();
   }
+  const Problem& problem() const override {
+    return global_;
+  }
   std::string device() const override {
     return std::to_string(ranks_) + " MPI ranks, each " + local_->device();
   }
@@ -99,6 +102,12 @@ public:
   }
   void rk4_stage(const Rk4Stage& stage) override {
     local_->rk4_stage(stage);
+  }
+  void rotate_faces(const FaceSweep& sweep) override {
+    local_->rotate_faces(sweep);
+  }
+  void polynomial_term(const PolynomialTerm& term) override {
+    local_->polynomial_term(term);
   }
   void axpby(VectorId out, Complex a, VectorId x, Complex b, VectorId y) override {
     local_->axpby(out, a, x, b, y);

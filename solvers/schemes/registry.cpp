@@ -1,7 +1,9 @@
 #include "solvers/schemes/registry.hpp"
 
+#include "solvers/schemes/exponential/exponential.hpp"
 #include "solvers/schemes/leapfrog/leapfrog.hpp"
 #include "solvers/schemes/rk4/rk4.hpp"
+#include "solvers/schemes/trotter_suzuki/trotter_suzuki.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -18,6 +20,19 @@ const SchemeEntry kSchemes[] = {
     {"rk4", "classical fourth-order Runge-Kutta (NLSEmagic), four fused stages per step",
      2.0 * std::sqrt(2.0), "the norm <psi, psi>: decays at O(dt^4) per unit time", false, 5,
      make_rk4},
+    {"trotter_suzuki",
+     "unitary Trotter-Suzuki splitting over face-coloured matchings (Wittek & Cucchietti), "
+     "second order, no stability limit",
+     kUnconditionallyStable, "the norm <psi, psi>: conserved to round-off", false, 3,
+     make_trotter_suzuki},
+    {"trotter_suzuki4", "Suzuki's fourth-order composition of five trotter_suzuki steps",
+     kUnconditionallyStable, "the norm <psi, psi>: conserved to round-off", false, 3,
+     make_trotter_suzuki4},
+    {"exponential",
+     "Strang splitting, exp(-i dt L/2) by a Chebyshev polynomial of the operator (Einkemmer & "
+     "Ostermann), second order, no stability limit",
+     kUnconditionallyStable, "the norm <psi, psi>: conserved up to the polynomial's 1e-12", false,
+     4, make_exponential},
 };
 
 } // namespace

@@ -4,14 +4,19 @@
 
 #include "solvers/schemes/scheme.hpp"
 
+#include <limits>
 #include <span>
 
 namespace decgpe {
 
+/// SchemeEntry::limit_factor of a scheme that is stable at every Δt.
+inline constexpr double kUnconditionallyStable = std::numeric_limits<double>::infinity();
+
 struct SchemeEntry {
   std::string_view name;
   std::string_view description;
-  /// Stable while Δt·ρ(M) < this: the scheme's stability interval on the imaginary axis.
+  /// Stable while Δt·ρ(M) < this: the scheme's stability interval on the imaginary axis
+  /// (kUnconditionallyStable: any Δt).
   double limit_factor;
   /// What Diagnostics::invariant holds for this scheme, and how it should behave.
   std::string_view invariant;

@@ -9,6 +9,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace decgpe {
@@ -42,9 +43,14 @@ public:
   /// Level `index` of level_names(), whole domain (gathered on the first rank of a slab backend).
   virtual void download(int index, std::span<Complex> values) = 0;
 
+  /// What the scheme chose for this problem and step (e.g. a polynomial's degree), recorded in the
+  /// results as attributes scheme_<name>.
+  virtual std::vector<std::pair<std::string, double>> properties() const { return {}; }
+
   void synchronize() { backend_.synchronize(); }
   double dt() const { return dt_; }
   Backend& backend() { return backend_; }
+  const Backend& backend() const { return backend_; }
 
 protected:
   Scheme(Backend& backend, double dt) : backend_(backend), dt_(dt) {}

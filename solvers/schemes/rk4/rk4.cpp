@@ -1,5 +1,7 @@
 #include "solvers/schemes/rk4/rk4.hpp"
 
+#include "solvers/schemes/one_level.hpp"
+
 #include <stdexcept>
 #include <string>
 
@@ -16,23 +18,16 @@ void rk4_step(Backend& backend, const Rk4Vectors& v, double dt, VectorId out) {
 
 namespace {
 
-class Rk4 final : public Scheme {
+/// The norm, its invariant, decays at O(Δt⁴) per unit time.
+class Rk4 final : public OneLevelScheme {
 public:
   Rk4(Backend& backend, double dt)
-      : Scheme(backend, dt), psi_(backend), acc_(backend), a_(backend), b_(backend),
-        reference_(backend) {}
+      : OneLevelScheme(backend, dt, kNoVector), psi_(backend), acc_(backend), a_(backend),
+        b_(backend) {
+    current_ = psi_.id();
+  }
 
   std::string name() const override { return "rk4"; }
-
-  void start(const StartLevels& levels) override {
-    backend_.upload(psi_.id(), levels.current);
-    backend_.upload(reference_.id(), levels.reference);
-  }
-
-  void resume(std::span<const std::vector<Complex>> levels,
-              std::span<const Complex> reference) override {
-    start({levels[0], reference, {}});
-  }
 
   void advance(long steps) override {
     for (long n = 0; n < steps; ++n) {
@@ -40,22 +35,8 @@ public:
     }
   }
 
-  Diagnostics diagnostics() override {
-    Diagnostics d = backend_.diagnostics(psi_.id(), kNoVector, reference_.id());
-    d.invariant = d.norm; // what the exact flow conserves, and RK4 does not quite
-    return d;
-  }
-
-  std::vector<std::string> level_names() const override { return {"current"}; }
-  void download(int index, std::span<Complex> values) override {
-    if (index != 0) {
-      throw std::out_of_range("rk4 holds one level, not level " + std::to_string(index));
-    }
-    backend_.download(psi_.id(), values);
-  }
-
 private:
-  OwnedVector psi_, acc_, a_, b_, reference_;
+  OwnedVector psi_, acc_, a_, b_;
 };
 
 } // namespace

@@ -1,0 +1,146 @@
+#include "solvers/schemes/exponential/exponential.hpp"
+
+#include "solvers/schemes/one_level.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+namespace decgpe {
+
+namespace {
+
+/// J_0(z) … J_n(z) by Miller's backward recurrence from well above n, normalised with
+/// J_0 + 2 Σ J_{2k} = 1 (stable for every order; z ≥ 0).
+std::vector<double> bessel_j(int n, double z) {
+  if (z == 0.0) {
+    std::vector<double> j(static_cast<std::size_t>(n) + 1, 0.0);
+    j[0] = 1.0;
+    return j;
+  }
+  const int start = n + 20 + static_cast<int>(std::sqrt(40.0 * (n + 1)));
+  std::vector<double> j(static_cast<std::size_t>(start) + 2, 0.0);
+  j[static_cast<std::size_t>(start)] = 1e-300;
+  for (int k = start; k > 0; --k) {
+    const auto u = static_cast<std::size_t>(k);
+    j[u - 1] = (2.0 * k / z) * j[u] - j[u + 1];
+    if (std::abs(j[u - 1]) > 1e250) { // rescale what is computed so far
+      for (std::size_t m = u - 1; m <= static_cast<std::size_t>(start); ++m) {
+        j[m] *= 1e-250;
+      }
+    }
+  }
+  double norm = j[0];
+  for (std::size_t k = 2; k <= static_cast<std::size_t>(start); k += 2) {
+    norm += 2.0 * j[k];
+  }
+  j.resize(static_cast<std::size_t>(n) + 1);
+  for (double& v : j) {
+    v /= norm;
+  }
+  return j;
+}
+
+/// [lower, upper] ⊇ spectrum of ½L: Gershgorin on the rows ½Σ_F w_F (ψ_i − ψ_j).
+std::pair<double, double> kinetic_interval(const Grid& g) {
+  double lower = 0.0, upper = 0.0;
+  for (int l = 0; l < g.ms; ++l) {
+    double sum = 0.0, abs_sum = 0.0;
+    for (int e = g.row_begin[l]; e < g.row_begin[l + 1]; ++e) {
+      sum += g.stencil[static_cast<std::size_t>(e)].weight;
+      abs_sum += std::abs(g.stencil[static_cast<std::size_t>(e)].weight);
+    }
+    lower = std::min(lower, 0.5 * (sum - abs_sum));
+    upper = std::max(upper, 0.5 * (sum + abs_sum));
+  }
+  return {lower, upper};
+}
+
+/// The norm, its invariant, is conserved up to the polynomial's error.
+class Exponential final : public OneLevelScheme {
+public:
+  Exponential(Backend& backend, double dt)
+      : OneLevelScheme(backend, dt, kNoVector),
+        plan_(plan_chebyshev(backend.problem().grid, dt, kChebyshevTolerance)), psi_(backend),
+        t_(backend), acc_(backend), spare_(acc_.id()) {
+    current_ = psi_.id();
+  }
+
+  std::string name() const override { return "exponential"; }
+
+  void advance(long steps) override {
+    for (long n = 0; n < steps; ++n) {
+      backend_.rotate_phase(current_, 0.5 * dt_);
+      apply_chebyshev(backend_, plan_, current_, t_.id(), spare_);
+      std::swap(current_, spare_);
+      backend_.rotate_phase(current_, 0.5 * dt_);
+    }
+  }
+
+  std::vector<std::pair<std::string, double>> properties() const override {
+    return {{"chebyshev_degree", plan_.degree()},
+            {"chebyshev_error_bound", plan_.error_bound},
+            {"chebyshev_tolerance", kChebyshevTolerance},
+            {"kinetic_lower", plan_.centre - plan_.half_width},
+            {"kinetic_upper", plan_.centre + plan_.half_width}};
+  }
+
+private:
+  ChebyshevPlan plan_;
+  OwnedVector psi_, t_, acc_;
+  VectorId spare_; ///< psi_ or acc_, whichever current_ is not: they swap roles each step
+};
+
+} // namespace
+
+ChebyshevPlan plan_chebyshev(const Grid& grid, double tau, double tolerance) {
+  const auto [lower, upper] = kinetic_interval(grid);
+  ChebyshevPlan plan;
+  plan.centre = 0.5 * (lower + upper);
+  plan.half_width = 0.5 * (upper - lower);
+  const double z = tau * plan.half_width;
+  // Beyond n ≈ z the |J_n(z)| fall faster than geometrically; this many always reach 1e-16.
+  const int most = static_cast<int>(z + 10.0 * std::cbrt(z + 1.0)) + 40;
+  const std::vector<double> j = bessel_j(most, z);
+  std::vector<double> tail(j.size() + 1, 0.0); // tail[k] = Σ_{m ≥ k} 2|J_m|
+  for (std::size_t k = j.size(); k-- > 0;) {
+    tail[k] = tail[k + 1] + 2.0 * std::abs(j[k]);
+  }
+  std::size_t degree = 1;
+  while (degree + 1 < j.size() && tail[degree + 1] > tolerance) {
+    ++degree;
+  }
+  const Complex shift{std::cos(tau * plan.centre), -std::sin(tau * plan.centre)};
+  const Complex minus_i_power[4] = {{1.0, 0.0}, {0.0, -1.0}, {-1.0, 0.0}, {0.0, 1.0}};
+  for (std::size_t k = 0; k <= degree; ++k) {
+    const double weight = (k == 0 ? 1.0 : 2.0) * j[k];
+    plan.coefficients.push_back(weight * mul(shift, minus_i_power[k % 4]));
+  }
+  plan.error_bound = tail[degree + 1];
+  return plan;
+}
+
+void apply_chebyshev(Backend& backend, const ChebyshevPlan& plan, VectorId psi, VectorId t,
+                     VectorId acc) {
+  // Y = (½L − centre)/half_width; T_0 = ψ, T_1 = Yψ, T_{k+1} = 2Y T_k − T_{k−1}, each written over
+  // T_{k−1}. α multiplies Σ_F w_F(ψ_i − ψ_j) = Lψ, hence the ½.
+  const double r = plan.half_width, c = plan.centre;
+  const std::vector<Complex>& coef = plan.coefficients;
+  const int degree = plan.degree();
+  backend.axpby(acc, coef[0], psi, Complex{0.0, 0.0}, psi);
+  backend.polynomial_term({psi, kNoVector, t, acc, 0.5 / r, -c / r, 0.0, coef[1], degree == 1});
+  VectorId older = psi, newer = t;
+  for (int k = 2; k <= degree; ++k) {
+    backend.polynomial_term(
+        {newer, older, older, acc, 1.0 / r, -2.0 * c / r, -1.0, coef[k], k == degree});
+    std::swap(older, newer);
+  }
+}
+
+std::unique_ptr<Scheme> make_exponential(Backend& backend, double dt) {
+  return std::make_unique<Exponential>(backend, dt);
+}
+
+} // namespace decgpe
