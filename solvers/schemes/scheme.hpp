@@ -23,6 +23,14 @@ struct StartLevels {
   std::span<const Complex> previous;  ///< optional ψ^{−1}
 };
 
+/// What one step moves through memory, per cell, at the byte model's floor (each vector read or
+/// written once per pass, neighbours from cache, V computed in the kernel): the benchmark's
+/// bandwidth and the work–precision study's cost.
+struct StepTraffic {
+  double passes = 0.0; ///< kernel passes over the state
+  double bytes = 0.0;  ///< bytes per cell
+};
+
 class Scheme {
 public:
   virtual ~Scheme() = default;
@@ -43,6 +51,7 @@ public:
   /// Level `index` of level_names(), whole domain (gathered on the first rank of a slab backend).
   virtual void download(int index, std::span<Complex> values) = 0;
 
+  virtual StepTraffic traffic() const = 0;
   /// What the scheme chose for this problem and step (e.g. a polynomial's degree), recorded in the
   /// results as attributes scheme_<name>.
   virtual std::vector<std::pair<std::string, double>> properties() const { return {}; }

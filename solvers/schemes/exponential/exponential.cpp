@@ -79,6 +79,13 @@ public:
     }
   }
 
+  /// Two phase passes and the start of the sum (32 B each), the first term (64 B: in, out and acc
+  /// read and written), then degree − 1 terms of 80 B (in, prev, out, acc read and written).
+  StepTraffic traffic() const override {
+    const double degree = plan_.degree();
+    return {3.0 + degree, 3.0 * 32.0 + 64.0 + 80.0 * (degree - 1.0)};
+  }
+
   std::vector<std::pair<std::string, double>> properties() const override {
     return {{"chebyshev_degree", plan_.degree()},
             {"chebyshev_error_bound", plan_.error_bound},

@@ -38,6 +38,9 @@ public:
     start({levels[0], reference, levels[1]});
   }
 
+  /// Read ψⁿ and ψⁿ⁻¹, write ψⁿ⁺¹.
+  StepTraffic traffic() const override { return {1.0, 48.0}; }
+
   void advance(long steps) override {
     backend_.leapfrog_steps(previous_, current_, dt_, steps);
     if (steps % 2 != 0) {

@@ -29,6 +29,9 @@ public:
 
   std::string name() const override { return "rk4"; }
 
+  /// Four fused stages moving 48, 80, 80 and 48 B.
+  StepTraffic traffic() const override { return {4.0, 256.0}; }
+
   void advance(long steps) override {
     for (long n = 0; n < steps; ++n) {
       rk4_step(backend_, {psi_.id(), acc_.id(), a_.id(), b_.id()}, dt_, psi_.id());

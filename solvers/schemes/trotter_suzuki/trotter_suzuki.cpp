@@ -40,6 +40,12 @@ public:
     }
   }
 
+  /// Per second-order step 2C colour sweeps and one phase pass, each reading and writing ψ once.
+  StepTraffic traffic() const override {
+    const double passes = static_cast<double>((2 * colours_ + 1) * fractions_.size());
+    return {passes, 32.0 * passes};
+  }
+
   std::vector<std::pair<std::string, double>> properties() const override {
     return {{"face_colours", colours_},
             {"sweeps_per_step", static_cast<double>(2 * colours_ * fractions_.size())}};
