@@ -1,5 +1,7 @@
 #include "cell_complex.hpp"
 
+#include "cubic4.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -316,13 +318,26 @@ CellComplex build_cell_complex(const Crystal& crystal) {
                            "': Delaunay cells do not tile the structure");
 }
 
+std::span<const std::string_view> lattice_names() {
+  static const std::array<std::string_view, 7> names = [] {
+    std::array<std::string_view, 7> all{};
+    std::ranges::copy(crystal_names(), all.begin());
+    all.back() = "cubic4";
+    return all;
+  }();
+  return names;
+}
+
 const CellComplex& cell_complex(std::string_view name) {
   static std::mutex mutex;
   static std::map<std::string, CellComplex, std::less<>> cache;
   const std::lock_guard lock(mutex);
   auto it = cache.find(name);
   if (it == cache.end()) {
-    it = cache.emplace(std::string(name), build_cell_complex(make_crystal(name))).first;
+    it = cache
+             .emplace(std::string(name), name == "cubic4" ? build_cubic4_complex()
+                                                          : build_cell_complex(make_crystal(name)))
+             .first;
   }
   return it->second;
 }

@@ -11,6 +11,7 @@
 #include "crystal.hpp"
 
 #include <array>
+#include <span>
 #include <string_view>
 #include <vector>
 
@@ -53,7 +54,12 @@ inline constexpr double kGeometryTolerance = 1e-9;
 /// Builds the complex; throws std::runtime_error if the cells found do not tile the structure.
 CellComplex build_cell_complex(const Crystal& crystal);
 
-/// The complex of a named lattice, built once per process and cached (thread-safe).
+/// What a case's `lattice` may name: the six crystals and `cubic4`, the cubic grid with a
+/// fourth-order operator (lattices/cubic4.hpp).
+std::span<const std::string_view> lattice_names();
+
+/// The complex of a named lattice (lattice_names()), built once per process and cached
+/// (thread-safe).
 const CellComplex& cell_complex(std::string_view name);
 
 } // namespace decgpe::lattices

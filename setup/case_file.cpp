@@ -205,7 +205,7 @@ private:
 
 void read_lattice(const Section& top, CaseConfig& c) {
   c.lattice = top.required(&Section::string, "lattice");
-  const auto names = lattices::crystal_names();
+  const auto names = lattices::lattice_names();
   if (std::ranges::find(names, c.lattice) == names.end()) {
     std::string known;
     for (const std::string_view name : names) {

@@ -173,7 +173,7 @@ TEST(CaseFile, ReadCaseFileNamesCaseByStemAndResolvesFromItsFolder) {
 
 TEST(CaseFile, UnknownLattice) {
   EXPECT_TRUE(fails_with("lattice = \"hcp\"\nh = 0.4\nstructures = [4, 4, 4]\n" + kTime,
-                         "unknown lattice 'hcp' (known: cubic, fcc, bcc, a15, c15, z)"));
+                         "unknown lattice 'hcp' (known: cubic, fcc, bcc, a15, c15, z, cubic4)"));
 }
 
 TEST(CaseFile, ZeroH) {
@@ -264,7 +264,8 @@ TEST(CaseFile, SchemeStartAndFractionBaseParse) {
 TEST(CaseFile, BadSchemeStartAndFractionBase) {
   const std::string grid = "lattice = \"bcc\"\nh = 0.4\nstructures = [4, 4, 4]\n[time]\n";
   EXPECT_TRUE(fails_with(grid + "scheme = \"euler\"\ndt = 1e-3\nsteps = 3\n",
-                         "unknown scheme 'euler' (known: leapfrog, rk4)"));
+                         "unknown scheme 'euler' (known: leapfrog, rk4, trotter_suzuki, "
+                         "trotter_suzuki4, exponential)"));
   EXPECT_TRUE(fails_with(grid + "start = \"cold\"\ndt = 1e-3\nsteps = 3\n",
                          "must be 'discrete' or 'paper'"));
   EXPECT_TRUE(fails_with(grid + "scheme = \"rk4\"\nstart = \"paper\"\ndt = 1e-3\nsteps = 3\n",

@@ -2,6 +2,8 @@
 // its unitarity at any Δt, the Chebyshev exponential against a dense one, the portable sin and cos,
 // and the temporal orders of the split schemes.
 
+#include "setup/case_file.hpp"
+#include "setup/case_setup.hpp"
 #include "solvers/face_colouring.hpp"
 #include "solvers/schemes/exponential/exponential.hpp"
 #include "verify/lattice_params.hpp"
@@ -69,7 +71,7 @@ TEST_P(Colouring, EachColourIsAMatchingAndEveryFaceIsColouredOnce) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(AllSix, Colouring, verify::all_lattices(), verify::lattice_name);
+INSTANTIATE_TEST_SUITE_P(EveryStencil, Colouring, verify::every_stencil(), verify::lattice_name);
 
 TEST(Colouring, OneSweepOfEveryColourIsTheKineticExponentialToSecondOrder) {
   // K_0(τ)…K_{C−1}(τ) − exp(−iτ½L) = O(τ²): the error falls 4× when τ halves.
@@ -115,6 +117,25 @@ TEST_P(TrotterSuzukiNorm, ConservedToRoundOffOverTenThousandStepsAtFiveTimesTheL
 
 INSTANTIATE_TEST_SUITE_P(CubicAndBcc, TrotterSuzukiNorm, ::testing::Values("cubic", "bcc"),
                          verify::lattice_name);
+
+TEST(TrotterSuzuki, CasesGiveTheStepNotAFractionOfALimitItDoesNotHave) {
+  const std::string grid = "lattice = \"bcc\"\nh = 0.8\nstructures = [5, 4, 6]\ng = 100.0\n"
+                           "[initial]\nkappa = 1\n";
+  const auto setup = [&](const std::string& time) {
+    return setup::prepare_run(setup::parse_case(grid + time, "cases/x.toml"));
+  };
+  try {
+    setup("[time]\nscheme = \"trotter_suzuki\"\ndt_fraction = 0.5\nsteps = 3\n");
+    ADD_FAILURE() << "a fraction of no limit was accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("has no stability limit"), std::string::npos) << e.what();
+  }
+  // Far past every explicit limit (ρ ~ 10 here): accepted, and the run is recorded as such.
+  const setup::RunSetup run =
+      setup("[time]\nscheme = \"trotter_suzuki\"\ndt = 0.5\nsteps = 3\n");
+  EXPECT_EQ(run.dt, 0.5);
+  EXPECT_TRUE(std::isinf(run.limit));
+}
 
 // ---------------------------------------------------------------------------------------------
 // The Chebyshev exponential against a dense exp(−iτ½L) (scaling and squaring of a Taylor series).
@@ -234,6 +255,44 @@ TEST(Chebyshev, DegreeGrowsWithTheStepAsTheBoundSays) {
     EXPECT_GT(plan.degree(), previous);
     EXPECT_GE(plan.degree(), static_cast<int>(tau * plan.half_width)); // at least ~τ·r terms
     previous = plan.degree();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// cubic4: NLSEmagic's fourth-order operator on the cubic grid.
+
+/// |⟨ψ, Mψ⟩/⟨ψ, ψ⟩ − μ| for the sampled κ = 1 oscillator eigenstate (μ = 2.5 at λ = 1, g = 0): the
+/// error of the phase velocity, which falls at the operator's spatial order.
+double oscillator_phase_rate_error(std::string_view lattice, double spacing) {
+  const lattices::CellComplex& c = lattices::cell_complex(lattice);
+  const double h = spacing * (lattice == "cubic4" ? 2.0 : 1.0); // cubic4: two cells per edge
+  const int n = static_cast<int>(std::lround(12.0 / h)); // ±6 trap units: e^{−18} at the edge
+  Problem p;
+  p.grid = make_grid(c, {n, n, n}, h);
+  p.potential.lambda = 1.0;
+  const std::vector<Complex> psi = vortex(p.grid);
+  const std::unique_ptr<Backend> b = make_backend("openmp", p);
+  const VectorId v = b->create_vector();
+  b->upload(v, psi);
+  const Diagnostics d = b->diagnostics(v, kNoVector, v);
+  return std::abs(d.energy / d.norm - 2.5);
+}
+
+TEST(Cubic4, OscillatorPhaseConvergesAtFourthOrderInSpace) {
+  for (const std::string_view lattice : {"cubic", "cubic4"}) {
+    const double coarse = oscillator_phase_rate_error(lattice, 0.4);
+    const double middle = oscillator_phase_rate_error(lattice, 0.2);
+    const double fine = oscillator_phase_rate_error(lattice, 0.1);
+    const double first = std::log2(coarse / middle), second = std::log2(middle / fine);
+    RecordProperty(std::string(lattice) + "_orders",
+                   std::to_string(first) + " " + std::to_string(second));
+    RecordProperty(std::string(lattice) + "_errors", scientific(coarse) + " " + scientific(fine));
+    if (lattice == "cubic4") {
+      EXPECT_GE(std::min(first, second), 3.8) << lattice;
+    } else {
+      EXPECT_NEAR(first, 2.0, 0.15) << lattice;
+      EXPECT_NEAR(second, 2.0, 0.15) << lattice;
+    }
   }
 }
 

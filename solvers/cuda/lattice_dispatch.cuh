@@ -22,6 +22,8 @@ template <class F> void dispatch_lattice(int ms, int faces, F&& f) {
     f(integral_constant<int, 136>{}, integral_constant<int, 4>{}); // C15
   } else if (ms == 80 && faces == 4) {
     f(integral_constant<int, 80>{}, integral_constant<int, 4>{}); // Z
+  } else if (ms == 8 && faces == 12) {
+    f(integral_constant<int, 8>{}, integral_constant<int, 12>{}); // cubic4
   } else {
     throw std::invalid_argument("no CUDA kernel for a lattice with m_s = " + std::to_string(ms) +
                                 " and " + std::to_string(faces) + " faces per cell");

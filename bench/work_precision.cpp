@@ -1,0 +1,243 @@
+// The work–precision study of the integrators: for each case (one lattice at a fixed grid), every
+// scheme over a range of Δt to t = end_time, with
+//   time_error   ‖ψ − ψ_ref‖/‖ψ_ref‖ against a converged reference of the same grid
+//                (trotter_suzuki4 at a quarter of the leapfrog's limit; its own error is estimated
+//                against half that step and recorded),
+//   total_error  ‖ψ − ψ₀e^{−iμt}‖/‖ψ₀‖ against the continuum stationary state (space and time),
+// and its cost: wall seconds on the backend (synchronised), kernel passes over the state and bytes
+// moved (Scheme::traffic()). Δt is a multiple of the leapfrog's limit 1/ρ(M(ψ⁰)), so the lattices
+// compare at equal resolution in time. Writes one JSON; every run checks its own results: each
+// scheme's time error must fall at its order between its two smallest steps (unless it has reached
+// the reference's error), and the norm must stay finite.
+//
+//   work_precision --cases=a.toml,b.toml [--backend=cuda] [--end-time=5] [--out=study.json]
+//                  [--schemes=leapfrog,rk4,...]
+
+#include "cli/build_info.hpp"
+#include "setup/case_file.hpp"
+#include "setup/case_setup.hpp"
+#include "solvers/backend_registry.hpp"
+#include "solvers/schemes/registry.hpp"
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+using namespace decgpe;
+
+struct Options {
+  std::vector<std::string> cases;
+  std::string backend = "auto";
+  double end_time = 5.0;
+  std::string out = "work_precision.json";
+  std::vector<std::string> schemes = {"leapfrog", "rk4", "trotter_suzuki", "trotter_suzuki4",
+                                      "exponential"};
+};
+
+/// Δt as multiples of the leapfrog's limit, largest first; the explicit schemes stay below theirs.
+std::vector<double> step_multiples(const std::string& scheme) {
+  if (scheme == "leapfrog") {
+    return {0.9, 0.45, 0.225, 0.1125};
+  }
+  if (scheme == "rk4") {
+    return {2.5, 1.25, 0.625, 0.3125};
+  }
+  return {16.0, 8.0, 4.0, 2.0, 1.0};
+}
+
+/// The order each scheme's time error must show.
+double scheme_order(const std::string& scheme) {
+  return scheme == "rk4" || scheme == "trotter_suzuki4" ? 4.0 : 2.0;
+}
+
+double norm(const Grid& g, const std::vector<Complex>& a) {
+  double sum = 0.0;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    sum += g.volume[i % static_cast<std::size_t>(g.ms)] * norm2(a[i]);
+  }
+  return std::sqrt(sum);
+}
+
+double relative_distance(const Grid& g, const std::vector<Complex>& a,
+                         const std::vector<Complex>& b) {
+  std::vector<Complex> d(a.size());
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    d[i] = a[i] - b[i];
+  }
+  return norm(g, d) / norm(g, b);
+}
+
+struct Run {
+  std::vector<Complex> psi;
+  long steps = 0;
+  double dt = 0.0, seconds = 0.0;
+  StepTraffic traffic;
+  std::vector<std::pair<std::string, double>> properties;
+};
+
+/// The scheme from ψ⁰ to end_time in whole steps of at most `dt`, timed on the backend.
+Run integrate_to(Backend& backend, const std::string& scheme_name, double dt, double end_time,
+                 const std::vector<Complex>& psi0) {
+  Run run;
+  run.steps = static_cast<long>(std::ceil(end_time / dt - 1e-9));
+  run.dt = end_time / static_cast<double>(run.steps);
+  const std::unique_ptr<Scheme> scheme = make_scheme(scheme_name, backend, run.dt);
+  scheme->start({psi0, psi0, {}});
+  scheme->synchronize();
+  const auto start = std::chrono::steady_clock::now();
+  scheme->advance(run.steps);
+  scheme->synchronize();
+  run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  run.traffic = scheme->traffic();
+  run.properties = scheme->properties();
+  run.psi.resize(psi0.size());
+  scheme->download(0, run.psi);
+  return run;
+}
+
+/// One case: the reference, then every scheme and step. Returns false when a check fails.
+bool study_case(const std::string& path, const Options& o, nlohmann::json& out) {
+  setup::CaseConfig config = setup::read_case_file(path);
+  config.scheme = "leapfrog";
+  const setup::RunSetup setup = setup::prepare_run(config);
+  const Grid& grid = setup.problem.grid;
+  const double limit = 1.0 / setup.spectrum.radius; // the leapfrog's
+  const std::unique_ptr<Backend> backend = make_backend(o.backend, setup.problem);
+  const std::vector<Complex>& psi0 = setup.current;
+
+  std::vector<Complex> exact(psi0.size()); // ψ₀ e^{−iμt}
+  const Complex phase{std::cos(setup.mu * o.end_time), -std::sin(setup.mu * o.end_time)};
+  for (std::size_t i = 0; i < psi0.size(); ++i) {
+    exact[i] = mul(phase, psi0[i]);
+  }
+  const Run reference = integrate_to(*backend, "trotter_suzuki4", 0.25 * limit, o.end_time, psi0);
+  const Run finer = integrate_to(*backend, "trotter_suzuki4", 0.125 * limit, o.end_time, psi0);
+  const double reference_error = relative_distance(grid, reference.psi, finer.psi);
+  std::cout << path << ": " << grid.lattice << ", " << grid.cells() << " cells, leapfrog limit "
+            << limit << ", reference error " << reference_error << ", spatial error "
+            << relative_distance(grid, finer.psi, exact) << std::endl;
+
+  nlohmann::json c = {{"case", path},
+                      {"lattice", grid.lattice},
+                      {"cells", grid.cells()},
+                      {"h", grid.h},
+                      {"mu", setup.mu},
+                      {"end_time", o.end_time},
+                      {"leapfrog_limit", limit},
+                      {"reference_scheme", "trotter_suzuki4"},
+                      {"reference_dt", reference.dt},
+                      {"reference_error", reference_error},
+                      {"reference_total_error", relative_distance(grid, finer.psi, exact)},
+                      {"runs", nlohmann::json::array()}};
+  bool valid = true;
+  for (const std::string& scheme : o.schemes) {
+    std::vector<double> errors;
+    for (const double multiple : step_multiples(scheme)) {
+      const Run r = integrate_to(*backend, scheme, multiple * limit, o.end_time, psi0);
+      const double time_error = relative_distance(grid, r.psi, reference.psi);
+      const double total_error = relative_distance(grid, r.psi, exact);
+      valid = valid && std::isfinite(time_error);
+      errors.push_back(time_error);
+      nlohmann::json row = {{"scheme", scheme},
+                            {"dt_over_leapfrog_limit", multiple},
+                            {"dt", r.dt},
+                            {"steps", r.steps},
+                            {"seconds", r.seconds},
+                            {"passes", r.traffic.passes * static_cast<double>(r.steps)},
+                            {"bytes", r.traffic.bytes * static_cast<double>(grid.cells()) *
+                                          static_cast<double>(r.steps)},
+                            {"time_error", time_error},
+                            {"total_error", total_error}};
+      for (const auto& [name, value] : r.properties) {
+        row[name] = value;
+      }
+      c["runs"].push_back(row);
+      std::printf("  %-16s dt = %-10.4g steps %-7ld %8.3f s  time error %.3e  total %.3e\n",
+                  scheme.c_str(), r.dt, r.steps, r.seconds, time_error, total_error);
+    }
+    // The two smallest steps halve Δt: the error falls by 2^order, unless it has reached the
+    // reference's own error.
+    const double last = errors.back(), before = errors[errors.size() - 2];
+    const double observed = std::log2(before / last);
+    if (last > 20.0 * reference_error && observed < scheme_order(scheme) - 0.3) {
+      std::cerr << "work_precision: " << scheme << " on " << grid.lattice << ": order " << observed
+                << " between its two smallest steps, expected " << scheme_order(scheme)
+                << std::endl;
+      valid = false;
+    }
+  }
+  out["device"] = backend->device();
+  out["cases"].push_back(c);
+  return valid;
+}
+
+std::vector<std::string> split(const std::string& text) {
+  std::vector<std::string> items;
+  std::stringstream s(text);
+  for (std::string item; std::getline(s, item, ',');) {
+    items.push_back(item);
+  }
+  return items;
+}
+
+Options parse(int argc, char** argv) {
+  Options o;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    const auto value = [&](const char* flag) {
+      const std::string prefix = std::string("--") + flag + "=";
+      return arg.rfind(prefix, 0) == 0 ? arg.substr(prefix.size()) : std::string();
+    };
+    if (!value("cases").empty()) {
+      o.cases = split(value("cases"));
+    } else if (!value("backend").empty()) {
+      o.backend = value("backend");
+    } else if (!value("end-time").empty()) {
+      o.end_time = std::stod(value("end-time"));
+    } else if (!value("out").empty()) {
+      o.out = value("out");
+    } else if (!value("schemes").empty()) {
+      o.schemes = split(value("schemes"));
+    } else {
+      throw std::invalid_argument("unknown argument '" + arg.substr(0, 64) + "'");
+    }
+  }
+  if (o.cases.empty() || !(o.end_time > 0.0) || !std::isfinite(o.end_time)) {
+    throw std::invalid_argument("usage: work_precision --cases=a.toml[,b.toml] [--backend=NAME] "
+                                "[--end-time=T>0] [--out=FILE] [--schemes=a,b]");
+  }
+  for (const std::string& s : o.schemes) {
+    find_scheme(s);
+  }
+  return o;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+  try {
+    const Options o = parse(argc, argv);
+    nlohmann::json out = {{"decgpe_git_commit", git_commit()},
+                          {"decgpe_version", version()},
+                          {"backend", o.backend},
+                          {"cases", nlohmann::json::array()}};
+    bool valid = true;
+    for (const std::string& path : o.cases) {
+      valid = study_case(path, o, out) && valid;
+    }
+    std::ofstream(o.out) << out.dump(1) << '\n';
+    return valid ? 0 : 2;
+  } catch (const std::exception& e) {
+    std::cerr << "work_precision: " << e.what() << std::endl;
+    return 1;
+  }
+}
