@@ -11,7 +11,7 @@
 // the reference's error), and the norm must stay finite.
 //
 //   work_precision --cases=a.toml,b.toml [--backend=cuda] [--end-time=5] [--out=study.json]
-//                  [--schemes=leapfrog,rk4,...]
+//                  [--schemes=leapfrog,rk4,...] [--coarsen=F]   (h × F: the reduced study of CI)
 
 #include "cli/build_info.hpp"
 #include "setup/case_file.hpp"
@@ -39,6 +39,7 @@ struct Options {
   std::string backend = "auto";
   double end_time = 5.0;
   std::string out = "work_precision.json";
+  double coarsen = 1.0; ///< h × this: the reduced study CI runs on a CPU
   std::vector<std::string> schemes = {"leapfrog", "rk4", "trotter_suzuki", "trotter_suzuki4",
                                       "exponential"};
 };
@@ -108,6 +109,7 @@ Run integrate_to(Backend& backend, const std::string& scheme_name, double dt, do
 bool study_case(const std::string& path, const Options& o, nlohmann::json& out) {
   setup::CaseConfig config = setup::read_case_file(path);
   config.scheme = "leapfrog";
+  config.h *= o.coarsen;
   const setup::RunSetup setup = setup::prepare_run(config);
   const Grid& grid = setup.problem.grid;
   const double limit = 1.0 / setup.spectrum.radius; // the leapfrog's
@@ -205,15 +207,18 @@ Options parse(int argc, char** argv) {
       o.end_time = std::stod(value("end-time"));
     } else if (!value("out").empty()) {
       o.out = value("out");
+    } else if (!value("coarsen").empty()) {
+      o.coarsen = std::stod(value("coarsen"));
     } else if (!value("schemes").empty()) {
       o.schemes = split(value("schemes"));
     } else {
       throw std::invalid_argument("unknown argument '" + arg.substr(0, 64) + "'");
     }
   }
-  if (o.cases.empty() || !(o.end_time > 0.0) || !std::isfinite(o.end_time)) {
+  if (o.cases.empty() || !(o.end_time > 0.0) || !std::isfinite(o.end_time) ||
+      !(o.coarsen >= 1.0) || !std::isfinite(o.coarsen)) {
     throw std::invalid_argument("usage: work_precision --cases=a.toml[,b.toml] [--backend=NAME] "
-                                "[--end-time=T>0] [--out=FILE] [--schemes=a,b]");
+                                "[--end-time=T>0] [--coarsen=F>=1] [--out=FILE] [--schemes=a,b]");
   }
   for (const std::string& s : o.schemes) {
     find_scheme(s);
@@ -229,6 +234,8 @@ int main(int argc, char** argv) {
     nlohmann::json out = {{"decgpe_git_commit", git_commit()},
                           {"decgpe_version", version()},
                           {"backend", o.backend},
+                          {"coarsen", o.coarsen},
+                          {"end_time", o.end_time},
                           {"cases", nlohmann::json::array()}};
     bool valid = true;
     for (const std::string& path : o.cases) {

@@ -26,30 +26,34 @@ step "ctest -L gpu"
 ctest --preset cuda -L gpu -j 4 --output-junit "$(realpath "$OUT")/ctest-gpu.xml" >"$OUT/ctest-gpu.log" 2>&1 || status=1
 tail -n 4 "$OUT/ctest-gpu.log" | tee -a "$OUT/summary.txt"
 
+sanitize() { # sanitize TOOL CASE LABEL DECGPE-ARGS...: one small run under compute-sanitizer
+  local tool=$1 case=$2 label=$3
+  shift 3
+  if compute-sanitizer --tool "$tool" --error-exitcode 3 build/cuda/cli/decgpe run "$case" "$@" --quiet --force \
+    --out "$tmp/out.h5" >>"$OUT/sanitizer.log" 2>&1; then
+    echo "$(basename "$case" .toml) $label $tool: clean" | tee -a "$OUT/summary.txt"
+  else
+    echo "$(basename "$case" .toml) $label $tool: ERRORS (see sanitizer.log)" | tee -a "$OUT/summary.txt"
+    status=1
+  fi
+}
+
 if [ "$mode" = full ]; then
-  step "compute-sanitizer (memcheck, racecheck) on a small case of every lattice and kernel variant; rk4 under memcheck"
+  step "compute-sanitizer (memcheck, racecheck) on a small case of every stencil and kernel variant; every other scheme under memcheck"
   tmp=$(mktemp -d)
-  for lattice in cubic fcc bcc a15 c15 z; do
+  for lattice in cubic fcc bcc a15 c15 z cubic4; do
     printf 'lattice = "%s"\nh = 0.8\nstructures = [5, 4, 6]\ng = 100.0\n[time]\ndt_fraction = 0.5\nsteps = 12\ndiagnostics_every = 4\n[initial]\nkappa = 1\n' \
       "$lattice" >"$tmp/$lattice.toml"
+    sed 's/^dt_fraction = 0.5/dt = 0.02/' "$tmp/$lattice.toml" >"$tmp/$lattice-dt.toml" # schemes without a limit
     for variant in plain shared; do
       for tool in memcheck racecheck; do
-        if compute-sanitizer --tool "$tool" --error-exitcode 3 build/cuda/cli/decgpe run "$tmp/$lattice.toml" \
-          --backend "cuda:$variant" --quiet --force --out "$tmp/out.h5" >>"$OUT/sanitizer.log" 2>&1; then
-          echo "$lattice $variant $tool: clean" | tee -a "$OUT/summary.txt"
-        else
-          echo "$lattice $variant $tool: ERRORS (see sanitizer.log)" | tee -a "$OUT/summary.txt"
-          status=1
-        fi
+        sanitize "$tool" "$tmp/$lattice.toml" "$variant" --backend "cuda:$variant"
       done
     done
-    if compute-sanitizer --tool memcheck --error-exitcode 3 build/cuda/cli/decgpe run "$tmp/$lattice.toml" \
-      --backend cuda:plain --scheme rk4 --quiet --force --out "$tmp/out.h5" >>"$OUT/sanitizer.log" 2>&1; then
-      echo "$lattice rk4 memcheck: clean" | tee -a "$OUT/summary.txt"
-    else
-      echo "$lattice rk4 memcheck: ERRORS (see sanitizer.log)" | tee -a "$OUT/summary.txt"
-      status=1
-    fi
+    sanitize memcheck "$tmp/$lattice.toml" rk4 --backend cuda:plain --scheme rk4
+    for scheme in trotter_suzuki trotter_suzuki4 exponential; do
+      sanitize memcheck "$tmp/$lattice-dt.toml" "$scheme" --backend cuda:plain --scheme "$scheme"
+    done
   done
 fi
 
