@@ -17,6 +17,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Callable
 
+import integrators
 import isotropy
 import physics
 import roofline
@@ -45,6 +46,8 @@ REPORTS = (  # in the paper's order
     Report("Fig 10: time units per second on CPU MPI ranks and on GPUs", ("scaling_gpu.csv", "scaling_cpu_mpi.csv"),
            scaling.render_rate),
     Report("Isotropy: dispersion error of the DEC Laplacian over the sphere", ("isotropy.h5",), isotropy.render),
+    Report("Integrators: work-precision of every scheme on cubic, BCC, C15 and cubic4; the fastest per error target",
+           ("integrators/work_precision.json",), integrators.render),
 )
 
 REPO = Path(__file__).resolve().parent.parent

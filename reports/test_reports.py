@@ -72,6 +72,7 @@ class CommittedData(unittest.TestCase):
         figures = {H100: ("fig5-error", "fig5-convergence", "fig6-density-centred", "fig6-density-placement",
                           "fig6-azimuthal", "fig7-throughput", "fig7-speedup", "fig8-roofline"),
                    LATTICES: ("isotropy",), H200X2: ("fig9-scaling", "fig10-rate")}
+        figures[H100] += ("integrators_work_precision",)
         for folder, stems in figures.items():
             for stem in stems:
                 for ext in ("png", "pdf"):
@@ -133,6 +134,22 @@ class CommittedData(unittest.TestCase):
             self.assertTrue(close_e(rmse[label], np.interp(10.0, t[j - 1:j + 1], at)), label)
         # the committed run, as the decgpe log says: t = 75.44 (72.90 with the paper's leapfrog start, fb6b304)
         self.assertEqual(split["BCC"], "75.44")
+
+    def test_integrators_table_is_the_studys_fastest_run(self):
+        doc = json.loads((H100 / "integrators" / "work_precision.json").read_text())
+        text = (self.out / H100.name / "integrators_fastest.md").read_text()
+        names = {"cubic": "cubic", "bcc": "BCC", "c15": "C15", "cubic4": "cubic4 (4th-order operator)"}
+        for column, key, target in (("total ≤ 0.01", "total_error", 1e-2), ("time ≤ 1e-05", "time_error", 1e-5)):
+            cells = table_of(text, column)
+            for case in doc["cases"]:
+                ok = [r for r in case["runs"] if r[key] <= target and r["time_error"] <= target]
+                cell = cells[names[case["lattice"]]]
+                if not ok:
+                    self.assertTrue(cell.startswith("none"), cell)
+                    continue
+                best = min(ok, key=lambda r: r["seconds"])
+                self.assertTrue(cell.startswith(best["scheme"] + " "), f"{case['lattice']}: {cell} vs {best}")
+                self.assertIn(f"{best['seconds']:.2f} s", cell)
 
     def test_table1_is_the_dual_edge_ratio(self):
         ratio = table_of((self.out / H100.name / "table1-dual-edges.md").read_text(), "relative to cubic")
