@@ -83,9 +83,10 @@ setup::BeforeAllocating memory_check(const CaseConfig& c, const std::string& bac
     const BackendEntry& entry =
         *std::ranges::find(backend_registry(), resolved, &BackendEntry::name);
     const SchemeEntry& scheme = find_scheme(c.scheme);
-    const MemoryNeed need = memory_need(
-        {cells, scheme.peak_vectors, scheme.takes_previous_level ? 2 : 1, c.start == "paper",
-         c.potential_kind == "tabulated", entry.memory, ranks, on_node});
+    const int vectors = scheme.peak_vectors + (c.adaptive ? scheme.adaptive_vectors : 0);
+    const MemoryNeed need =
+        memory_need({cells, vectors, scheme.takes_previous_level ? 2 : 1, c.start == "paper",
+                     c.potential_kind == "tabulated", entry.memory, ranks, on_node});
     const bool device = entry.memory != BackendEntry::Memory::host;
     check_memory(need, free_host_memory(),
                  device && entry.unavailable().empty() ? entry.free_bytes() : ~0ULL);
@@ -94,18 +95,27 @@ setup::BeforeAllocating memory_check(const CaseConfig& c, const std::string& bac
 
 void announce(const RunSetup& run, const Backend& backend, long from_step) {
   const Grid& g = run.problem.grid;
-  std::printf("decgpe run %s: %s, S = %dx%dx%d (%lld cells), h = %g, %s, dt = %.4g (limit %.4g by "
-              "%s, eq. 11 %.4g), %ld steps%s, backend %s (%s)\n",
+  char steps[160];
+  if (run.config.adaptive) {
+    std::snprintf(steps, sizeof steps, "adaptive steps (%s) to t = %g",
+                  std::string(step_control_name(find_scheme(run.config.scheme).adaptive)).c_str(),
+                  *run.config.end_time);
+  } else {
+    std::snprintf(steps, sizeof steps, "%ld steps", run.schedule.steps);
+  }
+  std::printf("decgpe run %s: %s, S = %dx%dx%d (%lld cells), h = %g, %s, dt %s %.4g (limit %.4g "
+              "by %s, eq. 11 %.4g), %s%s, backend %s (%s)\n",
               run.config.name.c_str(), g.lattice.c_str(), g.size[0], g.size[1], g.size[2],
-              static_cast<long long>(g.cells()), g.h, run.config.scheme.c_str(), run.dt, run.limit,
-              run.spectrum.method.c_str(), run.eq11_bound, run.schedule.steps,
+              static_cast<long long>(g.cells()), g.h, run.config.scheme.c_str(),
+              run.config.adaptive ? "<=" : "=", run.dt, run.limit, run.spectrum.method.c_str(),
+              run.eq11_bound, steps,
               from_step > 0 ? (", resumed at step " + std::to_string(from_step)).c_str() : "",
               backend.name().c_str(), backend.device().c_str());
   std::fflush(stdout);
 }
 
 /// `steps_run` of the `steps_done` were taken by this process, in `seconds`.
-void summarise(const RunSetup& run, const io::Series& s, long steps_done, long steps_run,
+void summarise(const RunSetup& run, const io::Series& s, const Outcome& outcome, long steps_run,
                double seconds, int fold, const std::string& out) {
   const double t_end = s.t.back();
   const Complex ov = s.overlap.back();
@@ -120,13 +130,18 @@ void summarise(const RunSetup& run, const io::Series& s, long steps_done, long s
         std::remainder(std::atan2(ov.im, ov.re) + run.mu * t_end, 2.0 * std::numbers::pi);
     std::printf("phase error against the exact e^{-i mu t} (mu = %g): %.3e rad\n", run.mu, error);
   }
-  if (steps_done < run.schedule.steps) {
+  if (outcome.error_exceeded) {
     std::printf(
         "stopped at t = %.4g: E = 1 - |<psi0|psi>| passed %g; the density change is %d-fold\n",
         t_end, *run.config.stop_when_error_exceeds, fold);
   }
   const double updates =
       static_cast<double>(run.problem.grid.cells()) * static_cast<double>(steps_run);
+  if (run.config.adaptive) {
+    const auto [shortest, longest] = std::ranges::minmax(std::span(s.dt).subspan(1));
+    std::printf("adaptive: %ld steps, dt from %.4g to %.4g (sampled every %ld steps)\n",
+                outcome.steps_done, shortest, longest, run.schedule.diagnostics_every);
+  }
   std::printf("results: %s  (%.2f s, %.3g M cell-updates/s)\n", out.c_str(), seconds,
               updates / seconds * 1e-6);
 }
@@ -239,8 +254,12 @@ void run(const Options& o) {
   });
   const std::unique_ptr<Backend> backend = make_run_backend(o.backend, setup.problem, mpi);
   const std::unique_ptr<Scheme> scheme = make_scheme(setup.config.scheme, *backend, setup.dt);
+  if (setup.config.adaptive) {
+    scheme->make_adaptive(find_scheme(setup.config.scheme).adaptive, setup.adaptive);
+  }
   if (resumed) {
     check_resumable(*resumed, setup, scheme->level_names(), o.restart);
+    scheme->set_clock({resumed->step, resumed->t, resumed->last_dt, resumed->next_dt});
   }
   const StartPoint from =
       resumed ? StartPoint{resumed->step, resumed->initial_max_abs} : StartPoint{};
@@ -277,15 +296,15 @@ void run(const Options& o) {
     f.commit();
     if (outcome.stopped) {
       std::fprintf(outcome.stopped && recorder.stop_signal() != 0 ? stderr : stdout,
-                   "decgpe: stopped by %s at step %ld of %ld; results so far in %s; resume with: "
-                   "decgpe run %s --restart %s --out %s --force\n",
-                   stop_reason.c_str(), outcome.steps_done, setup.schedule.steps, out.c_str(),
+                   "decgpe: stopped by %s at step %ld (t = %g); results so far in %s; resume "
+                   "with: decgpe run %s --restart %s --out %s --force\n",
+                   stop_reason.c_str(), outcome.steps_done, scheme->clock().time, out.c_str(),
                    o.case_file.c_str(), checkpoint.c_str(), out.c_str());
     } else {
       std::error_code ec;
       fs::remove(checkpoint, ec); // superseded by the complete results
       if (!o.quiet) {
-        summarise(setup, recorder.series(), outcome.steps_done, outcome.steps_done - from.step,
+        summarise(setup, recorder.series(), outcome, outcome.steps_done - from.step,
                   recorder.seconds(), fold, out.string());
       }
     }

@@ -33,7 +33,7 @@ double Recorder::seconds() const {
 }
 
 void Recorder::on_diagnostics(const Sample& s) {
-  state_.series.add(s.step, s.t, s.d);
+  state_.series.add(s);
 }
 
 void Recorder::on_snapshot(long step, double t, Scheme& scheme) {
@@ -43,19 +43,25 @@ void Recorder::on_snapshot(long step, double t, Scheme& scheme) {
   }
 }
 
-void Recorder::on_progress(long step, long total) {
+void Recorder::on_progress(long step, double t, double done) {
   const double elapsed = seconds();
-  const bool done = step == total;
+  const bool finished = done >= 1.0;
+  if (first_done_ < 0.0) { // where this part of the run began, near enough (≤ one chunk in)
+    first_done_ = done;
+    first_elapsed_ = elapsed;
+  }
   if (settings_.quiet || !root() || elapsed < 3.0 ||
-      (!done && elapsed - last_print_ < (tty_ ? 0.5 : 10.0))) {
+      (!finished && elapsed - last_print_ < (tty_ ? 0.5 : 10.0))) {
     return;
   }
   last_print_ = elapsed;
   const double rate = static_cast<double>(step - state_.step) / elapsed;
-  const double eta = static_cast<double>(total - step) / rate;
-  std::fprintf(stderr, "%sstep %ld/%ld  t = %.4g  %.3g M cell-updates/s  ETA %.0f s%s",
-               tty_ ? "\r" : "", step, total, state_.series.t.back(),
-               rate * static_cast<double>(grid_.cells()) * 1e-6, eta, tty_ && !done ? "   " : "\n");
+  const double pace = (done - first_done_) / (elapsed - first_elapsed_); // fraction per second
+  const double eta = pace > 0.0 ? (1.0 - done) / pace : 0.0;
+  std::fprintf(stderr, "%sstep %ld  t = %.4g  %.1f%%  %.3g M cell-updates/s  ETA %.0f s%s",
+               tty_ ? "\r" : "", step, t, 100.0 * done,
+               rate * static_cast<double>(grid_.cells()) * 1e-6, eta,
+               tty_ && !finished ? "   " : "\n");
   std::fflush(stderr);
 }
 
@@ -75,6 +81,8 @@ void Recorder::on_checkpoint(long step, double t, Scheme& scheme) {
     const long resumed_at = c.step;
     c.step = step;
     c.t = t;
+    c.last_dt = scheme.clock().last_dt;
+    c.next_dt = scheme.clock().next_dt;
     c.initial_max_abs = c.series.max_abs.front();
     c.wall_seconds = wall_before_ + began;
     io::write_checkpoint(settings_.checkpoint, c);

@@ -30,7 +30,7 @@ public:
 
   void on_diagnostics(const Sample& s) override;
   void on_snapshot(long step, double t, Scheme& scheme) override;
-  void on_progress(long step, long total) override;
+  void on_progress(long step, double t, double done) override;
   void on_checkpoint(long step, double t, Scheme& scheme) override;
   bool keep_going(long step, double t, Scheme& scheme) override;
 
@@ -64,6 +64,7 @@ private:
   double stopped_at_ = -1.0; ///< seconds() once the clock is stopped
   double last_print_ = 0.0, last_checkpoint_ = 0.0, last_boundary_ = 0.0;
   double longest_interval_ = 0.0, checkpoint_seconds_ = 0.0;
+  double first_done_ = -1.0, first_elapsed_ = 0.0; ///< on_progress's first call in this process
   long last_checkpoint_step_ = -1;
   int stop_signal_ = 0;
   bool tty_;

@@ -10,7 +10,8 @@ namespace decgpe::io {
 
 namespace {
 
-constexpr const char* kFormat = "decgpe checkpoint 1";
+/// Format 2 added the step clock of adaptive runs (last_dt, next_dt) and /diagnostics/dt.
+constexpr const char* kFormat = "decgpe checkpoint 2";
 
 /// FNV-1a over bytes: stable across builds and machines of the same endianness.
 class Fnv1a {
@@ -63,12 +64,18 @@ Series read_series(const InputFile& f) {
   Series s;
   s.step = f.integers("/diagnostics/step");
   s.t = f.doubles("/diagnostics/t");
+  s.dt = f.doubles("/diagnostics/dt");
   s.norm = f.doubles("/diagnostics/norm");
   s.energy = f.doubles("/diagnostics/energy");
   s.invariant = f.doubles("/diagnostics/invariant");
   s.max_abs = f.doubles("/diagnostics/max_abs");
   s.max_diagonal = f.doubles("/diagnostics/max_diagonal");
   s.overlap = f.complexes("/diagnostics/overlap");
+  for (const std::string& name : split(f.text_attribute("step_report"))) {
+    if (!name.empty()) {
+      s.report.emplace_back(name, f.doubles("/diagnostics/" + name));
+    }
+  }
   return s;
 }
 
@@ -89,6 +96,12 @@ std::string fingerprint(const setup::RunSetup& run) {
   h.text(c.scheme);
   h.text(c.start);
   h.value(run.dt);
+  h.value(c.adaptive);
+  if (c.adaptive) { // not end_time: it only cuts the last step
+    h.value(run.adaptive.theta);
+    h.value(run.adaptive.density_floor);
+    h.value(run.adaptive.tolerance);
+  }
   h.values(std::span<const Complex>(run.current));
   h.values(std::span<const Complex>(run.previous));
   return h.hex();
@@ -103,11 +116,18 @@ void write_checkpoint(const std::filesystem::path& path, const Checkpoint& c) {
   f.attribute("step", c.step);
   f.attribute("t", c.t);
   f.attribute("dt", c.dt);
+  f.attribute("last_dt", c.last_dt);
+  f.attribute("next_dt", c.next_dt);
   f.attribute("initial_max_abs", c.initial_max_abs);
   f.attribute("wall_seconds", c.wall_seconds);
   f.attribute("restarts", c.restarts);
   f.attribute("fingerprint", c.fingerprint);
   f.attribute("levels", join(c.level_names));
+  std::vector<std::string> report_names;
+  for (const auto& column : c.series.report) {
+    report_names.push_back(column.first);
+  }
+  f.attribute("step_report", join(report_names));
   f.write_text("/case_toml", c.case_text);
   for (std::size_t k = 0; k < c.levels.size(); ++k) {
     f.write("/levels/" + c.level_names[k], c.levels[k]);
@@ -127,6 +147,8 @@ Checkpoint read_checkpoint(const std::filesystem::path& path) {
   c.step = f.integer_attribute("step");
   c.t = f.number_attribute("t");
   c.dt = f.number_attribute("dt");
+  c.last_dt = f.number_attribute("last_dt");
+  c.next_dt = f.number_attribute("next_dt");
   c.initial_max_abs = f.number_attribute("initial_max_abs");
   c.wall_seconds = f.number_attribute("wall_seconds");
   c.restarts = f.integer_attribute("restarts");

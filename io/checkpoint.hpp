@@ -16,7 +16,9 @@ struct Checkpoint {
   std::string scheme;
   std::int64_t step = 0;
   double t = 0.0;
-  double dt = 0.0;
+  double dt = 0.0;              ///< the fixed step, or an adaptive run's longest
+  double last_dt = 0.0;         ///< the step that reached t
+  double next_dt = 0.0;         ///< the step doubling's next attempt (dt otherwise)
   double initial_max_abs = 0.0; ///< the guard's reference: max|ψ| at step 0
   double wall_seconds = 0.0;    ///< time stepping so far, over every part of the run
   std::int64_t restarts = 0;    ///< how many times the run has been resumed before this part
@@ -28,9 +30,9 @@ struct Checkpoint {
   Series series;
 };
 
-/// A hash of what the states depend on: lattice, grid, placement, potential, g, scheme, start, Δt
-/// and the initial levels; not the run's length, cadences or output. A checkpoint resumes a run
-/// only with the same fingerprint.
+/// A hash of what the states depend on: lattice, grid, placement, potential, g, scheme, start, Δt,
+/// the step control and the initial levels; not the run's length, cadences or output. A checkpoint
+/// resumes a run only with the same fingerprint.
 std::string fingerprint(const setup::RunSetup& run);
 
 /// Writes atomically: under a temporary name, synced, then renamed over `path`, so that the

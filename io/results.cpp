@@ -6,7 +6,9 @@
 #include "solvers/schemes/registry.hpp"
 #include "solvers/splitting.hpp"
 
+#include <algorithm>
 #include <ctime>
+#include <iterator>
 #include <unistd.h>
 
 namespace decgpe::io {
@@ -83,8 +85,18 @@ void write_time_stepping(ResultsFile& f, const setup::RunSetup& run) {
   f.attribute("lanczos_lambda_min", run.spectrum.lambda_min);
   f.attribute("lanczos_iterations", static_cast<std::int64_t>(run.spectrum.iterations));
   f.attribute("stability_bound", run.eq11_bound); // the paper's eq. 11, for comparison
-  f.attribute("steps", static_cast<std::int64_t>(run.schedule.steps));
-  f.attribute("end_time", static_cast<double>(run.schedule.steps) * run.dt);
+  const setup::CaseConfig& c = run.config;
+  f.attribute("step_control",
+              std::string(step_control_name(c.adaptive ? scheme.adaptive : StepControl::fixed)));
+  if (c.adaptive) { // dt is the longest step; the steps taken are steps_done and /diagnostics/dt
+    f.attribute("end_time", *c.end_time);
+    f.attribute("adaptive_theta", c.theta);
+    f.attribute("adaptive_density_floor", c.density_floor);
+    f.attribute("adaptive_tolerance", c.tolerance);
+  } else {
+    f.attribute("steps", static_cast<std::int64_t>(run.schedule.steps));
+    f.attribute("end_time", static_cast<double>(run.schedule.steps) * run.dt);
+  }
   f.attribute("diagnostics_every", static_cast<std::int64_t>(run.schedule.diagnostics_every));
   f.attribute("snapshot_every", static_cast<std::int64_t>(run.schedule.snapshot_every));
   f.attribute("operations_per_time", run.operations_per_time);
@@ -101,9 +113,19 @@ RunIdentity identify_run(std::string command_line, std::string case_file, std::s
           {}};
 }
 
-void Series::add(long at_step, double at_t, const Diagnostics& d) {
-  step.push_back(at_step);
-  t.push_back(at_t);
+void Series::add(const Sample& s) {
+  const Diagnostics& d = s.d;
+  step.push_back(s.step);
+  t.push_back(s.t);
+  dt.push_back(s.dt);
+  for (const auto& [name, value] : s.report) {
+    auto column = std::ranges::find(report, name, &decltype(report)::value_type::first);
+    if (column == report.end()) {
+      report.emplace_back(name, std::vector<double>{});
+      column = std::prev(report.end());
+    }
+    column->second.push_back(value);
+  }
   norm.push_back(d.norm);
   energy.push_back(d.energy);
   invariant.push_back(d.invariant);
@@ -138,6 +160,10 @@ void write_series(ResultsFile& f, const Series& s) {
     f.write("/diagnostics/" + name, v, {v.size()});
   };
   series("t", s.t);
+  series("dt", s.dt);
+  for (const auto& [name, column] : s.report) {
+    series(name, column);
+  }
   series("norm", s.norm);
   series("energy", s.energy);
   series("invariant", s.invariant);

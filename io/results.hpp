@@ -6,8 +6,10 @@
 #include "io/hdf5_file.hpp"
 #include "setup/case_setup.hpp"
 #include "solvers/backend.hpp"
+#include "solvers/integrator.hpp"
 
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace decgpe::io {
@@ -26,13 +28,15 @@ struct RunIdentity {
 /// The identity of a run starting now: the date, the host and the case file's text as read.
 RunIdentity identify_run(std::string command_line, std::string case_file, std::string case_text);
 
-/// The diagnostics time series as a run produces it.
+/// The diagnostics time series as a run produces it: with each sample the step that reached it
+/// (Δt(t) of an adaptive run) and the scheme's step report (Scheme::step_report()).
 struct Series {
   std::vector<std::int64_t> step;
-  std::vector<double> t, norm, energy, invariant, max_abs, max_diagonal;
+  std::vector<double> t, dt, norm, energy, invariant, max_abs, max_diagonal;
   std::vector<Complex> overlap;
+  std::vector<std::pair<std::string, std::vector<double>>> report; ///< one column per name
 
-  void add(long at_step, double at_t, const Diagnostics& d);
+  void add(const Sample& s);
 };
 
 /// Root attributes: the build, the run's identity, the backend, and every setting of the case
@@ -41,7 +45,8 @@ void write_provenance(ResultsFile& f, const setup::RunSetup& run, const Backend&
                       const RunIdentity& who);
 /// /grid: per local index the circumcentre and volume, with the origin and the box.
 void write_grid(ResultsFile& f, const Grid& g);
-/// /diagnostics/{step,t,norm,energy,invariant,max_abs,max_diagonal,overlap}.
+/// /diagnostics/{step,t,dt,norm,energy,invariant,max_abs,max_diagonal,overlap} and one dataset per
+/// column of the scheme's step report.
 void write_series(ResultsFile& f, const Series& s);
 /// /analysis: the plane z = 0 and its azimuthal spectrum (how the vortex splits); returns the fold.
 int write_analysis(ResultsFile& f, const Grid& g, std::span<const Complex> current,

@@ -114,6 +114,17 @@ public:
     return node == nullptr ? std::nullopt : std::optional(as_number(*node, path(key)));
   }
 
+  std::optional<bool> boolean(std::string_view key) const {
+    const toml::node* node = table_->get(key);
+    if (node == nullptr) {
+      return std::nullopt;
+    }
+    if (!node->is_boolean()) {
+      fail_type(path(key), "a boolean", *node);
+    }
+    return node->as_boolean()->get();
+  }
+
   std::optional<std::int64_t> integer(std::string_view key) const {
     const toml::node* node = table_->get(key);
     return node == nullptr ? std::nullopt : std::optional(as_integer(*node, path(key)));
@@ -289,9 +300,50 @@ void read_potential(const Section& p, CaseConfig& c, const fs::path& base_dir) {
   }
 }
 
+/// One line when the case's adaptive steps do not fit its scheme; empty when they do.
+std::string adaptive_mismatch(const CaseConfig& c) {
+  if (!c.adaptive) {
+    return {};
+  }
+  const SchemeEntry& scheme = find_scheme(c.scheme);
+  if (scheme.adaptive == StepControl::fixed) {
+    return "scheme '" + c.scheme +
+           "' is fixed-step (a changed step breaks the leapfrog's invariant Re<psi^{n-1}, "
+           "psi^n> and its two-level start): drop time.adaptive or choose rk4, "
+           "trotter_suzuki, trotter_suzuki4 or exponential";
+  }
+  return {};
+}
+
+/// time.adaptive and the keys of the step controls (solvers/schemes/step_control.hpp).
+void read_adaptive(const Section& t, CaseConfig& c) {
+  c.adaptive = t.boolean("adaptive").value_or(false);
+  for (const std::string_view key : {"theta", "density_floor", "tolerance"}) {
+    if (t.has(key) && !c.adaptive) {
+      t.fail("key '" + t.path(key) + "' needs 'time.adaptive = true'");
+    }
+  }
+  if (!c.adaptive) {
+    return;
+  }
+  if (!c.end_time) {
+    t.fail("key '" + t.path("adaptive") + "' needs 'time.end_time' (the step count is not known)");
+  }
+  if (const std::string why = adaptive_mismatch(c); !why.empty()) {
+    t.fail("key '" + t.path("adaptive") + "': " + why);
+  }
+  c.theta = t.positive(t.number("theta").value_or(c.theta), "theta");
+  c.tolerance = t.positive(t.number("tolerance").value_or(c.tolerance), "tolerance");
+  c.density_floor = t.number("density_floor").value_or(c.density_floor);
+  if (!(c.density_floor >= 0.0 && c.density_floor < 1.0)) {
+    t.fail("key '" + t.path("density_floor") + "' must be in [0, 1)");
+  }
+}
+
 void read_time(const Section& t, CaseConfig& c) {
   t.allow_only({"scheme", "start", "dt", "dt_fraction", "dt_fraction_of", "end_time", "steps",
-                "diagnostics_every", "snapshot_every", "stop_when_error_exceeds"});
+                "diagnostics_every", "snapshot_every", "stop_when_error_exceeds", "adaptive",
+                "theta", "density_floor", "tolerance"});
   c.scheme = t.string("scheme").value_or(c.scheme);
   try {
     find_scheme(c.scheme);
@@ -344,6 +396,7 @@ void read_time(const Section& t, CaseConfig& c) {
   if (const std::optional<std::int64_t> every = t.integer("snapshot_every")) {
     c.snapshot_every = static_cast<long>(t.in_range(*every, t.path("snapshot_every"), 0));
   }
+  read_adaptive(t, c);
 }
 
 void read_initial(const Section& i, CaseConfig& c) {
@@ -425,6 +478,12 @@ void override_scheme(CaseConfig& config, const std::string& scheme) {
                     ": the case's time.start = 'paper' sets "
                     "the leapfrog's second level; '" +
                     scheme.substr(0, 64) + "' has one level");
+  }
+  CaseConfig changed = config;
+  changed.scheme = scheme;
+  if (const std::string why = adaptive_mismatch(changed); !why.empty()) {
+    throw CaseError("--scheme " + scheme.substr(0, 64) + ": the case asks for adaptive steps; " +
+                    why);
   }
   config.scheme = scheme;
 }

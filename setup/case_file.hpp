@@ -52,6 +52,12 @@ struct CaseConfig {
   std::optional<long> steps;      ///< ≥ 1
   long diagnostics_every = 10;    ///< ≥ 1
   long snapshot_every = 0;        ///< 0: no snapshots, else ≥ 1
+  /// Adaptive steps (solvers/schemes/step_control.hpp), with end_time: dt (or dt_fraction) is
+  /// then the longest step. The split schemes follow the phase criterion, RK4 step doubling.
+  bool adaptive = false;
+  double theta = 0.1;          ///< phase criterion: Δt · max|V + g|ψ|²| ≤ θ (radians, > 0)
+  double density_floor = 1e-6; ///< phase criterion: cells with |ψ|² < this · max|ψ⁰|² left out
+  double tolerance = 1e-8; ///< step doubling: max|ψ^{2×Δt/2} − ψ^{Δt}| / 15 per step (> 0)
   /// Stop at the first diagnostics step where E = 1 − |⟨ψ₀|ψ⟩| exceeds this (the vortex split).
   std::optional<double> stop_when_error_exceeds;
 

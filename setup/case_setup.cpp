@@ -44,6 +44,14 @@ Potential make_potential(const CaseConfig& c, const Grid& grid) {
   return v;
 }
 
+double max_density(std::span<const Complex> psi) {
+  double most = 0.0;
+  for (const Complex& z : psi) {
+    most = std::max(most, norm2(z));
+  }
+  return most;
+}
+
 std::string format(const char* pattern, double a, double b = 0.0, double c = 0.0) {
   char buffer[240];
   std::snprintf(buffer, sizeof buffer, pattern, a, b, c);
@@ -96,6 +104,13 @@ void choose_step(RunSetup& run, std::span<const Complex> psi0) {
   if (config.steps) {
     run.dt = requested;
     run.schedule.steps = *config.steps;
+    return;
+  }
+  if (config.adaptive) { // the longest step; the run ends at end_time, however many steps it takes
+    run.dt = requested;
+    run.schedule.steps = static_cast<long>(kMaxSteps);
+    run.adaptive = {*config.end_time, requested, config.theta,
+                    config.density_floor * max_density(psi0), config.tolerance};
     return;
   }
   // Whole steps that end exactly at end_time without exceeding the requested step.

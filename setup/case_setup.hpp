@@ -6,6 +6,7 @@
 #include "setup/initial_state.hpp"
 #include "solvers/integrator.hpp"
 #include "solvers/problem.hpp"
+#include "solvers/schemes/step_control.hpp"
 #include "solvers/stability.hpp"
 
 #include <functional>
@@ -17,8 +18,10 @@ struct RunSetup {
   CaseConfig config;
   Problem problem;
   Schedule schedule;
-  double mu = 0.0;                   ///< chemical potential: the exact state evolves as e^{−iμt}
-  double dt = 0.0;                   ///< the time step
+  double mu = 0.0; ///< chemical potential: the exact state evolves as e^{−iμt}
+  double dt = 0.0; ///< the time step (an adaptive run's longest)
+  /// An adaptive run's step control (config.adaptive), its density floor made absolute.
+  AdaptiveSettings adaptive;
   SpectrumEstimate spectrum;         ///< ρ(M(ψ⁰)) and how it was obtained
   double limit = 0.0;                ///< the scheme's stability limit: its factor / ρ
   double eq11_bound = 0.0;           ///< the paper's bound 1/(2 max M_ii), for comparison

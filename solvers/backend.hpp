@@ -36,6 +36,15 @@ struct Diagnostics {
   }
 };
 
+/// The two numbers an adaptive step is decided from (one device max-reduction, the max-reduction
+/// note's pattern): only they cross to the host, never ψ.
+struct StepMaxima {
+  double phase_rate = 0.0; ///< max |V_i + g|x_i|²| over owned cells with |x_i|² ≥ the floor
+  double difference = 0.0; ///< max |x_i − y_i| over owned cells (|x_i| when y is kNoVector)
+
+  static StepMaxima from(const StepSums& s) { return {s.phase_rate, s.difference}; }
+};
+
 using VectorId = int;
 inline constexpr VectorId kNoVector = -1;
 
@@ -113,6 +122,10 @@ public:
   /// Sums over the owned cells of ψ = `current`; `previous` (or kNoVector) gives the invariant term
   /// Re Σ|B| conj(previous) ψ, `reference` the overlap.
   virtual Diagnostics diagnostics(VectorId current, VectorId previous, VectorId reference) = 0;
+
+  /// Over the owned cells of x (and y, or kNoVector): the maxima of StepMaxima. A reduction
+  /// kernel; the two numbers are on the host when it returns.
+  virtual StepMaxima step_maxima(VectorId x, VectorId y, double density_floor) = 0;
 
   /// Blocks until all queued work is done; the CPU backends are synchronous already.
   virtual void synchronize() {}

@@ -95,6 +95,32 @@ DECGPE_HD Complex recurrence_term(Complex psi, Complex laplacian, Complex previo
   return (alpha * laplacian + beta * psi) + gamma * previous;
 }
 
+/// The maxima an adaptive step is chosen from (solvers/schemes/step_control.hpp), over some cells;
+/// partial maxima combine with max. A non-finite value counts as +∞, so that a blown-up state
+/// forces the step down instead of hiding in fmax, which drops NaN.
+struct StepSums {
+  double phase_rate; ///< max |V_i + g|x_i|²| over cells with |x_i|² ≥ the density floor
+  double difference; ///< max |x_i − y_i|
+};
+
+DECGPE_HD double max_or_infinity(double a, double value) {
+  return value == value ? fmax(a, value) : static_cast<double>(INFINITY);
+}
+
+/// Cell i's terms: x_i, y_i (zero when there is no y), V_i, and the density floor |x|² ≥ floor.
+DECGPE_HD void accumulate_step(StepSums& s, Complex x, Complex y, double v, double g,
+                               double density_floor) {
+  const double rho = norm2(x);
+  if (!(rho < density_floor)) { // NaN included
+    s.phase_rate = max_or_infinity(s.phase_rate, fabs(v + g * rho));
+  }
+  s.difference = max_or_infinity(s.difference, sqrt(norm2(x - y)));
+}
+
+DECGPE_HD StepSums combine(const StepSums& a, const StepSums& b) {
+  return {max_or_infinity(a.phase_rate, b.phase_rate), max_or_infinity(a.difference, b.difference)};
+}
+
 DECGPE_HD bool finite(double x) {
 #if defined(__CUDA_ARCH__)
   return isfinite(x);

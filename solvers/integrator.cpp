@@ -11,37 +11,34 @@ namespace decgpe {
 
 namespace {
 
-std::string at(long step, double dt) {
+std::string at(long step, double t) {
   char buffer[96];
-  std::snprintf(buffer, sizeof buffer, "step %ld (t = %.6g)", step, static_cast<double>(step) * dt);
+  std::snprintf(buffer, sizeof buffer, "step %ld (t = %.6g)", step, t);
   return buffer;
 }
 
-void guard(const Diagnostics& d, double initial_max, long step, double dt) {
+void guard(const Diagnostics& d, double initial_max, long step, double t) {
   if (!d.finite) {
-    throw InstabilityError("non-finite value in psi at " + at(step, dt) +
+    throw InstabilityError("non-finite value in psi at " + at(step, t) +
                            ": the run is unstable; reduce dt or check the inputs");
   }
   if (d.max_abs > kMaxGrowth * initial_max) {
     char buffer[160];
     std::snprintf(buffer, sizeof buffer, "max|psi| grew from %.6g to %.6g (more than %gx) by ",
                   initial_max, d.max_abs, kMaxGrowth);
-    throw InstabilityError(buffer + at(step, dt) + ": the run is unstable; reduce dt");
+    throw InstabilityError(buffer + at(step, t) + ": the run is unstable; reduce dt");
   }
 }
 
-} // namespace
-
-namespace {
-
-Diagnostics measure(Scheme& scheme) {
+Sample measure(Scheme& scheme) {
   const NvtxRange range("diagnostics");
-  return scheme.diagnostics();
+  const StepClock& clock = scheme.clock();
+  return {clock.steps, clock.time, clock.last_dt, scheme.diagnostics(), scheme.step_report()};
 }
 
-void snapshot(Scheme& scheme, long step, double t, RunObserver& observer) {
+void snapshot(Scheme& scheme, RunObserver& observer) {
   const NvtxRange range("snapshot");
-  observer.on_snapshot(step, t, scheme);
+  observer.on_snapshot(scheme.clock().steps, scheme.clock().time, scheme);
 }
 
 /// The first multiple of `every` after `step` (none when every is 0).
@@ -53,51 +50,59 @@ bool due(long step, long every) {
   return every > 0 && step % every == 0;
 }
 
+double progress(const Scheme& scheme, const Schedule& schedule, long step) {
+  if (scheme.finished() || step >= schedule.steps) {
+    return 1.0;
+  }
+  return scheme.adaptive() ? scheme.clock().time / scheme.end_time()
+                           : static_cast<double>(step) / static_cast<double>(schedule.steps);
+}
+
 } // namespace
 
 Outcome integrate(Scheme& scheme, const Schedule& schedule, RunObserver& observer,
                   const StartPoint& from) {
-  const double dt = scheme.dt();
-  Outcome outcome{from.step, false, from.initial_max_abs};
+  Outcome outcome{from.step, false, false, from.initial_max_abs};
   if (from.step == 0) {
-    const Diagnostics first = measure(scheme);
-    outcome.initial_max_abs = first.max_abs;
-    guard(first, first.max_abs, 0, dt);
-    observer.on_diagnostics({0, 0.0, first});
+    const Sample first = measure(scheme);
+    outcome.initial_max_abs = first.d.max_abs;
+    guard(first.d, first.d.max_abs, 0, 0.0);
+    observer.on_diagnostics(first);
     if (schedule.snapshot_every > 0) {
-      snapshot(scheme, 0, 0.0, observer);
+      snapshot(scheme, observer);
     }
   }
   long& step = outcome.steps_done;
-  while (step < schedule.steps) {
+  const auto done = [&] { return step >= schedule.steps || scheme.finished(); };
+  while (!done()) {
     long next = std::min(schedule.steps, step + kMaxChunk);
     next = next_multiple(step, schedule.diagnostics_every, next);
     next = next_multiple(step, schedule.snapshot_every, next);
     next = next_multiple(step, schedule.checkpoint_every, next);
     {
       const NvtxRange range("steps");
-      scheme.advance(next - step);
+      step += scheme.advance(next - step);
     }
-    step = next;
-    const double t = static_cast<double>(step) * dt;
-    if (due(step, schedule.diagnostics_every) || step == schedule.steps) {
-      const Diagnostics d = measure(scheme);
-      guard(d, outcome.initial_max_abs, step, dt);
-      observer.on_diagnostics({step, t, d});
+    const double t = scheme.clock().time;
+    if (due(step, schedule.diagnostics_every) || done()) {
+      const Sample s = measure(scheme);
+      guard(s.d, outcome.initial_max_abs, step, t);
+      observer.on_diagnostics(s);
       if (schedule.stop_when_error_exceeds > 0.0 &&
-          1.0 - std::hypot(d.overlap.re, d.overlap.im) > schedule.stop_when_error_exceeds) {
+          1.0 - std::hypot(s.d.overlap.re, s.d.overlap.im) > schedule.stop_when_error_exceeds) {
         if (schedule.snapshot_every > 0) {
-          snapshot(scheme, step, t, observer); // the state at the stop, on or off the cadence
+          snapshot(scheme, observer); // the state at the stop, on or off the cadence
         }
-        observer.on_progress(step, step);
+        observer.on_progress(step, t, 1.0);
+        outcome.error_exceeded = true;
         break;
       }
     }
     if (due(step, schedule.snapshot_every)) {
-      snapshot(scheme, step, t, observer);
+      snapshot(scheme, observer);
     }
-    observer.on_progress(step, schedule.steps);
-    if (step == schedule.steps) {
+    observer.on_progress(step, t, progress(scheme, schedule, step));
+    if (done()) {
       break;
     }
     if (due(step, schedule.checkpoint_every)) {

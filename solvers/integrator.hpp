@@ -6,10 +6,15 @@
 #include "solvers/schemes/scheme.hpp"
 
 #include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
 
 namespace decgpe {
 
 struct Schedule {
+  /// The steps of a fixed-step run; an adaptive run's most (it ends when the scheme reaches its
+  /// end time).
   long steps = 0;
   long diagnostics_every = 1;
   long snapshot_every = 0;   ///< 0: none
@@ -21,7 +26,9 @@ struct Schedule {
 struct Sample {
   long step;
   double t;
+  double dt; ///< the step that reached t (the first step's Δt at step 0)
   Diagnostics d;
+  std::vector<std::pair<std::string, double>> report; ///< Scheme::step_report()
 };
 
 class RunObserver {
@@ -29,7 +36,8 @@ public:
   virtual ~RunObserver() = default;
   virtual void on_diagnostics(const Sample&) {}
   virtual void on_snapshot(long /*step*/, double /*t*/, Scheme&) {}
-  virtual void on_progress(long /*step*/, long /*total*/) {}
+  /// `done` is the fraction of the run behind it (of the steps, or of the time when adaptive).
+  virtual void on_progress(long /*step*/, double /*t*/, double /*done*/) {}
   virtual void on_checkpoint(long /*step*/, double /*t*/, Scheme&) {}
   /// At every step boundary the run reaches before its end (at most kMaxChunk steps apart), after
   /// that step's diagnostics, snapshot and checkpoint: false stops the run there.
@@ -45,7 +53,8 @@ struct StartPoint {
 
 struct Outcome {
   long steps_done = 0;
-  bool stopped = false; ///< keep_going() said stop
+  bool stopped = false;        ///< keep_going() said stop
+  bool error_exceeded = false; ///< stopped at Schedule::stop_when_error_exceeds
   double initial_max_abs = 0.0;
 };
 
@@ -60,8 +69,9 @@ inline constexpr double kMaxGrowth = 10.0;
 /// prompt stop, large enough to cost nothing on any backend.
 inline constexpr long kMaxChunk = 64;
 
-/// Advances the started scheme from `from` to schedule.steps, or fewer when the error threshold is
-/// crossed or the observer stops it. A resumed run produces the same states, diagnostics and
+/// Advances the started scheme (its clock set to `from` when resumed) to schedule.steps, or to its
+/// end time when adaptive, or less far when the error threshold is crossed or the observer stops
+/// it. A resumed run produces the same states, diagnostics and
 /// snapshots from its step on as the run it continues. Throws InstabilityError naming the step and
 /// time.
 Outcome integrate(Scheme& scheme, const Schedule& schedule, RunObserver& observer,

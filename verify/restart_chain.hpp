@@ -59,6 +59,7 @@ protected:
           << snapshot;
     }
     EXPECT_EQ(fa.doubles("/diagnostics/t"), fb.doubles("/diagnostics/t"));
+    EXPECT_EQ(fa.doubles("/diagnostics/dt"), fb.doubles("/diagnostics/dt"));
     if (series_too) {
       for (const char* series : {"norm", "energy", "invariant", "max_abs", "max_diagonal"}) {
         EXPECT_EQ(fa.doubles(std::string("/diagnostics/") + series),

@@ -85,6 +85,14 @@ inline std::vector<std::vector<Complex>> kernel_trail(Backend& b,
   b.polynomial_term({y, x, x, z, 0.6, -1.4, -1.0, {-0.125, 0.75}, true}); // in place over prev
   keep(x);
   keep(z);
+  // The adaptive steps' reduction: every cell, a density floor that leaves some out, a difference.
+  std::vector<Complex> maxima;
+  for (const auto& [other, floor] :
+       {std::pair{kNoVector, 0.0}, std::pair{kNoVector, 1e-3}, std::pair{z, 1e300}}) {
+    const StepMaxima m = b.step_maxima(x, other, floor);
+    maxima.push_back({m.phase_rate, m.difference});
+  }
+  trail.push_back(std::move(maxima));
   for (VectorId v : {x, y, z}) {
     b.destroy_vector(v);
   }

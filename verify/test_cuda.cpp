@@ -2,6 +2,8 @@
 // set. Skips with a message where no GPU is usable.
 
 #include "solvers/integrator.hpp"
+#include "verify/adaptive_runs.hpp"
+#include "verify/counting_backend.hpp"
 #include "verify/lattice_params.hpp"
 #include "verify/restart_chain.hpp"
 #include "verify/scheme_runs.hpp"
@@ -120,6 +122,39 @@ TEST_P(CudaVsReference, StabilityGuardTripsAboveTheLimitOnTheGpu) {
   }
 }
 
+class CudaAdaptive : public ::testing::TestWithParam<std::string_view> {};
+
+TEST_P(CudaAdaptive, EveryAdaptiveSchemeTakesTheReferencesStepsWithoutCopyingPsi) {
+  SKIP_WITHOUT_GPU();
+  const Problem p = verify::quench_problem(GetParam(), 8000.0);
+  const std::vector<Complex> psi0 = verify::quench_start(p);
+  AdaptiveSettings s = verify::quench_settings(psi0, 0.3, 1e-8);
+  s.dt_max = std::min(s.dt_max, 0.9 * scheme_limit("rk4", p, psi0));
+  for (const SchemeEntry& entry : scheme_registry()) {
+    if (entry.adaptive == StepControl::fixed) {
+      continue;
+    }
+    LiveScheme ref("reference", entry.name, p, s.dt_max, psi0);
+    verify::CountingBackend gpu(make_backend("cuda", p));
+    const std::unique_ptr<Scheme> on_gpu = make_scheme(entry.name, gpu, s.dt_max);
+    on_gpu->start({psi0, psi0, {}});
+    ref.scheme->make_adaptive(entry.adaptive, s);
+    on_gpu->make_adaptive(entry.adaptive, s);
+    const long steps = ref.scheme->advance(100000);
+    EXPECT_EQ(on_gpu->advance(100000), steps) << entry.name;
+    EXPECT_EQ(gpu.downloads, 0) << entry.name << ": an adaptive step copied a vector to the host";
+    EXPECT_GE(gpu.step_reductions, steps) << entry.name;
+    EXPECT_EQ(on_gpu->clock().time, s.end_time) << entry.name;
+    EXPECT_EQ(on_gpu->clock().next_dt, ref.scheme->clock().next_dt) << entry.name;
+    std::vector<Complex> b(psi0.size());
+    on_gpu->download(0, b);
+    EXPECT_TRUE(bitwise_equal(ref.level(0, p), b)) << entry.name;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(CubicAndBcc, CudaAdaptive, ::testing::Values("cubic", "bcc"),
+                         verify::lattice_name);
+
 std::vector<Param> all_pairs() {
   std::vector<Param> out;
   for (std::string_view lattice : lattices::lattice_names()) {
@@ -162,22 +197,40 @@ TEST(CudaBackend, AStateLargerThanTheGpuIsRefusedWithOneLine) {
 
 namespace fs = std::filesystem;
 
-class CudaRestart : public verify::RestartFixture {};
+class CudaRestart : public verify::RestartFixture {
+protected:
+  /// Each scheme on the GPU, run whole and in three parts: bitwise the same run.
+  void expect_resumed_runs_match(const std::string& toml,
+                                 std::initializer_list<const char*> schemes) {
+    for (const char* scheme : schemes) {
+      const std::string flags = std::string("--backend cuda --scheme ") + scheme;
+      ASSERT_EQ(run(toml, flags).exit_code, 0) << scheme;
+      const fs::path whole = dir_ / "whole.h5";
+      fs::rename(out(), whole);
+      run_in_parts(toml, flags, {"", "", ""});
+      expect_same_run(whole, out());
+      fs::remove(out());
+    }
+  }
+};
 
 TEST_F(CudaRestart, BothSchemesResumeBitwiseOnTheGpu) {
   SKIP_WITHOUT_GPU();
-  const std::string toml = "lattice = \"c15\"\nh = 0.9\nstructures = [5, 5, 5]\ng = 10.0\n[time]\n"
-                           "dt_fraction = 0.5\nsteps = 100\ndiagnostics_every = 10\n"
-                           "snapshot_every = 20\n[initial]\nkappa = 1\n";
-  for (const char* scheme : {"leapfrog", "rk4"}) {
-    const std::string flags = std::string("--backend cuda --scheme ") + scheme;
-    ASSERT_EQ(run(toml, flags).exit_code, 0);
-    const fs::path whole = dir_ / "whole.h5";
-    fs::rename(out(), whole);
-    run_in_parts(toml, flags, {"", "", ""});
-    expect_same_run(whole, out());
-    fs::remove(out());
-  }
+  expect_resumed_runs_match(
+      "lattice = \"c15\"\nh = 0.9\nstructures = [5, 5, 5]\ng = 10.0\n[time]\n"
+      "dt_fraction = 0.5\nsteps = 100\ndiagnostics_every = 10\nsnapshot_every = 20\n"
+      "[initial]\nkappa = 1\n",
+      {"leapfrog", "rk4"});
+}
+
+TEST_F(CudaRestart, AdaptiveStepsResumeBitwiseOnTheGpu) {
+  SKIP_WITHOUT_GPU();
+  expect_resumed_runs_match(
+      "lattice = \"c15\"\nh = 0.9\nstructures = [5, 5, 5]\ng = 300.0\n[time]\n"
+      "scheme = \"exponential\"\nadaptive = true\ntheta = 0.02\ndt = 0.005\nend_time = 0.3\n"
+      "diagnostics_every = 10\n"
+      "snapshot_every = 20\n[initial]\nkappa = 1\n",
+      {"exponential", "trotter_suzuki", "rk4"});
 }
 
 } // namespace

@@ -82,10 +82,49 @@ void expect_slabs_match_reference(std::string_view lattice, std::string_view loc
   }
 }
 
+/// Adaptive steps on slabs: every rank takes the reference's steps (the reduction's maxima are
+/// exact in any order), to the same end time and the same state.
+void expect_adaptive_slabs_match_reference(std::string_view lattice, std::string_view local) {
+  const Problem p = make_problem(lattice);
+  const std::vector<Complex> psi = initial_state(p);
+  double peak = 0.0;
+  for (const Complex& z : psi) {
+    peak = std::max(peak, norm2(z));
+  }
+  for (const SchemeEntry& entry : scheme_registry()) {
+    if (entry.adaptive == StepControl::fixed) {
+      continue;
+    }
+    const double dt_max = 0.9 * verify::scheme_limit("rk4", p, psi);
+    const AdaptiveSettings settings{0.05, dt_max, 0.05, 1e-2 * peak, 1e-7};
+    const std::unique_ptr<Backend> reference = make_backend("reference", p);
+    const std::unique_ptr<Backend> slabs = scaleout::make_slab_backend(local, p, MPI_COMM_WORLD);
+    const std::unique_ptr<Scheme> on_reference = make_scheme(entry.name, *reference, dt_max);
+    const std::unique_ptr<Scheme> on_slabs = make_scheme(entry.name, *slabs, dt_max);
+    for (Scheme* s : {on_reference.get(), on_slabs.get()}) {
+      s->start({psi, psi, {}});
+      s->make_adaptive(entry.adaptive, settings);
+    }
+    const long steps = on_reference->advance(100000);
+    EXPECT_EQ(on_slabs->advance(100000), steps) << entry.name;
+    EXPECT_EQ(on_slabs->clock().time, settings.end_time) << entry.name;
+    EXPECT_EQ(on_slabs->clock().next_dt, on_reference->clock().next_dt) << entry.name;
+    const auto n = static_cast<std::size_t>(p.grid.cells());
+    std::vector<Complex> a(n), b(n);
+    on_reference->download(0, a);
+    on_slabs->download(0, b);
+    if (rank() == 0) {
+      EXPECT_TRUE(verify::bitwise_equal(a, b))
+          << entry.name << " adaptive, " << lattice << " on " << ranks() << " ranks";
+    }
+  }
+}
+
 class Cpu : public ::testing::TestWithParam<std::string_view> {};
 
 TEST_P(Cpu, OpenMPSlabsAreBitwiseIdenticalToReference) {
   expect_slabs_match_reference(GetParam(), "openmp");
+  expect_adaptive_slabs_match_reference(GetParam(), "openmp");
 }
 
 INSTANTIATE_TEST_SUITE_P(EveryStencil, Cpu, verify::every_stencil(), verify::lattice_name);
@@ -99,6 +138,7 @@ TEST_P(Gpu, CudaSlabsAreBitwiseIdenticalToReference) {
                  << cuda::device_count();
   }
   expect_slabs_match_reference(GetParam(), "cuda");
+  expect_adaptive_slabs_match_reference(GetParam(), "cuda");
 #else
   GTEST_SKIP() << "this build has no CUDA backend";
 #endif

@@ -136,6 +136,26 @@ public:
     return Diagnostics::from(total);
   }
 
+  StepMaxima step_maxima(VectorId x, VectorId y, double density_floor) override {
+    const Complex* xs = vectors_[x];
+    const Complex* ys = vectors_.optional(y);
+    const Grid& g = p_.grid;
+    StepSums total{};
+#pragma omp parallel
+    {
+      StepSums mine{};
+      for_each_index_in_team(
+          g.owned_begin, g.owned_end,
+          [&](std::int64_t sx, std::int64_t sy, std::int64_t sz, int l, std::int64_t i) {
+            accumulate_step(mine, xs[i], ys != nullptr ? ys[i] : Complex{},
+                            potential_at(p_, sx, sy, sz, l, i), p_.g, density_floor);
+          });
+#pragma omp critical
+      total = combine(total, mine);
+    }
+    return StepMaxima::from(total);
+  }
+
 private:
   /// f(i, Σ_F w_F (ψ_i − ψ_j), V_i) on every owned cell; on a slab, `exchanged` (the output the
   /// next stencil kernel reads) has its boundary slices sent while the interior is updated.
@@ -161,9 +181,15 @@ private:
   /// f(sx, sy, sz, l, i) for every cell of the local slices [z_begin, z_end), rows shared among
   /// the threads.
   template <class F> void for_each_index(int z_begin, int z_end, F&& f) const {
+#pragma omp parallel
+    for_each_index_in_team(z_begin, z_end, f);
+  }
+
+  /// The work-shared loop of for_each_index; call inside a parallel region.
+  template <class F> void for_each_index_in_team(int z_begin, int z_end, F&& f) const {
     const Grid& g = p_.grid;
     const std::int64_t nx = g.size[0], ny = g.size[1];
-#pragma omp parallel for collapse(2) schedule(static)
+#pragma omp for collapse(2) schedule(static)
     for (std::int64_t sz = z_begin; sz < z_end; ++sz) {
       for (std::int64_t sy = 0; sy < ny; ++sy) {
         std::int64_t i = g.ms * ((sz * ny + sy) * nx);

@@ -102,6 +102,16 @@ public:
     return Diagnostics::from(sums);
   }
 
+  StepMaxima step_maxima(VectorId x, VectorId y, double density_floor) override {
+    const Complex* xs = vectors_[x];
+    const Complex* ys = vectors_.optional(y);
+    StepSums maxima{};
+    for_each_position([&](std::int64_t i, double v) {
+      accumulate_step(maxima, xs[i], ys != nullptr ? ys[i] : Complex{}, v, p_.g, density_floor);
+    });
+    return StepMaxima::from(maxima);
+  }
+
 private:
   /// f(i, Σ_F w_F (ψ_i − ψ_j), V_i) for every cell in memory order.
   template <class F> void for_each_cell(const Complex* psi, F&& f) const {

@@ -79,21 +79,25 @@ public:
     cell_tiling_ = make_cell_tiling(dg_);
     const auto partial_count = static_cast<std::size_t>(diagnostics_blocks(cell_tiling_, dg_));
     reserve(static_cast<double>(p_.potential.values.size()) * sizeof(double) +
-            static_cast<double>(partial_count) * sizeof(CellSums));
+            static_cast<double>(partial_count) * (sizeof(CellSums) + sizeof(StepSums)));
     partials_ = DeviceBuffer<CellSums>(partial_count);
     result_ = DeviceBuffer<CellSums>(1);
+    step_partials_ = DeviceBuffer<StepSums>(partial_count);
+    step_result_ = DeviceBuffer<StepSums>(1);
     if (p_.potential.kind == Potential::Kind::tabulated) {
       potential_ = to_device(p_.potential.values);
       dg_.potential = potential_.get();
     }
     DECGPE_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
     DECGPE_CUDA_CHECK(cudaMallocHost(&host_result_, sizeof(CellSums)));
+    DECGPE_CUDA_CHECK(cudaMallocHost(&host_step_result_, sizeof(StepSums)));
   }
 
   ~CudaBackend() override {
     forget_graphs();
     cudaStreamDestroy(stream_);
     cudaFreeHost(host_result_);
+    cudaFreeHost(host_step_result_);
   }
 
   std::string name() const override { return "cuda"; }
@@ -208,6 +212,15 @@ public:
                                       cudaMemcpyDeviceToHost, stream_));
     synchronize();
     return Diagnostics::from(*host_result_);
+  }
+
+  StepMaxima step_maxima(VectorId x, VectorId y, double density_floor) override {
+    launch_step_maxima(cell_tiling_, dg_, at(x), y == kNoVector ? nullptr : at(y), density_floor,
+                       step_partials_.get(), step_result_.get(), stream_);
+    DECGPE_CUDA_CHECK(cudaMemcpyAsync(host_step_result_, step_result_.get(), sizeof(StepSums),
+                                      cudaMemcpyDeviceToHost, stream_));
+    synchronize();
+    return StepMaxima::from(*host_step_result_);
   }
 
 private:
@@ -386,10 +399,12 @@ private:
   DeviceBuffer<double> centre_d_, volume_d_, weight_sum_d_, potential_;
   std::vector<DeviceBuffer<Complex>> vectors_; ///< by VectorId; a destroyed one is empty
   DeviceBuffer<CellSums> partials_, result_;
+  DeviceBuffer<StepSums> step_partials_, step_result_;
   DeviceBuffer<std::int8_t> colouring_d_;
   std::vector<std::pair<double, DeviceBuffer<Complex>>> rotations_d_; ///< per τ
   cudaStream_t stream_ = nullptr;
   CellSums* host_result_ = nullptr;
+  StepSums* host_step_result_ = nullptr;
   bool use_graphs_ = std::getenv("DECGPE_CUDA_GRAPHS") == nullptr ||
                      std::string_view(std::getenv("DECGPE_CUDA_GRAPHS")) != "0";
   std::vector<PairGraph> graphs_; ///< two leapfrog steps per pair of buffers, at dg_.two_dt

@@ -1,6 +1,7 @@
 // Diagnostics as device reductions (the max-reduction note's pattern): each thread accumulates its
 // cell, a tree in the block combines the threads, one partial per block goes to memory, and a
-// single block reduces the partials. Only the final 64 bytes cross to the host.
+// single block reduces the partials. Only the final 64 bytes (16 for an adaptive step's maxima)
+// cross to the host.
 
 #include "solvers/cuda/cell_access.cuh"
 #include "solvers/cuda/cuda_check.hpp"
@@ -24,10 +25,15 @@ __device__ __forceinline__ CellSums shuffle_down(const CellSums& s, int offset) 
           __shfl_down_sync(0xffffffffu, s.nonfinite, offset)};
 }
 
+__device__ __forceinline__ StepSums shuffle_down(const StepSums& s, int offset) {
+  return {__shfl_down_sync(0xffffffffu, s.phase_rate, offset),
+          __shfl_down_sync(0xffffffffu, s.difference, offset)};
+}
+
 /// Tree reduction over the block; the result is valid in thread 0. blockDim.x must be a multiple
 /// of 32.
-__device__ CellSums block_reduce(CellSums s) {
-  __shared__ CellSums per_warp[32];
+template <class Sums> __device__ Sums block_reduce(Sums s) {
+  __shared__ Sums per_warp[32];
   for (int offset = 16; offset > 0; offset /= 2) {
     s = combine(s, shuffle_down(s, offset));
   }
@@ -37,7 +43,7 @@ __device__ CellSums block_reduce(CellSums s) {
   }
   __syncthreads();
   if (warp == 0) {
-    s = lane < static_cast<int>(blockDim.x / 32) ? per_warp[lane] : CellSums{};
+    s = lane < static_cast<int>(blockDim.x / 32) ? per_warp[lane] : Sums{};
     for (int offset = 16; offset > 0; offset /= 2) {
       s = combine(s, shuffle_down(s, offset));
     }
@@ -66,9 +72,27 @@ __global__ void __launch_bounds__(544)
   }
 }
 
+/// The maxima of StepSums over the owned slices; one partial per block.
+template <int MS>
+__global__ void __launch_bounds__(544)
+    step_sums(DeviceGrid g, Tiling t, const Complex* __restrict__ x, const Complex* __restrict__ y,
+              double density_floor, StepSums* partials) {
+  StepSums s{};
+  CellIndex c{};
+  if (cell_of_thread<MS>(g, t, g.owned_begin, c)) {
+    accumulate_step(s, load_ro(x + c.i), y != nullptr ? load_ro(y + c.i) : Complex{0.0, 0.0},
+                    potential_at(g, c.sx, c.sy, c.sz, c.l, c.i), g.g, density_floor);
+  }
+  s = block_reduce(s);
+  if (threadIdx.x == 0) {
+    partials[blockIdx.x] = s;
+  }
+}
+
+template <class Sums>
 __global__ void __launch_bounds__(kReduceThreads)
-    reduce_partials(const CellSums* __restrict__ partials, long count, CellSums* result) {
-  CellSums s{};
+    reduce_partials(const Sums* __restrict__ partials, long count, Sums* result) {
+  Sums s{};
   for (long k = threadIdx.x; k < count; k += blockDim.x) {
     s = combine(s, partials[k]);
   }
@@ -91,6 +115,19 @@ void launch_diagnostics(const Tiling& t, const DeviceGrid& g, const Complex* pre
   dispatch_lattice(g.ms, g.max_faces, [&](auto ms, auto faces) {
     cell_sums<ms, faces><<<static_cast<unsigned>(blocks), t.threads, 0, stream>>>(
         g, t, previous, psi, reference, partials);
+  });
+  DECGPE_CUDA_CHECK(cudaGetLastError());
+  reduce_partials<<<1, kReduceThreads, 0, stream>>>(partials, blocks, result);
+  DECGPE_CUDA_CHECK(cudaGetLastError());
+}
+
+void launch_step_maxima(const Tiling& t, const DeviceGrid& g, const Complex* x, const Complex* y,
+                        double density_floor, StepSums* partials, StepSums* result,
+                        cudaStream_t stream) {
+  const long blocks = diagnostics_blocks(t, g);
+  dispatch_lattice(g.ms, g.max_faces, [&](auto ms, auto) {
+    step_sums<ms><<<static_cast<unsigned>(blocks), t.threads, 0, stream>>>(g, t, x, y,
+                                                                           density_floor, partials);
   });
   DECGPE_CUDA_CHECK(cudaGetLastError());
   reduce_partials<<<1, kReduceThreads, 0, stream>>>(partials, blocks, result);

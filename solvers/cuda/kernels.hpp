@@ -63,5 +63,10 @@ void launch_diagnostics(const Tiling& t, const DeviceGrid& g, const Complex* pre
                         const Complex* psi, const Complex* reference, CellSums* partials,
                         CellSums* result, cudaStream_t stream);
 long diagnostics_blocks(const Tiling& t, const DeviceGrid& g);
+/// StepMaxima of the owned slices into *result (device memory); `partials` holds one StepSums per
+/// block of diagnostics_blocks(t, g); `y` may be null (zero).
+void launch_step_maxima(const Tiling& t, const DeviceGrid& g, const Complex* x, const Complex* y,
+                        double density_floor, StepSums* partials, StepSums* result,
+                        cudaStream_t stream);
 
 } // namespace decgpe::cuda

@@ -138,6 +138,13 @@ public:
     return total;
   }
 
+  StepMaxima step_maxima(VectorId x, VectorId y, double density_floor) override {
+    const StepMaxima mine = local_->step_maxima(x, y, density_floor);
+    double maxima[2] = {mine.phase_rate, mine.difference};
+    MPI_Allreduce(MPI_IN_PLACE, maxima, 2, MPI_DOUBLE, MPI_MAX, comm_);
+    return {maxima[0], maxima[1]};
+  }
+
 private:
   /// This rank's stored slices of a whole-domain array.
   std::span<const Complex> stored(std::span<const Complex> whole) const {

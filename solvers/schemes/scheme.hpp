@@ -4,6 +4,7 @@
 // and its conserved quantity; backends know none of this.
 
 #include "solvers/backend.hpp"
+#include "solvers/schemes/step_control.hpp"
 
 #include <memory>
 #include <span>
@@ -31,6 +32,14 @@ struct StepTraffic {
   double bytes = 0.0;  ///< bytes per cell
 };
 
+/// Where a scheme is in time: what a checkpoint keeps so that a resumed run takes the same steps.
+struct StepClock {
+  long steps = 0;
+  double time = 0.0;    ///< steps × Δt for fixed steps, the sum of the steps for adaptive ones
+  double last_dt = 0.0; ///< the last step taken (Δt before the first)
+  double next_dt = 0.0; ///< the step doubling's next attempt (Δt otherwise)
+};
+
 class Scheme {
 public:
   virtual ~Scheme() = default;
@@ -42,8 +51,22 @@ public:
   /// Instead of start(): the levels as a checkpoint saved them (level_names() order) and ψ₀.
   virtual void resume(std::span<const std::vector<Complex>> levels,
                       std::span<const Complex> reference) = 0;
-  /// Advances `steps` steps of dt(); may return before the backend finishes (see synchronize).
-  virtual void advance(long steps) = 0;
+  /// Advances `steps` steps; fewer when an adaptive run reaches its end time, and returns how many
+  /// it took. Fixed steps may return before the backend finishes (see synchronize).
+  long advance(long steps);
+  /// From now on choose each step with `control` (the scheme's SchemeEntry::adaptive); throws
+  /// std::invalid_argument for a scheme that cannot.
+  void make_adaptive(StepControl control, const AdaptiveSettings& settings);
+  bool adaptive() const { return control_ != StepControl::fixed; }
+  /// An adaptive run that has reached its end time.
+  bool finished() const { return adaptive() && clock_.time >= adaptive_.end_time; }
+  const StepClock& clock() const { return clock_; }
+  double end_time() const { return adaptive_.end_time; }
+  /// A checkpoint's clock, with resume().
+  void set_clock(const StepClock& clock) { clock_ = clock; }
+  /// What the last step decided (e.g. the polynomial's degree, the error estimate), recorded with
+  /// each diagnostics sample as /diagnostics/<name>; the same names every step.
+  virtual std::vector<std::pair<std::string, double>> step_report() const { return {}; }
   /// The diagnostics of the current level; `invariant` is the scheme's conserved quantity.
   virtual Diagnostics diagnostics() = 0;
   /// The names of the levels it holds, current first ("current", "previous").
@@ -57,15 +80,26 @@ public:
   virtual std::vector<std::pair<std::string, double>> properties() const { return {}; }
 
   void synchronize() { backend_.synchronize(); }
+  /// The fixed step, or an adaptive run's longest.
   double dt() const { return dt_; }
   Backend& backend() { return backend_; }
   const Backend& backend() const { return backend_; }
 
 protected:
-  Scheme(Backend& backend, double dt) : backend_(backend), dt_(dt) {}
+  Scheme(Backend& backend, double dt)
+      : backend_(backend), dt_(dt), clock_{0, 0.0, dt, dt}, adaptive_{} {}
+
+  /// `steps` steps of dt_.
+  virtual void advance_fixed(long steps) = 0;
+  /// One step of at most `longest` chosen by `control` (make_adaptive accepted it); returns the
+  /// step taken and sets next_dt when the control keeps a proposal.
+  virtual double advance_adaptive(StepControl control, double longest, StepClock& clock);
 
   Backend& backend_;
   double dt_;
+  StepClock clock_;
+  StepControl control_ = StepControl::fixed;
+  AdaptiveSettings adaptive_;
 };
 
 /// A vector of the backend for as long as it lives.

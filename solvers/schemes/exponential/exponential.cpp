@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <deque>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -64,26 +65,22 @@ public:
   Exponential(Backend& backend, double dt)
       : OneLevelScheme(backend, dt, kNoVector),
         plan_(plan_chebyshev(backend.problem().grid, dt, kChebyshevTolerance)), psi_(backend),
-        t_(backend), acc_(backend), spare_(acc_.id()) {
+        t_(backend), acc_(backend), spare_(acc_.id()), last_(&plan_) {
     current_ = psi_.id();
   }
 
   std::string name() const override { return "exponential"; }
-
-  void advance(long steps) override {
-    for (long n = 0; n < steps; ++n) {
-      backend_.rotate_phase(current_, 0.5 * dt_);
-      apply_chebyshev(backend_, plan_, current_, t_.id(), spare_);
-      std::swap(current_, spare_);
-      backend_.rotate_phase(current_, 0.5 * dt_);
-    }
-  }
 
   /// Two phase passes and the start of the sum (32 B each), the first term (64 B: in, out and acc
   /// read and written), then degree − 1 terms of 80 B (in, prev, out, acc read and written).
   StepTraffic traffic() const override {
     const double degree = plan_.degree();
     return {3.0 + degree, 3.0 * 32.0 + 64.0 + 80.0 * (degree - 1.0)};
+  }
+
+  /// The last step's polynomial: its degree and the bound on its error (relative to ‖ψ‖).
+  std::vector<std::pair<std::string, double>> step_report() const override {
+    return {{"chebyshev_degree", last_->degree()}, {"chebyshev_error_bound", last_->error_bound}};
   }
 
   std::vector<std::pair<std::string, double>> properties() const override {
@@ -95,9 +92,48 @@ public:
   }
 
 private:
+  void advance_fixed(long steps) override {
+    for (long n = 0; n < steps; ++n) {
+      step(dt_, plan_);
+    }
+  }
+
+  double advance_adaptive(StepControl, double longest, StepClock&) override {
+    const StepMaxima m = backend_.step_maxima(current_, kNoVector, adaptive_.density_floor);
+    const double dt = std::min(phase_step(m.phase_rate, adaptive_), longest);
+    step(dt, plan_for(dt));
+    return dt;
+  }
+
+  void step(double dt, const ChebyshevPlan& plan) {
+    backend_.rotate_phase(current_, 0.5 * dt);
+    apply_chebyshev(backend_, plan, current_, t_.id(), spare_);
+    std::swap(current_, spare_);
+    backend_.rotate_phase(current_, 0.5 * dt);
+    last_ = &plan;
+  }
+
+  /// The plan of an adaptive step: the ladder's steps recur, each planned once (a deque, so that
+  /// last_ stays valid as plans are added).
+  const ChebyshevPlan& plan_for(double dt) {
+    if (dt == dt_) {
+      return plan_;
+    }
+    for (const auto& [tau, plan] : adaptive_plans_) {
+      if (tau == dt) {
+        return plan;
+      }
+    }
+    return adaptive_plans_
+        .emplace_back(dt, plan_chebyshev(backend_.problem().grid, dt, kChebyshevTolerance))
+        .second;
+  }
+
   ChebyshevPlan plan_;
   OwnedVector psi_, t_, acc_;
   VectorId spare_; ///< psi_ or acc_, whichever current_ is not: they swap roles each step
+  std::deque<std::pair<double, ChebyshevPlan>> adaptive_plans_;
+  const ChebyshevPlan* last_;
 };
 
 } // namespace

@@ -1,7 +1,11 @@
 #include "solvers/schemes/rk4/rk4.hpp"
 
+#include "solvers/integrator.hpp"
 #include "solvers/schemes/one_level.hpp"
 
+#include <algorithm>
+#include <limits>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -32,14 +36,63 @@ public:
   /// Four fused stages moving 48, 80, 80 and 48 B.
   StepTraffic traffic() const override { return {4.0, 256.0}; }
 
-  void advance(long steps) override {
-    for (long n = 0; n < steps; ++n) {
-      rk4_step(backend_, {psi_.id(), acc_.id(), a_.id(), b_.id()}, dt_, psi_.id());
-    }
+  /// Step doubling's estimate of the last accepted step's error, and how many attempts it rejected
+  /// before accepting it (both 0 for fixed steps).
+  std::vector<std::pair<std::string, double>> step_report() const override {
+    return {{"error_estimate", error_}, {"rejected_steps", static_cast<double>(rejected_)}};
   }
 
 private:
+  void advance_fixed(long steps) override {
+    for (long n = 0; n < steps; ++n) {
+      rk4_step(backend_, work(current_), dt_, current_);
+    }
+  }
+
+  /// Step doubling: ψ^{Δt} into `full`, two half steps into `halves`; the halves are kept when
+  /// max_i |halves_i − full_i| / 15 (their error, Richardson) is at most the tolerance.
+  double advance_adaptive(StepControl, double longest, StepClock& clock) override {
+    if (!full_) {
+      full_.emplace(backend_);
+      halves_.emplace(backend_);
+    }
+    for (long rejections = 0;;) {
+      const double dt = std::min(clock.next_dt, longest);
+      const VectorId full = full_->id();
+      VectorId halves = halves_id_ == kNoVector ? halves_->id() : halves_id_;
+      rk4_step(backend_, work(current_), dt, full);
+      rk4_step(backend_, work(current_), 0.5 * dt, halves);
+      rk4_step(backend_, work(halves), 0.5 * dt, halves);
+      const double error = backend_.step_maxima(halves, full, kNoDensity).difference / 15.0;
+      const double next = doubling_step(dt, error, adaptive_);
+      if (error <= adaptive_.tolerance) {
+        rejected_ = rejections;
+        halves_id_ = current_; // the old ψ's vector holds the next halves
+        current_ = halves;
+        error_ = error;
+        clock.next_dt = dt < longest ? next : std::max(next, clock.next_dt);
+        return dt;
+      }
+      ++rejections;
+      clock.next_dt = next;
+      if (next < shortest_step(adaptive_)) {
+        throw InstabilityError("rk4 step doubling: the error estimate " + std::to_string(error) +
+                               " needs a step below dt_max * 2^-40: the state has blown up");
+      }
+    }
+  }
+
+  /// The vectors of an RK4 step from `psi`.
+  Rk4Vectors work(VectorId psi) const { return {psi, acc_.id(), a_.id(), b_.id()}; }
+
+  /// No cell is dense enough: step_maxima's phase rate is not wanted.
+  static constexpr double kNoDensity = std::numeric_limits<double>::infinity();
+
   OwnedVector psi_, acc_, a_, b_;
+  std::optional<OwnedVector> full_, halves_; ///< step doubling's
+  VectorId halves_id_ = kNoVector;           ///< halves_ or psi_, whichever ψ is not in
+  double error_ = 0.0;
+  long rejected_ = 0;
 };
 
 } // namespace

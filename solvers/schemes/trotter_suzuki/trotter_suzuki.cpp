@@ -3,6 +3,7 @@
 #include "solvers/face_colouring.hpp"
 #include "solvers/schemes/one_level.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 #include <string>
@@ -32,14 +33,6 @@ public:
 
   std::string name() const override { return order_ == 2 ? "trotter_suzuki" : "trotter_suzuki4"; }
 
-  void advance(long steps) override {
-    for (long n = 0; n < steps; ++n) {
-      for (double fraction : fractions_) {
-        second_order_step(fraction * dt_);
-      }
-    }
-  }
-
   /// Per second-order step 2C colour sweeps and one phase pass, each reading and writing ψ once.
   StepTraffic traffic() const override {
     const double passes = static_cast<double>((2 * colours_ + 1) * fractions_.size());
@@ -52,6 +45,25 @@ public:
   }
 
 private:
+  void advance_fixed(long steps) override {
+    for (long n = 0; n < steps; ++n) {
+      step(dt_);
+    }
+  }
+
+  double advance_adaptive(StepControl, double longest, StepClock&) override {
+    const StepMaxima m = backend_.step_maxima(psi_.id(), kNoVector, adaptive_.density_floor);
+    const double dt = std::min(phase_step(m.phase_rate, adaptive_), longest);
+    step(dt);
+    return dt;
+  }
+
+  void step(double dt) {
+    for (double fraction : fractions_) {
+      second_order_step(fraction * dt);
+    }
+  }
+
   /// 2C sweeps (even), so ψ ends in psi_ again.
   void second_order_step(double tau) {
     VectorId from = psi_.id(), to = work_.id();
