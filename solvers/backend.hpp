@@ -63,15 +63,19 @@ struct Rk4Stage {
 
 /// One colour of a Trotter–Suzuki sweep: out ← exp(−iτ K_c) in, K_c the kinetic blocks of the faces
 /// of colour c (a matching; solvers/face_colouring.hpp). Cells without a face of that colour copy.
+/// With phase_tau ≠ 0 the split's potential and nonlinear phase follows in the same pass,
+/// out ← exp(−i phase_tau (V + g|out|²)) out: bitwise rotate_phase() after the sweep, one pass
+/// less.
 struct FaceSweep {
   VectorId in = kNoVector, out = kNoVector; ///< distinct
   int colour = 0;
   double tau = 0.0;
+  double phase_tau = 0.0;
 };
 
 /// One term of a polynomial in the kinetic operator ½L, fused into one pass:
 ///   out ← α L(in) + β in + γ prev   (L(in)_i = Σ_F w_F (in_i − in_j); prev may be kNoVector: 0)
-///   acc ← acc + c · out
+///   acc ← acc + c · out,  or when `first`: acc ← c_in · in + c · out (acc is not read)
 /// `out` may be `prev` (each cell reads its prev before writing); `in` is read at neighbours and
 /// differs from the others. On a slab the halo exchanged is out's, or acc's when `last`.
 struct PolynomialTerm {
@@ -79,6 +83,8 @@ struct PolynomialTerm {
   double alpha = 0.0, beta = 0.0, gamma = 0.0;
   Complex c{0.0, 0.0};
   bool last = false;
+  bool first = false;
+  Complex c_in{0.0, 0.0}; ///< used when first
 };
 
 class Backend {

@@ -121,6 +121,13 @@ DECGPE_HD StepSums combine(const StepSums& a, const StepSums& b) {
   return {max_or_infinity(a.phase_rate, b.phase_rate), max_or_infinity(a.difference, b.difference)};
 }
 
+/// A polynomial's sum after one more term `next` with coefficient c: acc + c·next, or, for the
+/// first term, c_in·in + c·next (the sum starts here; acc is not read).
+DECGPE_HD Complex accumulate_term(bool first, Complex acc, Complex c_in, Complex in, Complex c,
+                                  Complex next) {
+  return (first ? mul(c_in, in) : acc) + mul(c, next);
+}
+
 DECGPE_HD bool finite(double x) {
 #if defined(__CUDA_ARCH__)
   return isfinite(x);

@@ -14,7 +14,7 @@ namespace decgpe {
 
 struct SpectrumEstimate {
   double radius = 0.0;        ///< the ρ(M) the limits use: min(lanczos_upper, gershgorin)
-  double gershgorin = 0.0; ///< max_i (½Σ_F (w_F + |w_F|) + |U_i|), U = V + g|ψ|²: rigorous
+  double gershgorin = 0.0;    ///< max_i (½Σ_F (w_F + |w_F|) + |U_i|), U = V + g|ψ|²: rigorous
   double lanczos_upper = 0.0; ///< max over both ends of |Ritz value| + its residual norm
   double lambda_max = 0.0;    ///< largest Ritz value (≤ λ_max(M))
   double lambda_min = 0.0;    ///< smallest Ritz value (≥ λ_min(M))

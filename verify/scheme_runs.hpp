@@ -79,9 +79,11 @@ inline std::vector<std::vector<Complex>> kernel_trail(Backend& b,
   b.axpby(z, {1.0, 0.0}, z, {0.0, -0.5}, y);    // in place
   keep(z);
   b.rotate_faces({x, y, 0, 0.05});
-  b.rotate_faces({y, x, 1, 0.05});
+  b.rotate_faces({y, x, 1, 0.05, 0.21}); // the phase fused in
   keep(x);
   b.polynomial_term({x, kNoVector, y, z, 0.3, -0.7, 0.0, {0.5, -0.25}, false});
+  keep(z);
+  b.polynomial_term({x, kNoVector, y, z, 0.3, -0.7, 0.0, {0.5, -0.25}, false, true, {0.2, 0.9}});
   b.polynomial_term({y, x, x, z, 0.6, -1.4, -1.0, {-0.125, 0.75}, true}); // in place over prev
   keep(x);
   keep(z);

@@ -97,6 +97,23 @@ TEST(Colouring, OneSweepOfEveryColourIsTheKineticExponentialToSecondOrder) {
   EXPECT_NEAR(std::log2(errors[1] / errors[2]), 2.0, 0.15);
 }
 
+TEST(Colouring, TheFusedPhaseIsBitwiseTheSweepThenThePhase) {
+  const Problem p = trap_problem("c15", 3000.0, 1.4, 200.0);
+  const std::vector<Complex> psi0 = vortex(p.grid);
+  for (const char* name : {"reference", "openmp"}) {
+    const std::unique_ptr<Backend> b = make_backend(name, p);
+    const VectorId x = b->create_vector(), y = b->create_vector();
+    std::vector<Complex> fused(psi0.size()), separate(psi0.size());
+    b->upload(x, psi0);
+    b->rotate_faces({x, y, 1, 0.03, 0.07});
+    b->download(y, fused);
+    b->rotate_faces({x, y, 1, 0.03});
+    b->rotate_phase(y, 0.07);
+    b->download(y, separate);
+    EXPECT_TRUE(verify::bitwise_equal(fused, separate)) << name;
+  }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Trotter–Suzuki: unitary at any step.
 
@@ -131,8 +148,7 @@ TEST(TrotterSuzuki, CasesGiveTheStepNotAFractionOfALimitItDoesNotHave) {
     EXPECT_NE(std::string(e.what()).find("has no stability limit"), std::string::npos) << e.what();
   }
   // Far past every explicit limit (ρ ~ 10 here): accepted, and the run is recorded as such.
-  const setup::RunSetup run =
-      setup("[time]\nscheme = \"trotter_suzuki\"\ndt = 0.5\nsteps = 3\n");
+  const setup::RunSetup run = setup("[time]\nscheme = \"trotter_suzuki\"\ndt = 0.5\nsteps = 3\n");
   EXPECT_EQ(run.dt, 0.5);
   EXPECT_TRUE(std::isinf(run.limit));
 }

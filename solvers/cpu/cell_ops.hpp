@@ -78,8 +78,9 @@ struct CellUpdate {
                          Complex* out, Complex* acc, std::int64_t i, const Complex& lap) {
     const Complex next = recurrence_term(in[i], lap, prev != nullptr ? prev[i] : Complex{0.0, 0.0},
                                          t.alpha, t.beta, t.gamma);
+    const Complex psi = in[i];
     out[i] = next;
-    acc[i] = acc[i] + mul(t.c, next);
+    acc[i] = accumulate_term(t.first, t.first ? Complex{0.0, 0.0} : acc[i], t.c_in, psi, t.c, next);
   }
   /// `input`, `base`, `acc`, `next` as in Rk4Stage.
   void rk4(const Rk4Stage& s, const Complex* input, const Complex* base, Complex* acc,

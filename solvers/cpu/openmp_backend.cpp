@@ -80,6 +80,10 @@ public:
                      [&](std::int64_t sx, std::int64_t sy, std::int64_t sz, int l, std::int64_t i) {
                        out[i] =
                            face_rotated(p_.grid, colouring, k, s.colour, psi, sx, sy, sz, l, i);
+                       if (s.phase_tau != 0.0) {
+                         out[i] = decgpe::rotate_phase(out[i], potential_at(p_, sx, sy, sz, l, i),
+                                                       p_.g, s.phase_tau);
+                       }
                      });
     });
   }

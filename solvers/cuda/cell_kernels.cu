@@ -81,40 +81,54 @@ struct Polynomial {
   Complex* out;
   Complex* acc;
   double alpha, beta, gamma;
-  Complex c;
+  Complex c, c_in;
+  bool first;
   __device__ void operator()(long long i, Complex psi, Complex lap) const {
     const Complex p = prev != nullptr ? load(prev + i) : Complex{0.0, 0.0};
     const Complex next = recurrence_term(psi, lap, p, alpha, beta, gamma);
     store(out + i, next);
-    store(acc + i, load(acc + i) + mul(c, next));
+    store(acc + i,
+          accumulate_term(first, first ? Complex{0.0, 0.0} : load(acc + i), c_in, psi, c, next));
   }
 };
 
-/// One colour of a Trotter–Suzuki sweep: each cell rotates with its partner across its face of
-/// the colour (both sides compute the same pair update from the old values), or copies.
+/// Cell c after one colour of a Trotter–Suzuki sweep: rotated with its partner across its face of
+/// the colour (both sides compute the same pair update from the old values), or as it was.
 template <int MS>
-__global__ void __launch_bounds__(kCellThreads)
-    face_cells(DeviceGrid g, Tiling t, const Complex* __restrict__ in, Complex* __restrict__ out,
-               const std::int8_t* __restrict__ faces, const Complex* __restrict__ k, int z_begin) {
-  CellIndex c{};
-  if (!cell_of_thread<MS>(g, t, z_begin, c)) {
-    return;
-  }
+__device__ __forceinline__ Complex face_rotated(const DeviceGrid& g, const CellIndex& c,
+                                                const Complex* __restrict__ in,
+                                                const std::int8_t* __restrict__ faces,
+                                                const Complex* __restrict__ k) {
   const Complex p = load_ro(in + c.i);
   const int f = __ldg(faces + cell_parity(c.sx, c.sy, c.sz + g.z_offset) * MS + c.l);
   if (f < 0) {
-    store(out + c.i, p);
-    return;
+    return p;
   }
   const int e = f * MS + c.l;
   const Face fc = face(g, e);
   const bool inner_row =
       c.sy > 0 && c.sy < g.sy - 1 && c.sz + g.z_offset > 0 && c.sz + g.z_offset < g.global_z - 1;
   if (inside(g, fc, c.sx, c.sy, c.sz, inner_row)) {
-    store(out + c.i, rotate_face(p, load_ro(in + c.i + fc.delta), load_ro(k + 2 * e)));
-  } else {
-    store(out + c.i, rotate_face(p, Complex{0.0, 0.0}, load_ro(k + 2 * e + 1)));
+    return rotate_face(p, load_ro(in + c.i + fc.delta), load_ro(k + 2 * e));
   }
+  return rotate_face(p, Complex{0.0, 0.0}, load_ro(k + 2 * e + 1));
+}
+
+/// One colour of a sweep, and the split's phase after it when phase_tau ≠ 0 (FaceSweep).
+template <int MS>
+__global__ void __launch_bounds__(kCellThreads)
+    face_cells(DeviceGrid g, Tiling t, const Complex* __restrict__ in, Complex* __restrict__ out,
+               const std::int8_t* __restrict__ faces, const Complex* __restrict__ k,
+               double phase_tau, int z_begin) {
+  CellIndex c{};
+  if (!cell_of_thread<MS>(g, t, z_begin, c)) {
+    return;
+  }
+  const Complex rotated = face_rotated<MS>(g, c, in, faces, k);
+  store(out + c.i,
+        phase_tau != 0.0
+            ? rotate_phase(rotated, potential_at(g, c.sx, c.sy, c.sz, c.l, c.i), g.g, phase_tau)
+            : rotated);
 }
 
 template <int MS>
@@ -181,14 +195,14 @@ void launch_rk4_stage(const Tiling& t, const DeviceGrid& g, const Rk4Stage& s, R
 }
 
 void launch_rotate_faces(const Tiling& t, const DeviceGrid& g, const Complex* in, Complex* out,
-                         const std::int8_t* faces, const Complex* k, int z_begin, int z_end,
-                         cudaStream_t stream) {
+                         const std::int8_t* faces, const Complex* k, double phase_tau, int z_begin,
+                         int z_end, cudaStream_t stream) {
   const unsigned blocks = blocks_for(t, g, z_begin, z_end);
   if (blocks == 0) {
     return;
   }
   dispatch_lattice(g.ms, g.max_faces, [&](auto ms, auto) {
-    face_cells<ms><<<blocks, t.threads, 0, stream>>>(g, t, in, out, faces, k, z_begin);
+    face_cells<ms><<<blocks, t.threads, 0, stream>>>(g, t, in, out, faces, k, phase_tau, z_begin);
   });
   DECGPE_CUDA_CHECK(cudaGetLastError());
 }
@@ -199,7 +213,8 @@ void launch_polynomial_term(const Tiling& t, const DeviceGrid& g, const Polynomi
   if (blocks == 0) {
     return;
   }
-  const Polynomial op{v.prev, v.out, v.acc, term.alpha, term.beta, term.gamma, term.c};
+  const Polynomial op{v.prev,     v.out,  v.acc,     term.alpha, term.beta,
+                      term.gamma, term.c, term.c_in, term.first};
   dispatch_lattice(g.ms, g.max_faces, [&](auto ms, auto faces) {
     laplacian_cells<ms, faces><<<blocks, t.threads, 0, stream>>>(g, t, v.in, op, z_begin);
   });

@@ -183,7 +183,8 @@ public:
     const std::int8_t* faces = colouring_table() + s.colour * kParities * p_.grid.ms;
     const Complex* k = rotation_table(s.tau);
     stencil(out, [&](int z_begin, int z_end) {
-      launch_rotate_faces(cell_tiling_, dg_, in, out, faces, k, z_begin, z_end, stream_);
+      launch_rotate_faces(cell_tiling_, dg_, in, out, faces, k, s.phase_tau, z_begin, z_end,
+                          stream_);
     });
   }
 

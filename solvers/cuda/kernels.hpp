@@ -35,10 +35,10 @@ void launch_rk4_stage(const Tiling& t, const DeviceGrid& g, const Rk4Stage& s, R
 
 /// One colour of a Trotter–Suzuki sweep on the z-slices [z_begin, z_end) (cell tiling): `faces` is
 /// the colour's [8 · ms] slice of FaceColouring::face, `k` face_rotations() face-major
-/// ([2 (f · ms + l) + boundary]).
+/// ([2 (f · ms + l) + boundary]); then the phase exp(−i phase_tau (V + g|ψ|²)) when it is ≠ 0.
 void launch_rotate_faces(const Tiling& t, const DeviceGrid& g, const Complex* in, Complex* out,
-                         const std::int8_t* faces, const Complex* k, int z_begin, int z_end,
-                         cudaStream_t stream);
+                         const std::int8_t* faces, const Complex* k, double phase_tau, int z_begin,
+                         int z_end, cudaStream_t stream);
 
 /// PolynomialTerm's update on the z-slices [z_begin, z_end); prev may be null.
 struct PolynomialVectors {

@@ -71,11 +71,14 @@ public:
 
   std::string name() const override { return "exponential"; }
 
-  /// Two phase passes and the start of the sum (32 B each), the first term (64 B: in, out and acc
-  /// read and written), then degree − 1 terms of 80 B (in, prev, out, acc read and written).
+  /// One phase pass (the halves of consecutive steps are one; 32 B), the first term (48 B: in read,
+  /// out and acc written), then degree − 1 terms of 80 B (in, prev, out, acc read and written);
+  /// an adaptive step has both halves and reads ψ once more for its decision.
   StepTraffic traffic() const override {
     const double degree = plan_.degree();
-    return {3.0 + degree, 3.0 * 32.0 + 64.0 + 80.0 * (degree - 1.0)};
+    const double phases = adaptive() ? 2.0 : 1.0, decision = adaptive() ? 1.0 : 0.0;
+    return {phases + decision + degree,
+            32.0 * phases + 16.0 * decision + 48.0 + 80.0 * (degree - 1.0)};
   }
 
   /// The last step's polynomial: its degree and the bound on its error (relative to ‖ψ‖).
@@ -92,24 +95,24 @@ public:
   }
 
 private:
-  void advance_fixed(long steps) override {
-    for (long n = 0; n < steps; ++n) {
-      step(dt_, plan_);
-    }
-  }
+  /// P(Δt/2) E P(Δt/2) per step; the two halves where one step meets the next are one P(Δt)
+  /// (exact: the phase leaves |ψ| and so itself unchanged).
+  void advance_fixed(long steps) override { steps_of(steps, dt_, plan_); }
 
   double advance_adaptive(StepControl, double longest, StepClock&) override {
     const StepMaxima m = backend_.step_maxima(current_, kNoVector, adaptive_.density_floor);
     const double dt = std::min(phase_step(m.phase_rate, adaptive_), longest);
-    step(dt, plan_for(dt));
+    steps_of(1, dt, plan_for(dt));
     return dt;
   }
 
-  void step(double dt, const ChebyshevPlan& plan) {
+  void steps_of(long steps, double dt, const ChebyshevPlan& plan) {
     backend_.rotate_phase(current_, 0.5 * dt);
-    apply_chebyshev(backend_, plan, current_, t_.id(), spare_);
-    std::swap(current_, spare_);
-    backend_.rotate_phase(current_, 0.5 * dt);
+    for (long n = 0; n < steps; ++n) {
+      apply_chebyshev(backend_, plan, current_, t_.id(), spare_);
+      std::swap(current_, spare_);
+      backend_.rotate_phase(current_, n + 1 < steps ? dt : 0.5 * dt);
+    }
     last_ = &plan;
   }
 
@@ -172,8 +175,9 @@ void apply_chebyshev(Backend& backend, const ChebyshevPlan& plan, VectorId psi, 
   const double r = plan.half_width, c = plan.centre;
   const std::vector<Complex>& coef = plan.coefficients;
   const int degree = plan.degree();
-  backend.axpby(acc, coef[0], psi, Complex{0.0, 0.0}, psi);
-  backend.polynomial_term({psi, kNoVector, t, acc, 0.5 / r, -c / r, 0.0, coef[1], degree == 1});
+  // The first term starts the sum: acc ← c₀ψ + c₁T₁ in its pass.
+  backend.polynomial_term(
+      {psi, kNoVector, t, acc, 0.5 / r, -c / r, 0.0, coef[1], degree == 1, true, coef[0]});
   VectorId older = psi, newer = t;
   for (int k = 2; k <= degree; ++k) {
     backend.polynomial_term(
