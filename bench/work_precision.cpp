@@ -5,14 +5,16 @@
 //                against half that step and recorded),
 //   total_error  ‖ψ − ψ₀e^{−iμt}‖/‖ψ₀‖ against the continuum stationary state (space and time),
 // and its cost: wall seconds on the backend (synchronised), kernel passes over the state and bytes
-// moved (Scheme::traffic()). Δt is a multiple of the leapfrog's limit 1/ρ(M(ψ⁰)), so the lattices
-// compare at equal resolution in time. Writes one JSON; every run checks its own results: the
-// errors must be finite, and with --check-orders each scheme's time error must fall at its order
-// between its two smallest steps (unless it has reached the reference's error); the orders are
-// recorded either way.
+// moved (Scheme::traffic()). The schemes that can adapt their step run again with it: the split
+// schemes over a range of θ (the phase criterion), RK4 over a range of tolerances (step doubling),
+// each with its fixed step as the longest. Δt is a multiple of the leapfrog's limit 1/ρ(M(ψ⁰)), so
+// the lattices compare at equal resolution in time. Writes one JSON; every run checks its own
+// results: the errors must be finite, and with --check-orders each scheme's time error must fall at
+// its order between its two smallest steps (unless it has reached the reference's error); the
+// orders are recorded either way.
 //
 //   work_precision --cases=a.toml,b.toml [--backend=cuda] [--end-time=5] [--out=study.json]
-//                  [--schemes=leapfrog,rk4,...] [--coarsen=F] [--check-orders]
+//                  [--schemes=leapfrog,rk4,...] [--coarsen=F] [--check-orders] [--no-adaptive]
 //                  (h × F and --check-orders: the reduced study of CI)
 
 #include "cli/build_info.hpp"
@@ -43,6 +45,7 @@ struct Options {
   std::string out = "work_precision.json";
   double coarsen = 1.0;      ///< h × this: the reduced study CI runs on a CPU
   bool check_orders = false; ///< fail unless every scheme shows its order (the reduced study)
+  bool adaptive = true;      ///< also the adaptive runs (--no-adaptive: the fixed steps only)
   std::vector<std::string> schemes = {"leapfrog", "rk4", "trotter_suzuki", "trotter_suzuki4",
                                       "exponential"};
 };
@@ -56,6 +59,19 @@ std::vector<double> step_multiples(const std::string& scheme) {
     return {2.5, 1.25, 0.625, 0.3125};
   }
   return {16.0, 8.0, 4.0, 2.0, 1.0};
+}
+
+/// The adaptive runs' settings, loosest first: θ of the phase criterion, or RK4's tolerance.
+std::vector<double> adaptive_settings(const std::string& scheme) {
+  if (scheme == "rk4") {
+    return {1e-5, 1e-7, 1e-9, 1e-11};
+  }
+  return {0.4, 0.2, 0.1, 0.05, 0.025};
+}
+
+/// The longest step of an adaptive run: the fixed runs' largest below the scheme's limit.
+double adaptive_longest(const std::string& scheme) {
+  return scheme == "rk4" ? 2.5 : 16.0;
 }
 
 /// The order each scheme's time error must show.
@@ -88,24 +104,81 @@ struct Run {
   std::vector<std::pair<std::string, double>> properties;
 };
 
-/// The scheme from ψ⁰ to end_time in whole steps of at most `dt`, timed on the backend.
+/// A run's step control: fixed (the default), or adaptive with these settings.
+struct Control {
+  StepControl kind = StepControl::fixed;
+  AdaptiveSettings settings;
+};
+
+/// The scheme from ψ⁰ to end_time in whole steps of at most `dt` (adaptive ones when asked), timed
+/// on the backend.
 Run integrate_to(Backend& backend, const std::string& scheme_name, double dt, double end_time,
-                 const std::vector<Complex>& psi0) {
+                 const std::vector<Complex>& psi0, const Control& control = {}) {
   Run run;
   run.steps = static_cast<long>(std::ceil(end_time / dt - 1e-9));
   run.dt = end_time / static_cast<double>(run.steps);
   const std::unique_ptr<Scheme> scheme = make_scheme(scheme_name, backend, run.dt);
   scheme->start({psi0, psi0, {}});
+  if (control.kind != StepControl::fixed) {
+    scheme->make_adaptive(control.kind, control.settings);
+  }
   scheme->synchronize();
   const auto start = std::chrono::steady_clock::now();
-  scheme->advance(run.steps);
+  const long taken = scheme->advance(control.kind != StepControl::fixed ? 1L << 40 : run.steps);
   scheme->synchronize();
+  if (control.kind != StepControl::fixed) { // the mean step; the longest is the fixed run's
+    run.steps = taken;
+    run.dt = end_time / static_cast<double>(taken);
+  }
   run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   run.traffic = scheme->traffic();
   run.properties = scheme->properties();
   run.psi.resize(psi0.size());
   scheme->download(0, run.psi);
   return run;
+}
+
+double max_density(const std::vector<Complex>& psi) {
+  double most = 0.0;
+  for (const Complex& z : psi) {
+    most = std::max(most, norm2(z));
+  }
+  return most;
+}
+
+/// The scheme with adaptive steps over its range of settings: rows marked "adaptive", with the
+/// setting, the steps taken and their mean.
+void adaptive_runs(Backend& backend, const std::string& scheme, double limit,
+                   const std::vector<Complex>& psi0, const Grid& grid,
+                   const std::vector<Complex>& reference, const std::vector<Complex>& exact,
+                   const Options& o, nlohmann::json& c) {
+  const StepControl kind = find_scheme(scheme).adaptive;
+  const double longest = adaptive_longest(scheme) * limit;
+  for (const double setting : adaptive_settings(scheme)) {
+    // The case's defaults but θ or the tolerance; the density floor 1e-6 of the peak.
+    AdaptiveSettings s{o.end_time, longest, 0.1, 1e-6 * max_density(psi0), 1e-8};
+    (kind == StepControl::doubling ? s.tolerance : s.theta) = setting;
+    const Run r = integrate_to(backend, scheme, longest, o.end_time, psi0, {kind, s});
+    const double time_error = relative_distance(grid, r.psi, reference);
+    const double total_error = relative_distance(grid, r.psi, exact);
+    c["runs"].push_back({{"scheme", scheme},
+                         {"adaptive", true},
+                         {"step_control", std::string(step_control_name(kind))},
+                         {kind == StepControl::doubling ? "tolerance" : "theta", setting},
+                         {"dt_over_leapfrog_limit", r.dt / limit},
+                         {"dt", r.dt},
+                         {"steps", r.steps},
+                         {"seconds", r.seconds},
+                         {"passes", r.traffic.passes * static_cast<double>(r.steps)},
+                         {"bytes", r.traffic.bytes * static_cast<double>(grid.cells()) *
+                                       static_cast<double>(r.steps)},
+                         {"time_error", time_error},
+                         {"total_error", total_error}});
+    std::printf("  %-16s %s %-8.2g steps %-7ld %8.3f s  time error %.3e  total %.3e\n",
+                scheme.c_str(), kind == StepControl::doubling ? "tol" : "θ  ", setting, r.steps,
+                r.seconds, time_error, total_error);
+    std::fflush(stdout);
+  }
 }
 
 /// One case: the reference, then every scheme and step. Returns false when a check fails.
@@ -175,6 +248,9 @@ bool study_case(const std::string& path, const Options& o, nlohmann::json& out) 
     // grid-scale content (BCC, C15: the interpolated continuum state), an explicit scheme's phase
     // error on those modes, t ω_max (ω_max Δt)^p / c, saturates the time error until Δt is far
     // below the limit: recorded, and a failure only where the study asks for the asymptotic range.
+    if (o.adaptive && find_scheme(scheme).adaptive != StepControl::fixed) {
+      adaptive_runs(*backend, scheme, limit, psi0, grid, reference.psi, exact, o, c);
+    }
     const double last = errors.back(), before = errors[errors.size() - 2];
     const double observed = std::log2(before / last);
     const bool order_shown =
@@ -219,6 +295,8 @@ Options parse(int argc, char** argv) {
       o.out = value("out");
     } else if (arg == "--check-orders") {
       o.check_orders = true;
+    } else if (arg == "--no-adaptive") {
+      o.adaptive = false;
     } else if (!value("coarsen").empty()) {
       o.coarsen = std::stod(value("coarsen"));
     } else if (!value("schemes").empty()) {
@@ -231,7 +309,7 @@ Options parse(int argc, char** argv) {
       !std::isfinite(o.coarsen)) {
     throw std::invalid_argument("usage: work_precision --cases=a.toml[,b.toml] [--backend=NAME] "
                                 "[--end-time=T>0] [--coarsen=F>=1] [--out=FILE] [--schemes=a,b] "
-                                "[--check-orders]");
+                                "[--check-orders] [--no-adaptive]");
   }
   for (const std::string& s : o.schemes) {
     find_scheme(s);

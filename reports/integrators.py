@@ -1,7 +1,8 @@
 """The integrators' work–precision study (bench/work_precision.cpp, scripts/integrators-run.sh): for the κ = 10
-vortex on cubic, BCC, C15 and cubic4, every scheme over a range of Δt to t = 5, its error against a converged
-reference of the same grid (the time error) and against the continuum state ψ₀e^{−iμt} (the total error), against
-GPU seconds and kernel passes; and a table of the fastest scheme per lattice and error target.
+vortex on cubic, BCC, C15 and cubic4, every scheme over a range of Δt to t = 5 (and, where the data have them, the
+adaptive runs over a range of θ or tolerances, dashed), its error against a converged reference of the same grid
+(the time error) and against the continuum state ψ₀e^{−iμt} (the total error), against GPU seconds and kernel
+passes; and a table of the fastest scheme per lattice and error target.
 
     integrators.py FOLDER [--out DIR]      FOLDER: reports/data/<device> (reads integrators/work_precision.json)
 """
@@ -25,19 +26,26 @@ def load(device_dir):
     return read_json(path), path
 
 
+def series(case):
+    """(scheme, adaptive, runs by cost) for each scheme's fixed-step and adaptive runs present in the case."""
+    for scheme in SCHEMES:
+        for adaptive in (False, True):
+            runs = sorted((r for r in case["runs"] if r["scheme"] == scheme and r.get("adaptive", False) == adaptive),
+                          key=lambda r: r["seconds"])
+            if runs:
+                yield scheme, adaptive, runs
+
+
 def figure(doc):
     cases = doc["cases"]
     fig, axes = plt.subplots(2, len(cases), figsize=(3.6 * len(cases), 6.6), squeeze=False)
     for col, case in enumerate(cases):
-        for scheme in SCHEMES:
-            runs = sorted((r for r in case["runs"] if r["scheme"] == scheme), key=lambda r: r["seconds"])
-            if not runs:
-                continue
+        for scheme, adaptive, runs in series(case):
             colour, marker = STYLE[scheme]
-            axes[0][col].loglog([r["seconds"] for r in runs], [r["total_error"] for r in runs], marker=marker,
-                                color=colour, label=scheme)
-            axes[1][col].loglog([r["passes"] for r in runs], [r["time_error"] for r in runs], marker=marker,
-                                color=colour, label=scheme)
+            style = dict(marker=marker, color=colour, ls="--" if adaptive else "-", mfc="none" if adaptive else colour,
+                         label=f"{scheme} (adaptive)" if adaptive else scheme)
+            axes[0][col].loglog([r["seconds"] for r in runs], [r["total_error"] for r in runs], **style)
+            axes[1][col].loglog([r["passes"] for r in runs], [r["time_error"] for r in runs], **style)
         spatial = case["reference_total_error"]
         axes[0][col].axhline(spatial, color="0.5", lw=0.8, ls="--")
         axes[0][col].annotate("reference: spatial error", (0.02, spatial), xycoords=("axes fraction", "data"),
@@ -52,7 +60,7 @@ def figure(doc):
             ax.set_ylim(top=3)
     axes[0][0].set_ylabel("total error ‖ψ − ψ₀e^{−iμt}‖ / ‖ψ₀‖")
     axes[1][0].set_ylabel("time error ‖ψ − ψ_ref‖ / ‖ψ_ref‖")
-    axes[0][-1].legend(fontsize="small")
+    axes[0][-1].legend(fontsize="x-small", ncol=1)
     fig.tight_layout()
     return fig
 
@@ -65,14 +73,18 @@ def fastest(case, key, target):
     if not ok:
         return None
     best = min(ok, key=lambda r: r["seconds"])
-    return best["scheme"], best["dt_over_leapfrog_limit"], best["seconds"]
+    return best
 
 
-def cell(found, floor=None):
-    if found is None:
+def cell(best, floor=None):
+    if best is None:
         return f"none (spatial error {floor:.2g})" if floor is not None else "none"
-    scheme, multiple, seconds = found
-    return f"{scheme} (Δt = {multiple:g} L, {seconds:.2f} s)"
+    if best.get("adaptive", False):
+        setting = f"θ = {best['theta']:g}" if "theta" in best else f"tol = {best['tolerance']:g}"
+        how = f"adaptive, {setting}, mean Δt = {best['dt_over_leapfrog_limit']:.3g} L"
+    else:
+        how = f"Δt = {best['dt_over_leapfrog_limit']:g} L"
+    return f"{best['scheme']} ({how}, {best['seconds']:.2f} s)"
 
 
 def table(doc):
