@@ -192,6 +192,11 @@ void step_benchmark(benchmark::State& state, const std::string& scheme_name,
   state.counters["bytes_per_update"] = bytes_per_update;
   state.counters["dof_updates_per_second"] =
       benchmark::Counter(updates, benchmark::Counter::kIsRate);
+  // Whole steps of every cell per second: what a user's run gets, whatever the passes per step
+  // (a fusion that saves a pass shows here, not in the per-pass rates).
+  state.counters["cell_steps_per_second"] = benchmark::Counter(
+      cells * static_cast<double>(steps_per_iteration) * static_cast<double>(state.iterations()),
+      benchmark::Counter::kIsRate);
   state.counters["bytes_per_second"] =
       benchmark::Counter(updates * bytes_per_update, benchmark::Counter::kIsRate);
   if (gpu && copy_bandwidth > 0.0) {

@@ -39,7 +39,7 @@ sanitize() { # sanitize TOOL CASE LABEL DECGPE-ARGS...: one small run under comp
 }
 
 if [ "$mode" = full ]; then
-  step "compute-sanitizer (memcheck, racecheck) on a small case of every stencil and kernel variant; every other scheme under memcheck"
+  step "compute-sanitizer (memcheck, racecheck) on a small case of every stencil and kernel variant; every other scheme under memcheck; adaptive steps under both"
   tmp=$(mktemp -d)
   for lattice in cubic fcc bcc a15 c15 z cubic4; do
     printf 'lattice = "%s"\nh = 0.8\nstructures = [5, 4, 6]\ng = 100.0\n[time]\ndt_fraction = 0.5\nsteps = 12\ndiagnostics_every = 4\n[initial]\nkappa = 1\n' \
@@ -54,6 +54,14 @@ if [ "$mode" = full ]; then
     for scheme in trotter_suzuki trotter_suzuki4 exponential; do
       sanitize memcheck "$tmp/$lattice-dt.toml" "$scheme" --backend cuda:plain --scheme "$scheme"
     done
+    # Adaptive steps: the step_maxima reduction (shared memory: racecheck too) under both controls.
+    sed 's/^steps = 12/end_time = 0.1\nscheme = "exponential"\nadaptive = true/' "$tmp/$lattice-dt.toml" \
+      >"$tmp/$lattice-adaptive.toml"
+    for tool in memcheck racecheck; do
+      sanitize "$tool" "$tmp/$lattice-adaptive.toml" "exponential adaptive" --backend cuda:plain
+    done
+    sed 's/^dt = 0.02/dt_fraction = 0.5/' "$tmp/$lattice-adaptive.toml" >"$tmp/$lattice-adaptive-rk4.toml"
+    sanitize memcheck "$tmp/$lattice-adaptive-rk4.toml" "rk4 adaptive" --backend cuda:plain --scheme rk4
   done
 fi
 
