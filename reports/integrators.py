@@ -60,8 +60,9 @@ def figure(doc):
             ax.set_ylim(top=3)
     axes[0][0].set_ylabel("total error ‖ψ − ψ₀e^{−iμt}‖ / ‖ψ₀‖")
     axes[1][0].set_ylabel("time error ‖ψ − ψ_ref‖ / ‖ψ_ref‖")
-    axes[0][-1].legend(fontsize="x-small", ncol=1)
-    fig.tight_layout()
+    handles, labels = axes[0][-1].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="upper center", ncol=4, fontsize="small", frameon=False)
+    fig.tight_layout(rect=(0, 0, 1, 0.9))
     return fig
 
 
@@ -102,9 +103,10 @@ def table(doc):
 def render(device_dir, out_dir):
     doc, path = load(device_dir)
     result = Rendered(inputs=[path])
-    note = ("Δt from 16 L down (L = the leapfrog's limit 1/ρ(M)); reference: trotter_suzuki4 at L/4 (its error, "
-            "dotted, against L/8).\nTotal error floor (dashed): the grid's spatial error. Passes: kernel passes "
-            "over the state (Scheme::traffic()).")
+    note = ("Δt from 16 L down (L = the leapfrog's limit 1/ρ(M)); dashed, open: adaptive steps (split schemes θ = "
+            "0.4…0.025, RK4 tolerance 1e-5…1e-11); reference: trotter_suzuki4 at L/4 (its error, dotted, against L/8)."
+            "\nTotal error floor (dashed): the grid's spatial error. Passes: kernel passes over the state "
+            "(Scheme::traffic()).")
     fig = figure(doc)
     footer(fig, device_dir, result.inputs, note)
     result.files += save_figure(fig, out_dir, "integrators_work_precision")
