@@ -3,6 +3,7 @@
 // across backends, resume bitwise, and are refused where they cannot work (the leapfrog).
 
 #include "io/hdf5_file.hpp"
+#include "solvers/integrator.hpp"
 #include "verify/adaptive_runs.hpp"
 #include "verify/counting_backend.hpp"
 #include "verify/lattice_params.hpp"
@@ -11,6 +12,7 @@
 #include <cmath>
 #include <cstdio>
 #include <gtest/gtest.h>
+#include <limits>
 
 namespace decgpe {
 namespace {
@@ -138,6 +140,25 @@ TEST(StepDoubling, GlobalErrorFallsWithTheToleranceAndTheStepsStayBelowTheLimit)
   RecordProperty("tolerance_exponent", std::to_string(order));
   EXPECT_GT(order, 0.6);
   EXPECT_LT(order, 1.1);
+}
+
+TEST(AdaptiveSteps, ABlownUpStateStopsTheRunInsteadOfHidingInTheMax) {
+  const Problem p = verify::quench_problem("cubic", 2000.0);
+  std::vector<Complex> psi = verify::quench_start(p);
+  psi[psi.size() / 2] = {std::nan(""), 0.0};
+  for (const char* name : {"reference", "openmp"}) {
+    const std::unique_ptr<Backend> b = make_backend(name, p);
+    const VectorId x = b->create_vector(), y = b->create_vector();
+    b->upload(x, psi);
+    b->upload(y, verify::quench_start(p));
+    const StepMaxima m = b->step_maxima(x, y, 0.0);
+    EXPECT_EQ(m.phase_rate, std::numeric_limits<double>::infinity()) << name;
+    EXPECT_EQ(m.difference, std::numeric_limits<double>::infinity()) << name;
+  }
+  const AdaptiveSettings s = verify::quench_settings(psi, 1.0);
+  EXPECT_THROW(phase_step(std::numeric_limits<double>::infinity(), s), InstabilityError);
+  EXPECT_EQ(phase_step(0.0, s), s.dt_max);
+  EXPECT_EQ(doubling_step(1e-3, std::numeric_limits<double>::infinity(), s), 2e-4);
 }
 
 TEST(AdaptiveSteps, TheLeapfrogRefusesThem) {

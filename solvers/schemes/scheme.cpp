@@ -49,8 +49,10 @@ void Scheme::make_adaptive(StepControl control, const AdaptiveSettings& settings
 }
 
 double Scheme::advance_adaptive(StepControl control, double, StepClock&) {
-  throw std::invalid_argument(name() + " cannot take " + std::string(step_control_name(control)) +
-                              "-controlled steps");
+  // make_adaptive() accepts only the control the registry names: this is a scheme that names one
+  // it does not implement.
+  throw std::logic_error(name() + " is registered with " + std::string(step_control_name(control)) +
+                         "-controlled steps but does not take them");
 }
 
 } // namespace decgpe

@@ -4,6 +4,7 @@
 #include "solvers/schemes/one_level.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <limits>
 #include <optional>
 #include <stdexcept>
@@ -79,8 +80,12 @@ private:
       ++rejections;
       clock.next_dt = next;
       if (next < shortest_step(adaptive_)) {
-        throw InstabilityError("rk4 step doubling: the error estimate " + std::to_string(error) +
-                               " needs a step below dt_max * 2^-40: the state has blown up");
+        char buffer[160];
+        std::snprintf(buffer, sizeof buffer,
+                      "rk4 step doubling: the error estimate %.3g needs a step below dt_max * "
+                      "2^-40: the state has blown up",
+                      error);
+        throw InstabilityError(buffer);
       }
     }
   }
