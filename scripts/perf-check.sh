@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The performance regression gate, on a GPU machine: runs bench_step over the matrix of the committed JSON of this
-# device (reports/data/<device>/bench-gpu.json) and fails, with a table, when any benchmark is more than 3% slower.
+# device (reports/data/<device>/bench-gpu.json: leapfrog and RK4; reports/data/<device>/integrators/bench-schemes.json:
+# the split and exponential schemes) and fails, with a table, when any benchmark is more than 3% slower.
 # Every change to solvers/ or bench/ runs it before it lands (scripts/device-run.sh runs it).
 #
 #   scripts/perf-check.sh            build if needed, measure into $OUT/bench-gpu.json, compare
@@ -23,8 +24,16 @@ if [ ! -f "$committed" ]; then
 fi
 status=0
 python3 scripts/perf_compare.py "$committed" "$OUT/bench-gpu.json" | tee "$OUT/perf-check.md" || status=$?
+schemes=reports/data/$device/integrators/bench-schemes.json
+if [ -f "$schemes" ]; then
+  build/cuda/bench/bench_step --schemes=trotter_suzuki,trotter_suzuki4,exponential --backends=cuda:plain \
+    --lattices=cubic,fcc,bcc,a15,c15,z,cubic4 --dofs=64e6 \
+    --benchmark_out="$OUT/bench-schemes.json" --benchmark_out_format=json >"$OUT/bench-schemes.log" 2>&1
+  python3 scripts/perf_compare.py "$schemes" "$OUT/bench-schemes.json" | tee -a "$OUT/perf-check.md" || status=$?
+fi
 if [ "${1:-}" = --update ]; then
   cp "$OUT/bench-gpu.json" "$committed"
-  echo "perf-check: $committed replaced by this run"
+  [ -f "$schemes" ] && cp "$OUT/bench-schemes.json" "$schemes"
+  echo "perf-check: $committed (and $schemes) replaced by this run"
 fi
 exit $status
