@@ -32,7 +32,8 @@ namespace {
 struct Options {
   std::string case_file;
   std::string backend = "auto";
-  std::string scheme; ///< overrides the case's time.scheme when set
+  std::string scheme;                 ///< overrides the case's time.scheme when set
+  std::vector<std::string> overrides; ///< --set KEY=VALUE, in order
   std::string out;
   std::string checkpoint;
   std::string restart;
@@ -67,11 +68,12 @@ template <class Action> void on_root(const scaleout::MpiSession& mpi, Action&& a
 
 /// Under an MPI launcher with several ranks, the slab backend over all of them; else one process.
 std::unique_ptr<Backend> make_run_backend(const std::string& name, const Problem& p,
-                                          const scaleout::MpiSession& mpi) {
+                                          const CaseConfig& c, const scaleout::MpiSession& mpi) {
+  const BackendTuning tuning{c.cuda_block_shape, c.cuda_graphs};
   if (!mpi.active() || mpi.size() == 1) {
-    return make_backend(name, p);
+    return make_backend(name, p, nullptr, tuning);
   }
-  return scaleout::make_slab_backend(name, p, MPI_COMM_WORLD);
+  return scaleout::make_slab_backend(name, p, MPI_COMM_WORLD, tuning);
 }
 
 /// The memory check, once the cell count is known and before anything per cell is allocated.
@@ -187,6 +189,19 @@ void check_resumable(const io::Checkpoint& c, const RunSetup& setup,
   }
 }
 
+/// The --set flags as given, each quoted for a shell ("" when there are none).
+std::string set_flags(const std::vector<std::string>& overrides) {
+  std::string flags;
+  for (const std::string& o : overrides) {
+    std::string quoted = "'";
+    for (const char ch : o) {
+      quoted += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
+    }
+    flags += (flags.empty() ? "" : " ") + std::string("--set ") + quoted + "'";
+  }
+  return flags;
+}
+
 /// Everything but the levels and the analysis: provenance, how the run ended, grid, series.
 void write_record(ResultsFile& f, const RunSetup& setup, const Scheme& scheme,
                   const io::RunIdentity& who, const Recorder& recorder, const Outcome& outcome,
@@ -194,6 +209,9 @@ void write_record(ResultsFile& f, const RunSetup& setup, const Scheme& scheme,
   io::write_provenance(f, setup, scheme.backend(), who);
   for (const auto& [name, value] : scheme.properties()) {
     f.attribute("scheme_" + name, value);
+  }
+  for (const auto& [name, value] : scheme.backend().tuning()) {
+    f.attribute("tuning_" + name, value);
   }
   f.attribute("mpi_ranks", static_cast<std::int64_t>(o.mpi->size()));
   f.attribute("wall_seconds", recorder.total_seconds());
@@ -213,8 +231,16 @@ void run(const Options& o) {
   const bool root = mpi.rank() == 0;
   const std::string case_text = setup::read_case_text(o.case_file);
   io::RunIdentity who = io::identify_run(o.command_line, o.case_file, case_text);
+  const std::string effective =
+      o.overrides.empty() ? case_text : setup::apply_overrides(case_text, o.overrides, o.case_file);
   CaseConfig config =
-      setup::parse_case(case_text, o.case_file, fs::path(o.case_file).parent_path());
+      setup::parse_case(effective, o.overrides.empty() ? o.case_file : o.case_file + " with --set",
+                        fs::path(o.case_file).parent_path());
+  config.name = fs::path(o.case_file).stem().string();
+  if (!o.overrides.empty()) {
+    who.overrides = set_flags(o.overrides);
+    who.effective_case_text = effective;
+  }
   if (!o.scheme.empty()) {
     setup::override_scheme(config, o.scheme);
   }
@@ -252,7 +278,8 @@ void run(const Options& o) {
       io::carry_snapshots(*file, out, who.fingerprint, resumed->step);
     }
   });
-  const std::unique_ptr<Backend> backend = make_run_backend(o.backend, setup.problem, mpi);
+  const std::unique_ptr<Backend> backend =
+      make_run_backend(o.backend, setup.problem, setup.config, mpi);
   const std::unique_ptr<Scheme> scheme = make_scheme(setup.config.scheme, *backend, setup.dt);
   if (setup.config.adaptive) {
     scheme->make_adaptive(find_scheme(setup.config.scheme).adaptive, setup.adaptive);
@@ -297,9 +324,10 @@ void run(const Options& o) {
     if (outcome.stopped) {
       std::fprintf(outcome.stopped && recorder.stop_signal() != 0 ? stderr : stdout,
                    "decgpe: stopped by %s at step %ld (t = %g); results so far in %s; resume "
-                   "with: decgpe run %s --restart %s --out %s --force\n",
+                   "with: decgpe run %s%s%s --restart %s --out %s --force\n",
                    stop_reason.c_str(), outcome.steps_done, scheme->clock().time, out.c_str(),
-                   o.case_file.c_str(), checkpoint.c_str(), out.c_str());
+                   o.case_file.c_str(), o.overrides.empty() ? "" : " ",
+                   set_flags(o.overrides).c_str(), checkpoint.c_str(), out.c_str());
     } else {
       std::error_code ec;
       fs::remove(checkpoint, ec); // superseded by the complete results
@@ -335,6 +363,12 @@ void add_run_command(CLI::App& app, int argc, char** argv, const scaleout::MpiSe
     schemes += " " + std::string(e.name);
   }
   cmd->add_option("--scheme", o->scheme, schemes);
+  cmd->add_option(
+         "--set", o->overrides,
+         "KEY=VALUE: set a case key (dotted, e.g. time.end_time=10), checked like the file "
+         "and recorded in the results; KEY= removes it; may be repeated")
+      ->take_all()
+      ->allow_extra_args(false);
   cmd->add_option("--out", o->out, "results file (default: out/<case name>.h5)");
   cmd->add_flag("--force", o->force, "replace an existing results file and checkpoint");
   cmd->add_option("--checkpoint", o->checkpoint,

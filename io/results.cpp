@@ -39,6 +39,10 @@ void write_identity(ResultsFile& f, const Backend& backend, const RunIdentity& w
   f.attribute("case_file", who.case_file);
   f.attribute("fingerprint", who.fingerprint);
   f.write_text("/case_toml", who.case_text); // a dataset: attributes end at 64 KiB
+  f.attribute("overrides", who.overrides);
+  if (!who.overrides.empty()) { // the case as run: /case_toml with the overrides applied
+    f.write_text("/case_toml_effective", who.effective_case_text);
+  }
 }
 
 void write_physics(ResultsFile& f, const setup::RunSetup& run) {
@@ -110,6 +114,8 @@ RunIdentity identify_run(std::string command_line, std::string case_file, std::s
           std::move(case_text),
           utc_now(),
           host_name(),
+          {},
+          {},
           {}};
 }
 

@@ -23,6 +23,8 @@ struct RunIdentity {
   std::string date; ///< UTC, ISO 8601
   std::string host;
   std::string fingerprint; ///< of the trajectory (io/checkpoint.hpp), once the set-up is done
+  std::string overrides;   ///< the --set flags, quoted for a shell ("" when none)
+  std::string effective_case_text; ///< case_text with the overrides applied (when there are any)
 };
 
 /// The identity of a run starting now: the date, the host and the case file's text as read.

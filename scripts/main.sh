@@ -26,9 +26,8 @@ else
   reduced=reports/out/reduced-data/cpu-reduced/physics
   mkdir -p "$reduced"
   for lattice in bcc cubic; do
-    sed -e 's/^operations_per_time = .*/operations_per_time = 3e8/' -e 's/^end_time = .*/end_time = 10.0/' \
-      "cases/accuracy/$lattice.toml" >"$reduced/accuracy_$lattice.toml"
-    "build/$preset/cli/decgpe" run "$reduced/accuracy_$lattice.toml" --no-state --force --out "$reduced/accuracy_$lattice.h5"
+    "build/$preset/cli/decgpe" run "cases/accuracy/$lattice.toml" --set operations_per_time=3e8 \
+      --set time.end_time=10.0 --no-state --force --out "$reduced/accuracy_$lattice.h5"
   done
   scripts/reports.sh
   python=$(command -v /usr/bin/python3 || command -v python3)

@@ -12,11 +12,14 @@ mkdir -p "$runs" "$OUT"
 export DECGPE_CACHE=${DECGPE_CACHE:-$runs/../cache}
 status=0
 
-run() { # run NAME CASE-FILE
-  if "$build/cli/decgpe" run "$2" --backend cuda --no-state --force --out "$runs/$1.h5" >"$runs/$1.log" 2>&1; then
-    echo "$1: $(grep -E '^(stopped|t = )' "$runs/$1.log" | tr '\n' ' ')"
+run() { # run NAME CASE-FILE [--set KEY=VALUE ...]
+  local name=$1 case_file=$2
+  shift 2
+  if "$build/cli/decgpe" run "$case_file" "$@" --backend cuda --no-state --force --out "$runs/$name.h5" \
+    >"$runs/$name.log" 2>&1; then
+    echo "$name: $(grep -E '^(stopped|t = )' "$runs/$name.log" | tr '\n' ' ')"
   else
-    echo "$1: FAILED: $(tail -n 1 "$runs/$1.log")"
+    echo "$name: FAILED: $(tail -n 1 "$runs/$name.log")"
     status=1
   fi
 }
@@ -26,13 +29,11 @@ for lattice in cubic fcc bcc a15 c15 z; do
 done
 for lattice in cubic bcc; do
   for ops in 1.2e10 2.4e10; do
-    sed "s/^operations_per_time = .*/operations_per_time = $ops/" "cases/accuracy/$lattice.toml" >"$runs/case.toml"
-    run "refined_${lattice}_$ops" "$runs/case.toml"
+    run "refined_${lattice}_$ops" "cases/accuracy/$lattice.toml" --set "operations_per_time=$ops"
   done
 done
 for lattice in cubic fcc bcc a15 c15 z; do
-  sed 's/^g = 300.0/shift = [-0.125, -0.125, -0.125]\ng = 300.0/' "cases/accuracy/$lattice.toml" >"$runs/case.toml"
-  run "placement_$lattice" "$runs/case.toml"
+  run "placement_$lattice" "cases/accuracy/$lattice.toml" --set "shift=[-0.125, -0.125, -0.125]"
 done
 ctest --test-dir "$build" -R 'FullSize' --output-on-failure >"$runs/fold-test.log" 2>&1 || status=1
 tail -n 3 "$runs/fold-test.log"

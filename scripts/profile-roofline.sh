@@ -21,9 +21,9 @@ metrics=dram__bytes.sum,${fp64}add_pred_on.sum,${fp64}mul_pred_on.sum,${fp64}fma
 # boost-clock times of bench_step.
 clock=base
 # The run has 8 steps; the 4th launch is past first-touch and cold-cache effects. Launched one by one, not replayed
-# from CUDA graphs, so that --launch-skip counts steps whatever ncu makes of graph nodes; the kernel is the same.
+# from CUDA graphs (the case's [cuda] graphs = false), so that --launch-skip counts steps whatever ncu makes of graph
+# nodes; the kernel is the same.
 skip=3
-export DECGPE_CUDA_GRAPHS=0
 
 mkdir -p "$out"
 rm -f "$out"/*.csv "$out/roofline.json"
@@ -61,6 +61,8 @@ steps = 8
 diagnostics_every = 8
 [initial]
 kappa = 1
+[cuda]
+graphs = false
 EOF
     echo "profile-roofline: $name ($dofs DOFs)"
     status=0
@@ -91,7 +93,7 @@ cat >"$out/roofline.json" <<EOF
   "launch_skip": $skip,
   "launch_count": 1,
   "metrics": "$metrics",
-  "command": "DECGPE_CUDA_GRAPHS=0 ncu --clock-control $clock --kernel-name regex:step_plain --launch-skip $skip --launch-count 1 --metrics <metrics> -o <run> $decgpe run <run>.toml --backend cuda:plain --quiet",
+  "command": "ncu --clock-control $clock --kernel-name regex:step_plain --launch-skip $skip --launch-count 1 --metrics <metrics> -o <run> $decgpe run <run>.toml --backend cuda:plain --quiet (the case: [cuda] graphs = false)",
   "case": "g = 300 harmonic trap, harmonic_vortex start, h = 14/edge, structures = [edge, edge, edge], dt_fraction = 0.5, 8 steps",
   "device": "$(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | head -n 1 | sed 's/, /, driver /')",
   "git_commit": "${DECGPE_GIT_COMMIT:-$(git rev-parse HEAD 2>/dev/null || echo unknown)}",

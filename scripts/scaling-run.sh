@@ -12,25 +12,26 @@ tmp=$(mktemp -d)
 csv="$OUT/scaling.csv"
 echo "kind,ranks,structures_z,cells,steps,dt,seconds" >"$csv"
 
-# run KIND RANKS SZ STEPS BACKEND [THREADS]: one timed run of the case with Sz structure slices.
+# run KIND RANKS SZ STEPS BACKEND [THREADS] [--set KEY=VALUE ...]: one timed run of the case with Sz structure slices;
+# the cells, Δt and stepping seconds are read from its results.
 run() {
   local kind=$1 ranks=$2 sz=$3 steps=$4 backend=$5 threads=${6:-1}
-  sed -e "s/structures = \[87, 87, 302\]/structures = [87, 87, $sz]/" -e "s/^steps = .*/steps = $steps/" \
-    -e "s/^diagnostics_every = .*/diagnostics_every = $steps/" cases/scaling_bcc.toml >"$tmp/case.toml"
-  local output seconds dt
-  output=$(OMP_NUM_THREADS=$threads mpirun --oversubscribe --bind-to none -np "$ranks" "$build/cli/decgpe" run \
-    "$tmp/case.toml" --backend "$backend" --force --out "$tmp/out.h5" 2>&1)
-  echo "$output" >>"$OUT/scaling.log"
-  seconds=$(echo "$output" | grep '^results:' | sed -E 's/.*\(([0-9.]+) s,.*/\1/')
-  dt=$(echo "$output" | grep '^decgpe run' | sed -E 's/.*dt = ([0-9.e+-]+) .*/\1/')
-  cells=$((87 * 87 * sz * 12))
-  echo "$kind,$ranks,$sz,$cells,$steps,$dt,$seconds" | tee -a "$csv"
+  shift $(($# < 6 ? $# : 6))
+  OMP_NUM_THREADS=$threads mpirun --oversubscribe --bind-to none -np "$ranks" "$build/cli/decgpe" run \
+    cases/scaling_bcc.toml --set "structures=[87, 87, $sz]" --set "time.steps=$steps" \
+    --set "time.diagnostics_every=$steps" "$@" --backend "$backend" --force --out "$tmp/out.h5" \
+    >>"$OUT/scaling.log" 2>&1
+  python3 - "$tmp/out.h5" "$kind,$ranks,$sz" <<'PY' | tee -a "$csv"
+import sys, h5py
+a = h5py.File(sys.argv[1]).attrs
+print(f"{sys.argv[2]},{int(a['cells'])},{int(a['steps_done'])},{float(a['dt'])!r},{float(a['wall_seconds'])!r}")
+PY
 }
 
 for n in $(seq 1 "$gpus"); do
   run gpu_strong "$n" 302 2000 cuda
   run gpu_weak "$n" $((302 * n)) 2000 cuda
-  DECGPE_CUDA_GRAPHS=0 run gpu_strong_no_graphs "$n" 302 2000 cuda
+  run gpu_strong_no_graphs "$n" 302 2000 cuda 1 --set cuda.graphs=false
 done
 cores=$(nproc)
 for n in ${CPU_RANKS:-1 2 4 8 16 32}; do

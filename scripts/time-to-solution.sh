@@ -14,10 +14,8 @@ for lattice in cubic fcc bcc a15 c15 z; do
     --out "$OUT/${lattice}_eq11.h5"
   # The same grid (the h that eq. 11's criterion chose), Δt from the spectral limit instead.
   h=$(python3 -c "import h5py; print(repr(float(h5py.File('$OUT/${lattice}_eq11.h5').attrs['h'])))")
-  sed -e "s/^operations_per_time = .*/h = $h/" -e 's/^dt_fraction_of = .*//' "cases/accuracy/$lattice.toml" \
-    >"$OUT/${lattice}_limit.toml"
-  "$build/cli/decgpe" run "$OUT/${lattice}_limit.toml" --backend cuda --quiet --no-state --force \
-    --out "$OUT/${lattice}_limit.h5"
+  "$build/cli/decgpe" run "cases/accuracy/$lattice.toml" --set operations_per_time= --set "h=$h" \
+    --set time.dt_fraction_of= --backend cuda --quiet --no-state --force --out "$OUT/${lattice}_limit.h5"
 done
 python3 - "$OUT" <<'PY'
 import json, sys, h5py

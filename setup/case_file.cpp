@@ -5,6 +5,7 @@
 #include "solvers/schemes/registry.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cmath>
 #include <cstdint>
@@ -14,6 +15,7 @@
 #include <initializer_list>
 #include <iterator>
 #include <limits>
+#include <sstream>
 #include <system_error>
 #include <toml++/toml.h>
 #include <utility>
@@ -410,6 +412,17 @@ void read_initial(const Section& i, CaseConfig& c) {
       i.in_range(i.required(&Section::integer, "kappa"), i.path("kappa"), 0, kMaxKappa));
 }
 
+void read_cuda(const Section& s, CaseConfig& c) {
+  s.allow_only({"block_shape", "graphs"});
+  c.cuda_block_shape = s.string("block_shape").value_or("");
+  if (!c.cuda_block_shape.empty() && c.cuda_block_shape != "1x256" &&
+      c.cuda_block_shape != "1x512" && c.cuda_block_shape != "2x256") {
+    s.fail("key '" + s.path("block_shape") + "' must be '1x256', '1x512' or '2x256', got '" +
+           echo(c.cuda_block_shape) + "'");
+  }
+  c.cuda_graphs = s.boolean("graphs");
+}
+
 void read_output(const Section& o, CaseConfig& c) {
   o.allow_only({"checkpoint_every", "checkpoint_minutes"});
   if (const std::optional<std::int64_t> every = o.integer("checkpoint_every")) {
@@ -438,7 +451,7 @@ CaseConfig parse_case(std::string_view toml, std::string_view source, const fs::
 
   const Section top(root, "", source_name);
   top.allow_only({"lattice", "h", "operations_per_time", "domain", "structures", "shift", "g",
-                  "potential", "time", "initial", "output"});
+                  "potential", "time", "initial", "output", "cuda"});
   CaseConfig c;
   c.name = fs::path(source).stem().string();
   read_lattice(top, c);
@@ -453,6 +466,9 @@ CaseConfig parse_case(std::string_view toml, std::string_view source, const fs::
   if (const std::optional<Section> output = top.section("output")) {
     read_output(*output, c);
   }
+  if (const std::optional<Section> cuda = top.section("cuda")) {
+    read_cuda(*cuda, c);
+  }
   // What eq. 15 and Table 1 need: a stationary state to measure the domain and the step on.
   if (c.operations_per_time && c.dt_fraction_of != "eq11") {
     top.fail("operations_per_time fixes dt by eq. 11 (the paper's Table 1 criterion): set "
@@ -465,6 +481,81 @@ CaseConfig parse_case(std::string_view toml, std::string_view source, const fs::
     top.fail("key 'time.stop_when_error_exceeds' needs 'time.end_time' (the longest run)");
   }
   return c;
+}
+
+namespace {
+
+/// "a.b.c" as its segments; each a bare TOML key (letters, digits, '_', '-').
+std::vector<std::string> key_path(std::string_view dotted, const std::string& what) {
+  std::vector<std::string> segments;
+  std::size_t begin = 0;
+  while (true) {
+    const std::size_t end = std::min(dotted.find('.', begin), dotted.size());
+    const std::string_view segment = dotted.substr(begin, end - begin);
+    const bool bare = !segment.empty() && std::ranges::all_of(segment, [](char ch) {
+      return std::isalnum(static_cast<unsigned char>(ch)) != 0 || ch == '_' || ch == '-';
+    });
+    if (!bare) {
+      throw CaseError(what + ": '" + echo(std::string(dotted)) + "' is not a dotted key");
+    }
+    segments.emplace_back(segment);
+    if (end == dotted.size()) {
+      return segments;
+    }
+    begin = end + 1;
+  }
+}
+
+/// VALUE as a TOML value, or as a string when it is not one (so that --set lattice=bcc works).
+toml::table value_of(const std::string& value) {
+  try {
+    return toml::parse("v = " + value);
+  } catch (const toml::parse_error&) {
+    toml::table t;
+    t.insert("v", value);
+    return t;
+  }
+}
+
+} // namespace
+
+std::string apply_overrides(std::string_view text, std::span<const std::string> overrides,
+                            std::string_view source) {
+  toml::table root;
+  try {
+    root = toml::parse(text);
+  } catch (const toml::parse_error& e) {
+    throw CaseError(one_line(std::string(source) + ": " + std::string(e.description())));
+  }
+  for (const std::string& o : overrides) {
+    const std::string what = "--set " + echo(o);
+    const std::size_t equals = o.find('=');
+    if (equals == std::string::npos) {
+      throw CaseError(one_line(what + ": expected KEY=VALUE"));
+    }
+    const std::vector<std::string> path = key_path(std::string_view(o).substr(0, equals), what);
+    toml::table* table = &root;
+    for (std::size_t k = 0; k + 1 < path.size(); ++k) {
+      toml::node* node = table->get(path[k]);
+      if (node == nullptr) {
+        node = table->insert(path[k], toml::table{}).first->second.as_table();
+      }
+      if (!node->is_table()) {
+        throw CaseError(
+            one_line(what + ": '" + path[k] + "' is not a table in " + std::string(source)));
+      }
+      table = node->as_table();
+    }
+    const std::string value = o.substr(equals + 1);
+    if (value.empty()) {
+      table->erase(path.back());
+    } else {
+      table->insert_or_assign(path.back(), *value_of(value).get("v"));
+    }
+  }
+  std::ostringstream out;
+  out << root;
+  return out.str();
 }
 
 void override_scheme(CaseConfig& config, const std::string& scheme) {

@@ -5,6 +5,7 @@
 #include <array>
 #include <filesystem>
 #include <optional>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -61,6 +62,11 @@ struct CaseConfig {
   /// Stop at the first diagnostics step where E = 1 − |⟨ψ₀|ψ⟩| exceeds this (the vortex split).
   std::optional<double> stop_when_error_exceeds;
 
+  // [cuda]: the CUDA backend's tunables (solvers/backend_registry.hpp, BackendTuning); they
+  // change its speed, never its results, and are recorded in the results.
+  std::string cuda_block_shape;    ///< "1x256", "1x512", "2x256"; "": the default
+  std::optional<bool> cuda_graphs; ///< unset: the default (on)
+
   // [output]
   long checkpoint_every = 0;       ///< steps between checkpoints (0: none by steps)
   double checkpoint_minutes = 0.0; ///< wall-clock minutes between checkpoints (0: none by time)
@@ -71,6 +77,13 @@ struct CaseConfig {
   std::string initial_kind = "harmonic_vortex";
   int kappa = 1; ///< winding number κ ≥ 0
 };
+
+/// The case text with `overrides` applied (the --set flag): each "dotted.key=VALUE" sets that key,
+/// VALUE read as a TOML value (a number, a boolean, a quoted string, an array) or else as a bare
+/// string; "dotted.key=" removes the key. Tables on the way are made as needed. The result is
+/// validated by parse_case like any case file. Throws CaseError naming the override.
+std::string apply_overrides(std::string_view toml, std::span<const std::string> overrides,
+                            std::string_view source);
 
 /// Replaces the case's scheme (the --scheme flag), with the checks the case file gets.
 void override_scheme(CaseConfig& config, const std::string& scheme);

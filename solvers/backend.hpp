@@ -17,6 +17,8 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace decgpe {
 
@@ -132,6 +134,10 @@ public:
   /// Over the owned cells of x (and y, or kNoVector): the maxima of StepMaxima. A reduction
   /// kernel; the two numbers are on the host when it returns.
   virtual StepMaxima step_maxima(VectorId x, VectorId y, double density_floor) = 0;
+
+  /// The tunables it runs with, each as "value (where it came from)", for the results: they change
+  /// its speed, never its results (solvers/backend_registry.hpp, BackendTuning).
+  virtual std::vector<std::pair<std::string, std::string>> tuning() const { return {}; }
 
   /// Blocks until all queued work is done; the CPU backends are synchronous already.
   virtual void synchronize() {}

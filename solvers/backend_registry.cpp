@@ -17,6 +17,12 @@ std::string always_available() {
   return {};
 }
 
+/// The host backends have no tunables.
+template <std::unique_ptr<Backend> (*Make)(const Problem&, HaloExchange*)>
+std::unique_ptr<Backend> untuned(const Problem& problem, HaloExchange* halo, const BackendTuning&) {
+  return Make(problem, halo);
+}
+
 constexpr BackendEntry kBackends[] = {
 #if DECGPE_HAVE_CUDA
     {"cuda", "NVIDIA GPU, the kernel variant measured fastest for the lattice",
@@ -28,9 +34,9 @@ constexpr BackendEntry kBackends[] = {
      cuda::make_shared, true, BackendEntry::Memory::cuda_device, cuda::free_device_memory},
 #endif
     {"openmp", "all host cores, bitwise equal to reference", always_available,
-     cpu::make_openmp_backend, true, BackendEntry::Memory::host, free_host_memory},
+     untuned<cpu::make_openmp_backend>, true, BackendEntry::Memory::host, free_host_memory},
     {"reference", "one host core, plain loops: the oracle", always_available,
-     cpu::make_reference_backend, false, BackendEntry::Memory::host, free_host_memory},
+     untuned<cpu::make_reference_backend>, false, BackendEntry::Memory::host, free_host_memory},
 };
 
 const BackendEntry* find(std::string_view name) {
@@ -72,12 +78,12 @@ std::string backend_unavailable(std::string_view name) {
 }
 
 std::unique_ptr<Backend> make_backend(std::string_view name, const Problem& problem,
-                                      HaloExchange* halo) {
+                                      HaloExchange* halo, const BackendTuning& tuning) {
   const BackendEntry& e = *find(resolve_backend(name));
   if (const std::string why = e.unavailable(); !why.empty()) {
     throw std::runtime_error("backend '" + std::string(e.name) + "': " + why);
   }
-  return e.make(problem, halo);
+  return e.make(problem, halo, tuning);
 }
 
 } // namespace decgpe

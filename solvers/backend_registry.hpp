@@ -7,11 +7,21 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
 
 namespace decgpe {
+
+/// A backend's tunables: they change its speed, never its results (the tests hold every setting
+/// bitwise to the reference). Unset, a backend takes its default, or the documented environment
+/// fallback (DECGPE_PLAIN_SHAPE, DECGPE_CUDA_GRAPHS); Backend::tuning() says which, and the results
+/// record it. Cases set them in [cuda] (docs/cases.md).
+struct BackendTuning {
+  std::string cuda_block_shape;    ///< cuda:plain's block, "1x256", "1x512" or "2x256"; "": default
+  std::optional<bool> cuda_graphs; ///< replay pairs of leapfrog steps as CUDA graphs
+};
 
 struct BackendEntry {
   std::string_view name;
@@ -19,7 +29,8 @@ struct BackendEntry {
   /// Why it cannot run in this process (no device, not built), or empty when it can.
   std::string (*unavailable)();
   /// With `halo`, the problem's grid is a z-slab of a larger domain; null for a whole domain.
-  std::unique_ptr<Backend> (*make)(const Problem& problem, HaloExchange* halo);
+  std::unique_ptr<Backend> (*make)(const Problem& problem, HaloExchange* halo,
+                                   const BackendTuning& tuning);
   bool runs_on_slabs; ///< accepts a halo exchange (can be the local backend of MPI ranks)
   /// Where its vectors live, which decides how slab halos move (MPI for host, NCCL for device).
   enum class Memory { host, cuda_device } memory;
@@ -40,6 +51,7 @@ std::string backend_unavailable(std::string_view name);
 /// Makes a backend by name ("auto" included); throws std::invalid_argument for an unknown name and
 /// std::runtime_error when it cannot run here.
 std::unique_ptr<Backend> make_backend(std::string_view name, const Problem& problem,
-                                      HaloExchange* halo = nullptr);
+                                      HaloExchange* halo = nullptr,
+                                      const BackendTuning& tuning = {});
 
 } // namespace decgpe

@@ -9,6 +9,7 @@
 #include <regex>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace decgpe {
 namespace {
@@ -418,6 +419,53 @@ TEST(CaseFile, MissingFile) {
         << message;
     EXPECT_EQ(message.find('\n'), std::string::npos) << message;
   }
+}
+
+// ---------------------------------------------------------------------------------------------
+// --set: overrides applied to the text, then checked like any case file.
+
+CaseConfig with_overrides(const std::string& toml, std::vector<std::string> overrides) {
+  return parse_case(setup::apply_overrides(toml, overrides, kSource), kSource);
+}
+
+TEST(CaseOverrides, SetNestedKeysMakeTablesAndRemoveKeys) {
+  const std::string base = kGrid + "g = 1.0\n" + kTime + "[initial]\nkappa = 1\n";
+  const CaseConfig c = with_overrides(base, {"time.steps=", "time.end_time=2.5", "lattice=fcc",
+                                             "g=-3", "cuda.graphs=false", "cuda.block_shape=2x256",
+                                             "shift=[0.5, 0, -0.25]", "time.scheme=\"rk4\""});
+  EXPECT_FALSE(c.steps);
+  EXPECT_EQ(c.end_time, 2.5);
+  EXPECT_EQ(c.lattice, "fcc");
+  EXPECT_EQ(c.g, -3.0);
+  EXPECT_EQ(c.cuda_graphs, false);
+  EXPECT_EQ(c.cuda_block_shape, "2x256");
+  EXPECT_EQ(c.shift, (std::array<double, 3>{0.5, 0.0, -0.25}));
+  EXPECT_EQ(c.scheme, "rk4");
+}
+
+TEST(CaseOverrides, BadOverridesAreOneLineNamingThem) {
+  const std::string base = kGrid + "g = 1.0\n" + kTime + "[initial]\nkappa = 1\n";
+  const auto message = [&](std::vector<std::string> overrides) {
+    try {
+      with_overrides(base, std::move(overrides));
+    } catch (const CaseError& e) {
+      const std::string what = e.what();
+      EXPECT_EQ(what.find('\n'), std::string::npos) << what;
+      return what;
+    }
+    ADD_FAILURE() << "accepted";
+    return std::string();
+  };
+  EXPECT_NE(message({"time.steps"}).find("--set time.steps: expected KEY=VALUE"),
+            std::string::npos);
+  EXPECT_NE(message({"time..steps=3"}).find("is not a dotted key"), std::string::npos);
+  EXPECT_NE(message({"g.x=3"}).find("'g' is not a table"), std::string::npos);
+  EXPECT_NE(message({"time.steps=0"}).find("key 'time.steps' must be >= 1"), std::string::npos);
+  EXPECT_NE(message({"time.stpes=3"}).find("unknown key 'time.stpes'"), std::string::npos);
+  EXPECT_NE(message({"time.end_time=1"}).find("exactly one of"), std::string::npos);
+  EXPECT_NE(message({"cuda.block_shape=3x3"}).find("'1x256', '1x512' or '2x256'"),
+            std::string::npos);
+  EXPECT_NE(message({"cuda.graphs=yes"}).find("must be a boolean"), std::string::npos);
 }
 
 } // namespace

@@ -171,5 +171,19 @@ TEST_F(RunCommand, RejectsUnknownBackend) {
   expect_rejected(run(kGood, "--backend fpga"), "unknown backend 'fpga'");
 }
 
+TEST_F(RunCommand, OverridesAreCheckedAndRecordedWithTheCaseAsRun) {
+  ASSERT_EQ(run(kGood, "--set time.steps=7 --set 'shift=[0.25, 0, 0]'").exit_code, 0);
+  const io::InputFile f(out());
+  EXPECT_EQ(f.integer_attribute("steps"), 7);
+  EXPECT_EQ(f.text_attribute("overrides"), "--set 'time.steps=7' --set 'shift=[0.25, 0, 0]'");
+  EXPECT_EQ(f.text("/case_toml"), kGood) << "the case as read";
+  const std::string effective = f.text("/case_toml_effective");
+  EXPECT_NE(effective.find("steps = 7"), std::string::npos) << effective;
+  EXPECT_NE(effective.find("shift = [ 0.25, 0, 0 ]"), std::string::npos) << effective;
+  std::filesystem::remove(out());
+  expect_rejected(run(kGood, "--set time.steps=-1"), "with --set: key 'time.steps' must be >= 1");
+  expect_rejected(run(kGood, "--set nonsense"), "--set nonsense: expected KEY=VALUE");
+}
+
 } // namespace
 } // namespace decgpe

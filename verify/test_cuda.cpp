@@ -182,6 +182,32 @@ TEST(CudaBackend, MaxDiagonalMatchesTheHostBound) {
               max_diagonal(p.grid, p.potential, p.g, psi0), 1e-12);
 }
 
+TEST(CudaBackend, EveryTuningGivesBitwiseTheReferencesStateAndIsReported) {
+  SKIP_WITHOUT_GPU();
+  const Problem p = make_problem("bcc", 200.0);
+  const std::vector<Complex> psi0 = vortex(p.grid);
+  const double dt = 0.9 * scheme_limit("leapfrog", p, psi0);
+  LiveScheme ref("reference", "leapfrog", p, dt, psi0);
+  ref.scheme->advance(101);
+  const std::vector<Complex> expected = ref.level(0, p);
+  for (const char* shape : {"1x256", "1x512", "2x256"}) {
+    for (const bool graphs : {true, false}) {
+      const std::unique_ptr<Backend> gpu =
+          make_backend("cuda:plain", p, nullptr, BackendTuning{shape, graphs});
+      const auto tuning = gpu->tuning();
+      ASSERT_EQ(tuning.size(), 2U);
+      EXPECT_EQ(tuning[0].second, std::string(shape) + " (case)");
+      EXPECT_EQ(tuning[1].second, std::string(graphs ? "on" : "off") + " (case)");
+      const std::unique_ptr<Scheme> scheme = make_scheme("leapfrog", *gpu, dt);
+      scheme->start({psi0, psi0, {}});
+      scheme->advance(101);
+      std::vector<Complex> state(psi0.size());
+      scheme->download(0, state);
+      EXPECT_TRUE(bitwise_equal(state, expected)) << shape << (graphs ? " graphs" : "");
+    }
+  }
+}
+
 TEST(CudaBackend, AStateLargerThanTheGpuIsRefusedWithOneLine) {
   SKIP_WITHOUT_GPU();
   Problem p;

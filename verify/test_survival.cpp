@@ -64,6 +64,23 @@ protected:
 class Restart : public Survival,
                 public ::testing::WithParamInterface<std::tuple<const char*, const char*>> {};
 
+TEST_F(Survival, TheResumeLineRepeatsTheOverridesAndResumes) {
+  const CommandResult stopped = run(kCase, "--set time.steps=50 --max-hours 1e-9");
+  ASSERT_EQ(stopped.exit_code, 0) << stopped.output;
+  const std::string marker = "resume with: ";
+  const std::size_t at = stopped.output.find(marker);
+  ASSERT_NE(at, std::string::npos) << stopped.output;
+  std::string line = stopped.output.substr(at + marker.size());
+  line = line.substr(0, line.find('\n'));
+  EXPECT_NE(line.find("--set 'time.steps=50' --restart"), std::string::npos) << line;
+  ASSERT_EQ(line.rfind("decgpe run ", 0), 0U) << line;
+  const CommandResult resumed =
+      verify::run_command(std::string(DECGPE_EXECUTABLE) + line.substr(6) + " --quiet");
+  ASSERT_EQ(resumed.exit_code, 0) << resumed.output;
+  EXPECT_EQ(io::InputFile(out()).integer_attribute("steps_done"), 50);
+  EXPECT_EQ(io::InputFile(out()).integer_attribute("complete"), 1);
+}
+
 TEST_P(Restart, ResumedThreeTimesTheRunIsBitwiseTheUninterruptedOne) {
   const auto [scheme, backend] = GetParam();
   const std::string flags = std::string("--scheme ") + scheme + " --backend " + backend;

@@ -64,10 +64,32 @@ std::string gib(double bytes) {
   return buffer;
 }
 
+/// A tunable's value and where it came from: the case, the documented environment fallback, or
+/// the default.
+struct Setting {
+  std::string value, source;
+  std::string described() const { return value + " (" + source + ")"; }
+};
+
+Setting chosen(const std::string& from_case, const char* variable, const char* fallback) {
+  if (!from_case.empty()) {
+    return {from_case, "case"};
+  }
+  if (const char* env = std::getenv(variable); env != nullptr && *env != '\0') {
+    return {env, std::string("environment ") + variable};
+  }
+  return {fallback, "default"};
+}
+
 class CudaBackend final : public Backend {
 public:
-  CudaBackend(const Problem& problem, StepVariant variant, HaloExchange* halo)
-      : p_(problem), variant_(variant), halo_(halo) {
+  CudaBackend(const Problem& problem, StepVariant variant, HaloExchange* halo,
+              const BackendTuning& tuning)
+      : p_(problem), variant_(variant), halo_(halo),
+        shape_(chosen(tuning.cuda_block_shape, "DECGPE_PLAIN_SHAPE", "1x256")),
+        graphs_setting_(chosen(tuning.cuda_graphs ? (*tuning.cuda_graphs ? "on" : "off") : "",
+                               "DECGPE_CUDA_GRAPHS", "on")),
+        use_graphs_(graphs_setting_.value != "off" && graphs_setting_.value != "0") {
     int device = 0;
     DECGPE_CUDA_CHECK(cudaGetDevice(&device));
     cudaDeviceProp prop{};
@@ -75,7 +97,7 @@ public:
     device_name_ = prop.name;
 
     build_tables();
-    tiling_ = make_tiling(variant_, dg_);
+    tiling_ = make_tiling(variant_, dg_, parse_plain_shape(shape_.value));
     cell_tiling_ = make_cell_tiling(dg_);
     const auto partial_count = static_cast<std::size_t>(diagnostics_blocks(cell_tiling_, dg_));
     reserve(static_cast<double>(p_.potential.values.size()) * sizeof(double) +
@@ -105,6 +127,10 @@ public:
   cudaStream_t stream() const { return stream_; }
   std::string device() const override {
     return device_name_ + " (" + std::string(variant_name(variant_)) + " kernel)";
+  }
+
+  std::vector<std::pair<std::string, std::string>> tuning() const override {
+    return {{"cuda_block_shape", shape_.described()}, {"cuda_graphs", graphs_setting_.described()}};
   }
 
   VectorId create_vector() override {
@@ -406,8 +432,9 @@ private:
   cudaStream_t stream_ = nullptr;
   CellSums* host_result_ = nullptr;
   StepSums* host_step_result_ = nullptr;
-  bool use_graphs_ = std::getenv("DECGPE_CUDA_GRAPHS") == nullptr ||
-                     std::string_view(std::getenv("DECGPE_CUDA_GRAPHS")) != "0";
+  Setting shape_;          ///< the plain kernel's block
+  Setting graphs_setting_; ///< leapfrog pairs as CUDA graphs
+  bool use_graphs_;
   std::vector<PairGraph> graphs_; ///< two leapfrog steps per pair of buffers, at dg_.two_dt
 };
 
@@ -549,23 +576,26 @@ double measure_copy_bandwidth(std::size_t bytes, int repeats) {
 namespace {
 
 std::unique_ptr<Backend> make_variant(const Problem& problem, StepVariant variant,
-                                      HaloExchange* halo) {
+                                      HaloExchange* halo, const BackendTuning& tuning) {
   if (const std::string why = why_unavailable(); !why.empty()) {
     throw std::runtime_error("backend 'cuda': " + why);
   }
-  return std::make_unique<CudaBackend>(problem, variant, halo);
+  return std::make_unique<CudaBackend>(problem, variant, halo, tuning);
 }
 
 } // namespace
 
-std::unique_ptr<Backend> make_preferred(const Problem& problem, HaloExchange* halo) {
-  return make_variant(problem, preferred_variant(problem.grid.lattice), halo);
+std::unique_ptr<Backend> make_preferred(const Problem& problem, HaloExchange* halo,
+                                        const BackendTuning& tuning) {
+  return make_variant(problem, preferred_variant(problem.grid.lattice), halo, tuning);
 }
-std::unique_ptr<Backend> make_plain(const Problem& problem, HaloExchange* halo) {
-  return make_variant(problem, StepVariant::plain, halo);
+std::unique_ptr<Backend> make_plain(const Problem& problem, HaloExchange* halo,
+                                    const BackendTuning& tuning) {
+  return make_variant(problem, StepVariant::plain, halo, tuning);
 }
-std::unique_ptr<Backend> make_shared(const Problem& problem, HaloExchange* halo) {
-  return make_variant(problem, StepVariant::shared, halo);
+std::unique_ptr<Backend> make_shared(const Problem& problem, HaloExchange* halo,
+                                     const BackendTuning& tuning) {
+  return make_variant(problem, StepVariant::shared, halo, tuning);
 }
 
 } // namespace decgpe::cuda

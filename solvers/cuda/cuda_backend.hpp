@@ -3,6 +3,7 @@
 // device reductions.
 
 #include "solvers/backend.hpp"
+#include "solvers/backend_registry.hpp"
 #include "solvers/halo_exchange.hpp"
 
 #include <cstdint>
@@ -67,8 +68,12 @@ void flush_l2();
 /// The registry's factories: the variant measured fastest for the lattice, or the one named. Throw
 /// std::runtime_error when no device is usable. With `halo`, the problem's grid is a z-slab and
 /// every stencil kernel exchanges its output's boundary slices (split phase, on streams).
-std::unique_ptr<Backend> make_preferred(const Problem& problem, HaloExchange* halo);
-std::unique_ptr<Backend> make_plain(const Problem& problem, HaloExchange* halo);
-std::unique_ptr<Backend> make_shared(const Problem& problem, HaloExchange* halo);
+/// `tuning`: the plain kernel's block and CUDA graphs (BackendTuning).
+std::unique_ptr<Backend> make_preferred(const Problem& problem, HaloExchange* halo,
+                                        const BackendTuning& tuning);
+std::unique_ptr<Backend> make_plain(const Problem& problem, HaloExchange* halo,
+                                    const BackendTuning& tuning);
+std::unique_ptr<Backend> make_shared(const Problem& problem, HaloExchange* halo,
+                                     const BackendTuning& tuning);
 
 } // namespace decgpe::cuda

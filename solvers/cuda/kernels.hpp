@@ -7,11 +7,19 @@
 
 #include <cstdint>
 #include <cuda_runtime_api.h>
+#include <string_view>
 
 namespace decgpe::cuda {
 
-/// The tiling the leapfrog step of a variant uses for a grid.
-Tiling make_tiling(StepVariant variant, const DeviceGrid& g);
+/// The plain kernel's block: y-rows per block × threads per block.
+struct PlainShape {
+  int rows, threads;
+};
+/// "1x512", "1x256" or "2x256"; throws std::invalid_argument otherwise.
+PlainShape parse_plain_shape(std::string_view shape);
+
+/// The tiling the leapfrog step of a variant uses for a grid (`shape`: the plain variant's block).
+Tiling make_tiling(StepVariant variant, const DeviceGrid& g, PlainShape shape);
 /// The one-row tiling of the other stencil kernels and the diagnostics: at most 256 threads.
 Tiling make_cell_tiling(const DeviceGrid& g);
 

@@ -136,15 +136,7 @@ __global__ void __launch_bounds__(kMaxThreads)
 
 } // namespace
 
-/// The plain kernel's shape: "rows x threads-per-block" with "/min-blocks" forcing registers down
-/// for occupancy. DECGPE_PLAIN_SHAPE overrides the default, for tuning on a new GPU.
-struct PlainShape {
-  int rows, threads;
-};
-
-PlainShape plain_shape() {
-  const char* env = std::getenv("DECGPE_PLAIN_SHAPE");
-  const std::string shape = env != nullptr ? env : "1x256";
+PlainShape parse_plain_shape(std::string_view shape) {
   if (shape == "1x512") {
     return {1, 512};
   }
@@ -154,15 +146,15 @@ PlainShape plain_shape() {
   if (shape == "2x256") {
     return {2, 256};
   }
-  throw std::invalid_argument("DECGPE_PLAIN_SHAPE must be 1x512, 1x256 or 2x256, got '" + shape +
-                              "'");
+  throw std::invalid_argument(
+      "the plain kernel's block shape must be 1x512, 1x256 or 2x256, got '" +
+      std::string(shape.substr(0, 32)) + "'");
 }
 
-Tiling make_tiling(StepVariant variant, const DeviceGrid& g) {
+Tiling make_tiling(StepVariant variant, const DeviceGrid& g, PlainShape shape) {
   // About 512 threads a block of whole structure instances, so a block's cells are contiguous in
   // memory; the shared variant's halo costs two instances a tile, so it takes the longest tile that
   // fits. Tiles of a row are balanced (87 instances become 29 + 29 + 29, not 42 + 42 + 3).
-  const PlainShape shape = plain_shape();
   const int per_block = variant == StepVariant::shared ? kMaxThreads : shape.threads;
   const int longest = std::max(1, std::min(per_block / g.ms, g.sx));
   const int tiles_per_row = (g.sx + longest - 1) / longest;

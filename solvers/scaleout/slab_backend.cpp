@@ -19,7 +19,8 @@ namespace {
 
 class SlabBackend final : public Backend {
 public:
-  SlabBackend(std::string_view local, const Problem& global, MPI_Comm comm)
+  SlabBackend(std::string_view local, const Problem& global, MPI_Comm comm,
+              const BackendTuning& tuning)
       : global_(global), comm_(comm) {
     MPI_Comm_rank(comm, &rank_);
     MPI_Comm_size(comm, &ranks_);
@@ -62,7 +63,7 @@ public:
       halo_ = std::make_unique<MpiHaloExchange>(
           slab_.grid, comm, lower >= 0 ? lower : MPI_PROC_NULL, upper >= 0 ? upper : MPI_PROC_NULL);
     }
-    local_ = make_backend(resolved, slab_, halo_.get());
+    local_ = make_backend(resolved, slab_, halo_.get(), tuning);
   }
 
   ~SlabBackend() override {
@@ -117,6 +118,9 @@ public:
   }
   void synchronize() override {
     local_->synchronize();
+  }
+  std::vector<std::pair<std::string, std::string>> tuning() const override {
+    return local_->tuning();
   }
 
   Diagnostics diagnostics(VectorId current, VectorId previous, VectorId reference) override {
@@ -189,8 +193,8 @@ private:
 } // namespace
 
 std::unique_ptr<Backend> make_slab_backend(std::string_view local, const Problem& global,
-                                           MPI_Comm comm) {
-  return std::make_unique<SlabBackend>(local, global, comm);
+                                           MPI_Comm comm, const BackendTuning& tuning) {
+  return std::make_unique<SlabBackend>(local, global, comm, tuning);
 }
 
 } // namespace decgpe::scaleout

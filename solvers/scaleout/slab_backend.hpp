@@ -4,6 +4,7 @@
 // (cuda).
 
 #include "solvers/backend.hpp"
+#include "solvers/backend_registry.hpp"
 
 #include <mpi.h>
 
@@ -15,6 +16,6 @@ namespace decgpe::scaleout {
 /// untouched); diagnostics() are reduced over all ranks. With cuda, each rank takes the GPU of its
 /// node-local rank.
 std::unique_ptr<Backend> make_slab_backend(std::string_view local, const Problem& global,
-                                           MPI_Comm comm);
+                                           MPI_Comm comm, const BackendTuning& tuning = {});
 
 } // namespace decgpe::scaleout
