@@ -2,14 +2,17 @@
 figures, Markdown tables."""
 
 import argparse
-
 import json
 import statistics
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import h5py
 import matplotlib
+
+# The repository's Python package (python/decgpe) reads the results files; found here without installing it.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "python"))
+import decgpe  # noqa: E402
 
 matplotlib.use("Agg")  # files only; no display on build and GPU machines
 import matplotlib.pyplot as plt  # noqa: E402
@@ -51,8 +54,7 @@ def text(value):
 
 
 def h5_attrs(path):
-    with h5py.File(path, "r") as f:
-        return {key: text(value) for key, value in f.attrs.items()}
+    return decgpe.attributes(path)
 
 
 PROVENANCE = ("git_commit", "device", "date", "command")

@@ -13,10 +13,9 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-import h5py
 import numpy as np
 
-from common import run_on_folder, LABELS, LATTICES, Rendered, footer, lattice_order, markdown_table, plt, save_figure, text
+from common import decgpe, run_on_folder, LABELS, LATTICES, Rendered, footer, lattice_order, markdown_table, plt, save_figure
 
 SPLIT = 0.01  # the E(t) at which the runs stop
 RMSE_AT = 10.0  # the time at which the table compares RMSEs
@@ -46,16 +45,11 @@ class Run:
 
 
 def load(path):
-    with h5py.File(path, "r") as f:
-        attrs = {key: text(value) for key, value in f.attrs.items()}
-        d = f["diagnostics"]
-        t, norm, overlap = d["t"][:], d["norm"][:], d["overlap"][:]
-        amplitude = f["analysis/azimuthal_amplitude"]
-        fold = int(amplitude.attrs["fold"])
-        amplitude = amplitude[:]
-        plane = {name: f["analysis/plane"][name][:] for name in ("x", "y", "density", "initial_density")}
-    if overlap.dtype.names:  # the HDF5 compound {r, i}, where h5py does not map it to complex
-        overlap = overlap["r"] + 1j * overlap["i"]
+    r = decgpe.load(path)
+    attrs = r.provenance
+    t, norm, overlap = r.diagnostics["t"], r.diagnostics["norm"], r.diagnostics["overlap"]
+    fold, amplitude = r.analysis["fold"], r.analysis["azimuthal_amplitude"]
+    plane = {name: r.analysis["plane"][name] for name in ("x", "y", "density", "initial_density")}
     error = 1 - np.abs(overlap)
     drift = norm[0] + norm - 2 * np.real(np.exp(1j * attrs["mu"] * t) * overlap)  # ∫|ψ − ψ₀e^(−iμt)|²
     rmse = np.sqrt(np.maximum(0, drift) / attrs["domain_volume"])

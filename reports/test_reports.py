@@ -206,6 +206,11 @@ def made_up_run(path, overlap_dtype):
         compound = np.empty(t.size, overlap_dtype)
         compound["r"], compound["i"] = overlap.real, overlap.imag
         f["diagnostics/overlap"] = compound
+        # The grid of one cubic instance (one cell, its centre at the instance's middle).
+        f["grid/centre"] = np.array([[0.25, 0.25, 0.25]])
+        f["grid/volume"] = np.array([0.125])
+        f["grid/origin"] = np.array([-6.25, -6.25, -6.25])
+        f["grid/box"] = np.array([0.5, 0.5, 0.5])
         f["analysis/azimuthal_amplitude"] = np.linspace(1, 0.1, 13)
         f["analysis/azimuthal_amplitude"].attrs["fold"] = 4
         for name, values in (("x", x), ("y", y), ("density", density), ("initial_density", 0.9 * density)):

@@ -1,0 +1,122 @@
+"""The results file of `decgpe run` (io/results.cpp) as numpy arrays.
+
+The grid is stored per structure instance (/grid/centre: m_s circumcentres relative to an instance's corner,
+/grid/volume: their dual volumes) with the domain's origin, the instance box and the instance counts (attribute
+`structures`); cell i of the domain is local cell l = i mod m_s of instance s = i div m_s, instances running x
+fastest (the paper's §4 memory order). Positions are computed in the solver's own order of operations
+(origin + centre, then + the instance offset), so they are the solver's bit for bit.
+"""
+
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+
+import h5py
+import numpy as np
+
+
+def _plain(value):
+    """An HDF5 attribute as a plain Python value (str, float, int, list)."""
+    if isinstance(value, bytes):
+        return value.decode()
+    if isinstance(value, np.ndarray):
+        return [_plain(v) for v in value.tolist()] if value.dtype.kind in "SO" else value.tolist()
+    if isinstance(value, np.generic):
+        return value.item()
+    return value
+
+
+def _complex(dataset):
+    """A compound {r, i} dataset as a complex array (h5py maps that compound to complex128 itself)."""
+    data = dataset[()]
+    return data if np.iscomplexobj(data) else data["r"] + 1j * data["i"]
+
+
+@dataclass
+class Result:
+    path: Path
+    provenance: dict
+    diagnostics: dict
+    centre: np.ndarray = field(repr=False)  # (m_s, 3)
+    volume_per_structure: np.ndarray = field(repr=False)  # (m_s,)
+    origin: np.ndarray = field(repr=False)
+    box: np.ndarray = field(repr=False)
+    structures: tuple
+    analysis: dict = field(repr=False)  # /analysis: "plane" {x, y, density, initial_density}, "azimuthal_amplitude", "fold"
+
+    @property
+    def cells(self):
+        return len(self.centre) * int(np.prod(self.structures))
+
+    @cached_property
+    def positions(self):
+        """(N, 3) cell centres in memory order."""
+        sx, sy, sz = self.structures
+        ms = len(self.centre)
+        iz, iy, ix = np.meshgrid(np.arange(sz), np.arange(sy), np.arange(sx), indexing="ij")
+        offset = np.stack([ix.ravel() * self.box[0], iy.ravel() * self.box[1], iz.ravel() * self.box[2]], axis=1)
+        local = self.origin + self.centre  # (m_s, 3), as the solver adds them
+        return (local[np.newaxis, :, :] + offset[:, np.newaxis, :]).reshape(sx * sy * sz * ms, 3)
+
+    @cached_property
+    def volume(self):
+        """(N,) dual cell volumes |B_i| in memory order."""
+        return np.tile(self.volume_per_structure, int(np.prod(self.structures)))
+
+    @cached_property
+    def levels(self):
+        """{name: complex array} of the scheme's final levels (/state), read when first asked for."""
+        with h5py.File(self.path, "r") as f:
+            return {name: _complex(f["state"][name]) for name in f["state"]} if "state" in f else {}
+
+    @property
+    def psi(self):
+        """The final state, or None when the run wrote none (--no-state)."""
+        return self.levels.get("current")
+
+    @property
+    def density(self):
+        return None if self.psi is None else np.abs(self.psi) ** 2
+
+    @property
+    def phase(self):
+        return None if self.psi is None else np.angle(self.psi)
+
+    @cached_property
+    def snapshots(self):
+        """{step: psi} of /snapshots, in step order."""
+        with h5py.File(self.path, "r") as f:
+            if "snapshots" not in f:
+                return {}
+            return {int(name): _complex(f["snapshots"][name]) for name in sorted(f["snapshots"], key=int)}
+
+
+def attributes(path):
+    """The root attributes of any HDF5 file as plain Python values (a results file's provenance without the rest)."""
+    with h5py.File(path, "r") as f:
+        return {key: _plain(value) for key, value in f.attrs.items()}
+
+
+def load(path):
+    """Reads a decgpe results file. Raises ValueError for a file that is not one."""
+    path = Path(path)
+    with h5py.File(path, "r") as f:
+        if "grid" not in f or "diagnostics" not in f:
+            raise ValueError(f"{path} is not a decgpe results file (no /grid or /diagnostics)")
+        provenance = {key: _plain(value) for key, value in f.attrs.items()}
+        if "case_toml" in f:
+            provenance["case_toml"] = _plain(f["case_toml"][()])
+        diagnostics = {}
+        for name, dataset in f["diagnostics"].items():
+            diagnostics[name] = _complex(dataset) if dataset.dtype.names else dataset[()]
+        grid = f["grid"]
+        analysis = {}
+        if "analysis" in f:
+            a = f["analysis"]
+            analysis["plane"] = {name: a["plane"][name][()] for name in a["plane"]}
+            analysis["azimuthal_amplitude"] = a["azimuthal_amplitude"][()]
+            analysis["fold"] = int(a["azimuthal_amplitude"].attrs["fold"])
+        return Result(path=path, provenance=provenance, diagnostics=diagnostics,
+                      centre=grid["centre"][()], volume_per_structure=grid["volume"][()],
+                      origin=grid["origin"][()], box=grid["box"][()],
+                      structures=tuple(int(n) for n in f.attrs["structures"]), analysis=analysis)

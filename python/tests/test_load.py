@@ -1,0 +1,106 @@
+"""decgpe.load against what the solver wrote: a fresh run of the harmonic-oscillator vortex (positions checked
+against the analytic density, psi and the series against h5py, the norm against the volumes) and a committed result.
+
+    DECGPE_EXECUTABLE=build/cpu/cli/decgpe python3 -m unittest discover -s python/tests
+"""
+
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+from pathlib import Path
+
+import h5py
+import numpy as np
+
+import decgpe
+
+ROOT = Path(__file__).resolve().parents[2]
+
+CASE = """lattice = "bcc"
+h = 0.45
+domain = [9.0, 9.0, 9.0]
+g = 0.0
+[time]
+dt = 1e-4
+steps = 20
+diagnostics_every = 5
+snapshot_every = 10
+[initial]
+kappa = 1
+"""
+
+
+class FreshRun(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.dir = tempfile.TemporaryDirectory()
+        case = Path(cls.dir.name) / "vortex.toml"
+        case.write_text(CASE)
+        cls.path = Path(cls.dir.name) / "vortex.h5"
+        subprocess.run([os.environ["DECGPE_EXECUTABLE"], "run", str(case), "--quiet", "--backend", "openmp",
+                        "--out", str(cls.path)], check=True)
+        cls.result = decgpe.load(cls.path)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.dir.cleanup()
+
+    def test_psi_and_series_are_what_the_file_holds(self):
+        with h5py.File(self.path) as f:
+            np.testing.assert_array_equal(self.result.psi, f["state/current"][()])
+            np.testing.assert_array_equal(self.result.diagnostics["norm"], f["diagnostics/norm"][()])
+            self.assertEqual(self.result.cells, int(f.attrs["cells"]))
+        self.assertEqual(self.result.provenance["lattice"], "bcc")
+        self.assertEqual(self.result.provenance["scheme"], "leapfrog")
+        self.assertIn("[initial]", self.result.provenance["case_toml"])
+        self.assertEqual(list(self.result.snapshots), [0, 10, 20])
+
+    def test_the_norm_is_the_volume_weighted_density(self):
+        norm = np.sum(self.result.volume * self.result.density)
+        self.assertAlmostEqual(norm, self.result.diagnostics["norm"][-1], delta=1e-12)
+
+    def test_positions_carry_the_analytic_vortex(self):
+        # psi = (x + iy) e^{-r^2/2} e^{-i mu t} up to the grid's O(h^2): |psi|^2 ~ rho^2 e^{-r^2} at the positions.
+        x, y, z = self.result.positions.T
+        analytic = (x ** 2 + y ** 2) * np.exp(-(x ** 2 + y ** 2 + z ** 2))
+        analytic /= np.sum(self.result.volume * analytic)
+        worst = np.max(np.abs(self.result.density - analytic)) / np.max(analytic)
+        self.assertLess(worst, 1e-2)
+        # Every cell lies in its instance's box, the instances tile the domain from its origin.
+        corner = self.result.origin
+        far = corner + np.array(self.result.structures) * self.result.box
+        self.assertTrue(np.all(self.result.positions >= corner - 1e-12))
+        self.assertTrue(np.all(self.result.positions <= far + 1e-12))
+
+
+    def test_the_example_runs_on_it(self):
+        image = Path(self.dir.name) / "density.png"
+        done = subprocess.run([sys.executable, str(ROOT / "python/examples/quickstart.py"), str(self.path),
+                               str(image)], capture_output=True, text=True, check=True)
+        self.assertIn("bcc", done.stdout)
+        self.assertIn("cells within half a structure of z = 0", done.stdout)
+        self.assertGreater(image.stat().st_size, 10000)
+
+
+class CommittedResult(unittest.TestCase):
+    def test_a_committed_accuracy_run_loads_without_its_state(self):
+        path = ROOT / "reports/data/nvidia-h100-80gb-hbm3/physics/accuracy_bcc.h5"
+        r = decgpe.load(path)
+        self.assertIsNone(r.psi)
+        self.assertEqual(r.provenance["lattice"], "bcc")
+        with h5py.File(path) as f:
+            np.testing.assert_array_equal(r.diagnostics["t"], f["diagnostics/t"][()])
+            self.assertEqual(r.cells, int(f.attrs["cells"]))
+
+    def test_a_file_that_is_not_a_result_is_refused(self):
+        with tempfile.NamedTemporaryFile(suffix=".h5") as tmp:
+            with h5py.File(tmp.name, "w") as f:
+                f["x"] = 1
+            with self.assertRaises(ValueError):
+                decgpe.load(tmp.name)
+
+
+if __name__ == "__main__":
+    unittest.main()
