@@ -19,6 +19,15 @@ namespace decgpe::cuda {
 
 namespace {
 
+/// A host-to-device copy that is complete when it returns. cudaMemcpy from pageable memory may
+/// return before its DMA lands, ordered only on the legacy default stream, which the backend's
+/// non-blocking stream does not wait for: a kernel queued next could read the old bytes (a table
+/// made mid-run, such as a new step's face rotations, did, seen as a rare race on the H100).
+void copy_to_device(void* device, const void* host, std::size_t bytes) {
+  DECGPE_CUDA_CHECK(cudaMemcpy(device, host, bytes, cudaMemcpyHostToDevice));
+  DECGPE_CUDA_CHECK(cudaDeviceSynchronize());
+}
+
 /// Device memory owned by one object.
 template <class T> class DeviceBuffer {
 public:
@@ -43,9 +52,7 @@ public:
     }
   }
   T* get() const { return data_; }
-  void upload(const T* host, std::size_t count) {
-    DECGPE_CUDA_CHECK(cudaMemcpy(data_, host, count * sizeof(T), cudaMemcpyHostToDevice));
-  }
+  void upload(const T* host, std::size_t count) { copy_to_device(data_, host, count * sizeof(T)); }
 
 private:
   T* data_ = nullptr;
@@ -153,8 +160,7 @@ public:
   void upload(VectorId v, std::span<const Complex> values) override {
     check_size(values.size());
     synchronize();
-    DECGPE_CUDA_CHECK(
-        cudaMemcpy(at(v), values.data(), values.size_bytes(), cudaMemcpyHostToDevice));
+    copy_to_device(at(v), values.data(), values.size_bytes());
   }
   void download(VectorId v, std::span<Complex> values) override {
     check_size(values.size());
