@@ -28,12 +28,25 @@ find_package(benchmark REQUIRED)
 # CUDA is optional: a CPU-only build links and runs, and `--backend cuda` then says it was not built.
 set(DECGPE_HAVE_CUDA OFF)
 if(DECGPE_ENABLE_CUDA)
+  # The compiler: CMAKE_CUDA_COMPILER or CUDACXX where given, nvcc on PATH, else the toolkit's usual place.
+  find_program(DECGPE_NVCC_ON_PATH nvcc)
+  if(NOT DEFINED CMAKE_CUDA_COMPILER AND NOT DEFINED ENV{CUDACXX} AND NOT DECGPE_NVCC_ON_PATH
+     AND EXISTS /usr/local/cuda/bin/nvcc)
+    set(ENV{CUDACXX} /usr/local/cuda/bin/nvcc)
+  endif()
   include(CheckLanguage)
   check_language(CUDA)
   if(CMAKE_CUDA_COMPILER)
+    # The architecture: CMAKE_CUDA_ARCHITECTURES where given, else the first GPU present, else sm_90 (H100, H200).
     if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES)
       set(CMAKE_CUDA_ARCHITECTURES 90)
+      execute_process(COMMAND nvidia-smi --query-gpu=compute_cap --format=csv,noheader
+                      OUTPUT_VARIABLE decgpe_compute_cap RESULT_VARIABLE decgpe_smi ERROR_QUIET)
+      if(decgpe_smi EQUAL 0 AND decgpe_compute_cap MATCHES "^([0-9]+)\\.([0-9]+)")
+        set(CMAKE_CUDA_ARCHITECTURES "${CMAKE_MATCH_1}${CMAKE_MATCH_2}")
+      endif()
     endif()
+    message(STATUS "decgpe: CUDA architectures ${CMAKE_CUDA_ARCHITECTURES}")
     enable_language(CUDA)
     # CMake 3.25 (Debian 12) does not know nvcc's C++20 flag; newer CMake does.
     if(NOT DEFINED CMAKE_CUDA20_STANDARD_COMPILE_OPTION)
