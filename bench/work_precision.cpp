@@ -138,6 +138,21 @@ Run integrate_to(Backend& backend, const std::string& scheme_name, double dt, do
   return run;
 }
 
+/// A run's row of the study: its steps, cost and errors.
+nlohmann::json study_row(const std::string& scheme, double multiple, const Run& r, const Grid& grid,
+                         double time_error, double total_error) {
+  return {
+      {"scheme", scheme},
+      {"dt_over_leapfrog_limit", multiple},
+      {"dt", r.dt},
+      {"steps", r.steps},
+      {"seconds", r.seconds},
+      {"passes", r.traffic.passes * static_cast<double>(r.steps)},
+      {"bytes", r.traffic.bytes * static_cast<double>(grid.cells()) * static_cast<double>(r.steps)},
+      {"time_error", time_error},
+      {"total_error", total_error}};
+}
+
 double max_density(const std::vector<Complex>& psi) {
   double most = 0.0;
   for (const Complex& z : psi) {
@@ -161,19 +176,11 @@ void adaptive_runs(Backend& backend, const std::string& scheme, double limit,
     const Run r = integrate_to(backend, scheme, longest, o.end_time, psi0, {kind, s});
     const double time_error = relative_distance(grid, r.psi, reference);
     const double total_error = relative_distance(grid, r.psi, exact);
-    c["runs"].push_back({{"scheme", scheme},
-                         {"adaptive", true},
-                         {"step_control", std::string(step_control_name(kind))},
-                         {kind == StepControl::doubling ? "tolerance" : "theta", setting},
-                         {"dt_over_leapfrog_limit", r.dt / limit},
-                         {"dt", r.dt},
-                         {"steps", r.steps},
-                         {"seconds", r.seconds},
-                         {"passes", r.traffic.passes * static_cast<double>(r.steps)},
-                         {"bytes", r.traffic.bytes * static_cast<double>(grid.cells()) *
-                                       static_cast<double>(r.steps)},
-                         {"time_error", time_error},
-                         {"total_error", total_error}});
+    nlohmann::json row = study_row(scheme, r.dt / limit, r, grid, time_error, total_error);
+    row["adaptive"] = true;
+    row["step_control"] = std::string(step_control_name(kind));
+    row[kind == StepControl::doubling ? "tolerance" : "theta"] = setting;
+    c["runs"].push_back(row);
     std::printf("  %-16s %s %-8.2g steps %-7ld %8.3f s  time error %.3e  total %.3e\n",
                 scheme.c_str(), kind == StepControl::doubling ? "tol" : "θ  ", setting, r.steps,
                 r.seconds, time_error, total_error);
@@ -225,16 +232,7 @@ bool study_case(const std::string& path, const Options& o, nlohmann::json& out) 
       const double total_error = relative_distance(grid, r.psi, exact);
       valid = valid && std::isfinite(time_error);
       errors.push_back(time_error);
-      nlohmann::json row = {{"scheme", scheme},
-                            {"dt_over_leapfrog_limit", multiple},
-                            {"dt", r.dt},
-                            {"steps", r.steps},
-                            {"seconds", r.seconds},
-                            {"passes", r.traffic.passes * static_cast<double>(r.steps)},
-                            {"bytes", r.traffic.bytes * static_cast<double>(grid.cells()) *
-                                          static_cast<double>(r.steps)},
-                            {"time_error", time_error},
-                            {"total_error", total_error}};
+      nlohmann::json row = study_row(scheme, multiple, r, grid, time_error, total_error);
       for (const auto& [name, value] : r.properties) {
         row[name] = value;
       }

@@ -20,6 +20,13 @@ std::string_view step_control_name(StepControl control) {
   return "fixed";
 }
 
+void blown_up(const char* what, double value) {
+  char buffer[200];
+  std::snprintf(buffer, sizeof buffer,
+                "%s = %.6g needs a step below dt_max * 2^-40: the state has blown up", what, value);
+  throw InstabilityError(buffer);
+}
+
 double shortest_step(const AdaptiveSettings& s) {
   return std::ldexp(s.dt_max, -kLadderRungs / 8);
 }
@@ -36,12 +43,7 @@ double phase_step(double rate, const AdaptiveSettings& s) {
     ++k;
   }
   if (k > kLadderRungs) {
-    char buffer[200];
-    std::snprintf(buffer, sizeof buffer,
-                  "the phase rate max|V + g|psi|^2| = %.6g needs a step below dt_max * 2^-40: "
-                  "the state has blown up",
-                  rate);
-    throw InstabilityError(buffer);
+    blown_up("the phase rate max|V + g|psi|^2|", rate);
   }
   return std::ldexp(std::exp2(-(k % 8) / 8.0), -k / 8) * s.dt_max;
 }

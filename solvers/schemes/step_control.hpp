@@ -44,4 +44,8 @@ double doubling_step(double dt, double error, const AdaptiveSettings& s);
 /// The shortest step a doubling run may take before it counts as blown up.
 double shortest_step(const AdaptiveSettings& s);
 
+/// Throws the InstabilityError of a step control that needs a step below shortest_step():
+/// "<what> = <value> needs a step below dt_max * 2^-40: the state has blown up".
+[[noreturn]] void blown_up(const char* what, double value);
+
 } // namespace decgpe

@@ -1,10 +1,8 @@
 #include "solvers/schemes/rk4/rk4.hpp"
 
-#include "solvers/integrator.hpp"
 #include "solvers/schemes/one_level.hpp"
 
 #include <algorithm>
-#include <cstdio>
 #include <limits>
 #include <optional>
 #include <stdexcept>
@@ -80,12 +78,7 @@ private:
       ++rejections;
       clock.next_dt = next;
       if (next < shortest_step(adaptive_)) {
-        char buffer[160];
-        std::snprintf(buffer, sizeof buffer,
-                      "rk4 step doubling: the error estimate %.3g needs a step below dt_max * "
-                      "2^-40: the state has blown up",
-                      error);
-        throw InstabilityError(buffer);
+        blown_up("rk4 step doubling's error estimate", error);
       }
     }
   }
