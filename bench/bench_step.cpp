@@ -170,8 +170,7 @@ void step_benchmark(benchmark::State& state, const std::string& scheme_name,
   // Even, so that each iteration ends with the leapfrog's buffers in the same roles; GPU steps are
   // queued back to back between synchronisations.
   const bool gpu = backend_name.starts_with("cuda");
-  const long steps_per_iteration =
-      scheme_name == "leapfrog" ? (gpu ? 20 : 2) : (gpu ? 6 : 1);
+  const long steps_per_iteration = scheme_name == "leapfrog" ? (gpu ? 20 : 2) : (gpu ? 6 : 1);
   run_samples(state, *backend, *scheme, steps_per_iteration, gpu);
   // Every run checks its own result: the leapfrog invariant is conserved exactly by correct steps,
   // whatever the state does, and so is the norm by the split schemes; RK4's norm may only fall, and
