@@ -101,14 +101,7 @@ public:
   const toml::node* node(std::string_view key) const { return table_->get(key); }
 
   std::optional<std::string> string(std::string_view key) const {
-    const toml::node* node = table_->get(key);
-    if (node == nullptr) {
-      return std::nullopt;
-    }
-    if (!node->is_string()) {
-      fail_type(path(key), "a string", *node);
-    }
-    return node->as_string()->get();
+    return typed<std::string>(key, "a string");
   }
 
   std::optional<double> number(std::string_view key) const {
@@ -116,16 +109,7 @@ public:
     return node == nullptr ? std::nullopt : std::optional(as_number(*node, path(key)));
   }
 
-  std::optional<bool> boolean(std::string_view key) const {
-    const toml::node* node = table_->get(key);
-    if (node == nullptr) {
-      return std::nullopt;
-    }
-    if (!node->is_boolean()) {
-      fail_type(path(key), "a boolean", *node);
-    }
-    return node->as_boolean()->get();
-  }
+  std::optional<bool> boolean(std::string_view key) const { return typed<bool>(key, "a boolean"); }
 
   std::optional<std::int64_t> integer(std::string_view key) const {
     const toml::node* node = table_->get(key);
@@ -205,6 +189,18 @@ public:
   }
 
 private:
+  /// The value under `key` if present, which must be a T (TOML's string or boolean).
+  template <class T> std::optional<T> typed(std::string_view key, std::string_view expected) const {
+    const toml::node* node = table_->get(key);
+    if (node == nullptr) {
+      return std::nullopt;
+    }
+    if (!node->is<T>()) {
+      fail_type(path(key), expected, *node);
+    }
+    return node->value<T>();
+  }
+
   [[noreturn]] void fail_type(const std::string& key_path, std::string_view expected,
                               const toml::node& node) const {
     fail("key '" + key_path + "' must be " + std::string(expected) + ", got " +
