@@ -1,6 +1,7 @@
 // decgpe: one executable, one subcommand per job.
 
 #include "cli/build_info.hpp"
+#include "cli/case_keys_command.hpp"
 #include "cli/isotropy_command.hpp"
 #include "cli/lattice_command.hpp"
 #include "cli/one_line.hpp"
@@ -53,6 +54,7 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   decgpe::cli::add_lattice_command(app);
   decgpe::cli::add_isotropy_command(app);
+  decgpe::cli::add_case_keys_command(app);
   decgpe::cli::add_run_command(app, argc, argv, mpi);
   try {
     app.parse(argc, argv);

@@ -1,6 +1,6 @@
 #include "setup/case_file.hpp"
 
-#include "lattices/crystal.hpp"
+#include "setup/case_schema.hpp"
 #include "setup/one_line.hpp"
 #include "solvers/schemes/registry.hpp"
 
@@ -12,9 +12,7 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
-#include <initializer_list>
 #include <iterator>
-#include <limits>
 #include <sstream>
 #include <system_error>
 #include <toml++/toml.h>
@@ -25,10 +23,6 @@ namespace decgpe::setup {
 namespace {
 
 namespace fs = std::filesystem;
-
-// A winding beyond this is far outside any trap state the solver is meant for, so it is most likely
-// a typo.
-constexpr std::int64_t kMaxKappa = 30;
 
 // The shipped cases are under 2 KiB; anything near this bound is not a case file.
 constexpr std::size_t kMaxCaseBytes = 1 << 20;
@@ -59,6 +53,30 @@ std::string_view type_name(toml::node_type type) {
   return "unknown";
 }
 
+/// What a value outside `key`'s interval must be: a number bounded on both sides is told the
+/// interval, anything else the bound it crossed.
+std::string must_be(const CaseKey& key, double value) {
+  const KeyRange& r = key.range;
+  const bool integer = key.type == KeyType::integer || key.type == KeyType::integers3;
+  if (!integer && std::isfinite(r.lo) && std::isfinite(r.hi)) {
+    return "in " + interval_text(r);
+  }
+  if (r.lo_open ? value <= r.lo : value < r.lo) {
+    return (r.lo_open ? "> " : ">= ") + number_text(r.lo);
+  }
+  return (r.hi_open ? "< " : "<= ") + number_text(r.hi);
+}
+
+/// "'a', 'b' or 'c'"
+std::string alternatives(const std::vector<std::string_view>& choices) {
+  std::string text;
+  for (std::size_t k = 0; k < choices.size(); ++k) {
+    const char* separator = k == 0 ? "" : k + 1 == choices.size() ? " or " : ", ";
+    text += separator + ("'" + std::string(choices[k]) + "'");
+  }
+  return text;
+}
+
 /// One TOML table of the case file with its dotted path ("" for the top level, "time." for [time]);
 /// every accessor checks type and finiteness and names the key by its full path when it fails.
 class Section {
@@ -75,9 +93,10 @@ public:
   bool has(std::string_view key) const { return table_->contains(key); }
 
   // A misspelt key must not silently leave the default in place.
-  void allow_only(std::initializer_list<std::string_view> keys) const {
+  void allow_only_schema_keys() const {
+    const std::string_view table = std::string_view(prefix_).substr(0, prefix_.rfind('.'));
     for (const auto& [key, node] : *table_) {
-      if (std::ranges::find(keys, key.str()) == keys.end()) {
+      if (!is_case_key(table, key.str())) {
         fail("unknown key '" + echo(path(key.str())) + "'");
       }
     }
@@ -100,20 +119,33 @@ public:
 
   const toml::node* node(std::string_view key) const { return table_->get(key); }
 
+  // The accessors of values check them against the key's range in the schema.
   std::optional<std::string> string(std::string_view key) const {
-    return typed<std::string>(key, "a string");
+    std::optional<std::string> value = typed<std::string>(key, "a string");
+    if (value) {
+      check_choice(*value, key);
+    }
+    return value;
   }
 
   std::optional<double> number(std::string_view key) const {
     const toml::node* node = table_->get(key);
-    return node == nullptr ? std::nullopt : std::optional(as_number(*node, path(key)));
+    if (node == nullptr) {
+      return std::nullopt;
+    }
+    return check_range(as_number(*node, path(key)), key, path(key));
   }
 
   std::optional<bool> boolean(std::string_view key) const { return typed<bool>(key, "a boolean"); }
 
   std::optional<std::int64_t> integer(std::string_view key) const {
     const toml::node* node = table_->get(key);
-    return node == nullptr ? std::nullopt : std::optional(as_integer(*node, path(key)));
+    if (node == nullptr) {
+      return std::nullopt;
+    }
+    const std::int64_t value = as_integer(*node, path(key));
+    check_range(static_cast<double>(value), key, path(key));
+    return value;
   }
 
   std::optional<Section> section(std::string_view key) const {
@@ -170,25 +202,37 @@ public:
     return node.as_integer()->get();
   }
 
-  double positive(double value, std::string_view key) const {
-    if (!(value > 0.0)) {
-      fail("key '" + path(key) + "' must be > 0");
-    }
-    return value;
-  }
-
-  std::int64_t in_range(std::int64_t value, const std::string& key_path, std::int64_t lo,
-                        std::int64_t hi = std::numeric_limits<std::int64_t>::max()) const {
-    if (value < lo) {
-      fail("key '" + key_path + "' must be >= " + std::to_string(lo));
-    }
-    if (value > hi) {
-      fail("key '" + key_path + "' must be <= " + std::to_string(hi));
+  /// `value` of `key`, refused outside the schema's interval; `shown` names it ("domain[1]").
+  double check_range(double value, std::string_view key, const std::string& shown) const {
+    const CaseKey& entry = case_key(path(key));
+    if (!entry.range.admits(value)) {
+      fail("key '" + shown + "' must be " + must_be(entry, value));
     }
     return value;
   }
 
 private:
+  /// Refuses a string outside the schema's choices of `key` (or an empty one where it must not be).
+  void check_choice(const std::string& value, std::string_view key) const {
+    const KeyRange& range = case_key(path(key)).range;
+    if (range.admits(value)) {
+      return;
+    }
+    if (range.kind == KeyRange::Kind::non_empty) {
+      fail("key '" + path(key) + "' must not be empty");
+    }
+    if (!range.registry.empty()) {
+      std::string known;
+      for (const std::string_view name : range.choices) {
+        known += (known.empty() ? "" : ", ") + std::string(name);
+      }
+      fail("key '" + path(key) + "': unknown " + std::string(range.registry) + " '" + echo(value) +
+           "' (known: " + known + ")");
+    }
+    fail("key '" + path(key) + "' must be " + alternatives(range.choices) + ", got '" +
+         echo(value) + "'");
+  }
+
   /// The value under `key` if present, which must be a T (TOML's string or boolean).
   template <class T> std::optional<T> typed(std::string_view key, std::string_view expected) const {
     const toml::node* node = table_->get(key);
@@ -212,26 +256,10 @@ private:
   const std::string* source_;
 };
 
-void read_lattice(const Section& top, CaseConfig& c) {
-  c.lattice = top.required(&Section::string, "lattice");
-  const auto names = lattices::lattice_names();
-  if (std::ranges::find(names, c.lattice) == names.end()) {
-    std::string known;
-    for (const std::string_view name : names) {
-      known += (known.empty() ? "" : ", ") + std::string(name);
-    }
-    top.fail("unknown lattice '" + echo(c.lattice) + "' (known: " + known + ")");
-  }
-}
-
 void read_grid(const Section& top, CaseConfig& c) {
   top.exactly_one("h", "operations_per_time");
-  if (const std::optional<double> h = top.number("h")) {
-    c.h = top.positive(*h, "h");
-  }
-  if (const std::optional<double> ops = top.number("operations_per_time")) {
-    c.operations_per_time = top.positive(*ops, "operations_per_time");
-  }
+  c.h = top.number("h").value_or(c.h);
+  c.operations_per_time = top.number("operations_per_time");
   top.exactly_one("domain", "structures");
   if (const toml::array* shift = top.triple("shift", "numbers")) {
     for (std::size_t i = 0; i < 3; ++i) {
@@ -248,7 +276,7 @@ void read_grid(const Section& top, CaseConfig& c) {
     std::array<double, 3> extent{};
     for (std::size_t i = 0; i < 3; ++i) {
       const std::string key = "domain[" + std::to_string(i) + "]";
-      extent[i] = top.positive(top.as_number(*domain->get(i), key), key);
+      extent[i] = top.check_range(top.as_number(*domain->get(i), key), "domain", key);
     }
     c.domain = extent;
   }
@@ -256,15 +284,16 @@ void read_grid(const Section& top, CaseConfig& c) {
     std::array<int, 3> counts{};
     for (std::size_t i = 0; i < 3; ++i) {
       const std::string key = "structures[" + std::to_string(i) + "]";
-      counts[i] = static_cast<int>(top.in_range(top.as_integer(*structures->get(i), key), key, 1,
-                                                std::numeric_limits<int>::max()));
+      const std::int64_t count = top.as_integer(*structures->get(i), key);
+      top.check_range(static_cast<double>(count), "structures", key);
+      counts[i] = static_cast<int>(count);
     }
     c.structures = counts;
   }
 }
 
 void read_potential(const Section& p, CaseConfig& c, const fs::path& base_dir) {
-  p.allow_only({"kind", "lambda", "file", "dataset"});
+  p.allow_only_schema_keys();
   c.potential_kind = p.string("kind").value_or(c.potential_kind);
   // A key of the other kind would be silently ignored, so it is refused like an unknown key.
   const auto only_for = [&p](std::string_view key, std::string_view kind) {
@@ -275,26 +304,12 @@ void read_potential(const Section& p, CaseConfig& c, const fs::path& base_dir) {
   if (c.potential_kind == "harmonic") {
     only_for("file", "tabulated");
     only_for("dataset", "tabulated");
-    if (const std::optional<double> lambda = p.number("lambda")) {
-      if (*lambda < 0.0) {
-        p.fail("key '" + p.path("lambda") + "' must be >= 0");
-      }
-      c.lambda = *lambda;
-    }
-  } else if (c.potential_kind == "tabulated") {
+    c.lambda = p.number("lambda").value_or(c.lambda);
+  } else { // tabulated: the schema allows no third kind
     only_for("lambda", "harmonic");
     const fs::path file = p.required(&Section::string, "file");
-    if (file.empty()) {
-      p.fail("key '" + p.path("file") + "' must not be empty");
-    }
     c.potential_file = (file.is_relative() ? base_dir / file : file).string();
     c.potential_dataset = p.string("dataset").value_or(c.potential_dataset);
-    if (c.potential_dataset.empty()) {
-      p.fail("key '" + p.path("dataset") + "' must not be empty");
-    }
-  } else {
-    p.fail("key '" + p.path("kind") + "' must be 'harmonic' or 'tabulated', got '" +
-           echo(c.potential_kind) + "'");
   }
 }
 
@@ -330,106 +345,51 @@ void read_adaptive(const Section& t, CaseConfig& c) {
   if (const std::string why = adaptive_mismatch(c); !why.empty()) {
     t.fail("key '" + t.path("adaptive") + "': " + why);
   }
-  c.theta = t.positive(t.number("theta").value_or(c.theta), "theta");
-  c.tolerance = t.positive(t.number("tolerance").value_or(c.tolerance), "tolerance");
+  c.theta = t.number("theta").value_or(c.theta);
+  c.tolerance = t.number("tolerance").value_or(c.tolerance);
   c.density_floor = t.number("density_floor").value_or(c.density_floor);
-  if (!(c.density_floor >= 0.0 && c.density_floor < 1.0)) {
-    t.fail("key '" + t.path("density_floor") + "' must be in [0, 1)");
-  }
 }
 
 void read_time(const Section& t, CaseConfig& c) {
-  t.allow_only({"scheme", "start", "dt", "dt_fraction", "dt_fraction_of", "end_time", "steps",
-                "diagnostics_every", "snapshot_every", "stop_when_error_exceeds", "adaptive",
-                "theta", "density_floor", "tolerance"});
+  t.allow_only_schema_keys();
   c.scheme = t.string("scheme").value_or(c.scheme);
-  try {
-    find_scheme(c.scheme);
-  } catch (const std::invalid_argument& e) {
-    t.fail("key '" + t.path("scheme") + "': " + e.what());
-  }
   c.start = t.string("start").value_or(c.start);
-  if (c.start != "discrete" && c.start != "paper") {
-    t.fail("key '" + t.path("start") + "' must be 'discrete' or 'paper', got '" + echo(c.start) +
-           "'");
-  }
   if (c.start == "paper" && !find_scheme(c.scheme).takes_previous_level) {
     t.fail("key '" + t.path("start") + "' = 'paper' sets the leapfrog's second level; scheme '" +
            c.scheme + "' has one level");
   }
-  if (const std::optional<double> stop = t.number("stop_when_error_exceeds")) {
-    if (!(*stop > 0.0 && *stop < 1.0)) {
-      t.fail("key '" + t.path("stop_when_error_exceeds") + "' must be in (0, 1)");
-    }
-    c.stop_when_error_exceeds = *stop;
-  }
+  c.stop_when_error_exceeds = t.number("stop_when_error_exceeds");
   t.exactly_one("dt", "dt_fraction");
-  if (const std::optional<double> dt = t.number("dt")) {
-    c.dt = t.positive(*dt, "dt");
-  }
-  if (const std::optional<double> fraction = t.number("dt_fraction")) {
-    if (!(*fraction > 0.0 && *fraction < 1.0)) {
-      t.fail("key '" + t.path("dt_fraction") + "' must be in (0, 1)");
-    }
-    c.dt_fraction = *fraction;
-  }
+  c.dt = t.number("dt");
+  c.dt_fraction = t.number("dt_fraction");
   c.dt_fraction_of = t.string("dt_fraction_of").value_or(c.dt_fraction_of);
-  if (c.dt_fraction_of != "limit" && c.dt_fraction_of != "eq11") {
-    t.fail("key '" + t.path("dt_fraction_of") + "' must be 'limit' or 'eq11', got '" +
-           echo(c.dt_fraction_of) + "'");
-  }
   if (t.has("dt_fraction_of") && !c.dt_fraction) {
     t.fail("key '" + t.path("dt_fraction_of") + "' needs 'time.dt_fraction'");
   }
   t.exactly_one("end_time", "steps");
-  if (const std::optional<double> end_time = t.number("end_time")) {
-    c.end_time = t.positive(*end_time, "end_time");
-  }
-  if (const std::optional<std::int64_t> steps = t.integer("steps")) {
-    c.steps = static_cast<long>(t.in_range(*steps, t.path("steps"), 1));
-  }
-  if (const std::optional<std::int64_t> every = t.integer("diagnostics_every")) {
-    c.diagnostics_every = static_cast<long>(t.in_range(*every, t.path("diagnostics_every"), 1));
-  }
-  if (const std::optional<std::int64_t> every = t.integer("snapshot_every")) {
-    c.snapshot_every = static_cast<long>(t.in_range(*every, t.path("snapshot_every"), 0));
-  }
+  c.end_time = t.number("end_time");
+  c.steps = t.integer("steps");
+  c.diagnostics_every = t.integer("diagnostics_every").value_or(c.diagnostics_every);
+  c.snapshot_every = t.integer("snapshot_every").value_or(c.snapshot_every);
   read_adaptive(t, c);
 }
 
 void read_initial(const Section& i, CaseConfig& c) {
-  i.allow_only({"kind", "kappa"});
+  i.allow_only_schema_keys();
   c.initial_kind = i.string("kind").value_or(c.initial_kind);
-  if (c.initial_kind != "harmonic_vortex" && c.initial_kind != "stationary_vortex") {
-    i.fail("key '" + i.path("kind") + "' must be 'harmonic_vortex' or 'stationary_vortex', got '" +
-           echo(c.initial_kind) + "'");
-  }
-  c.kappa = static_cast<int>(
-      i.in_range(i.required(&Section::integer, "kappa"), i.path("kappa"), 0, kMaxKappa));
+  c.kappa = static_cast<int>(i.required(&Section::integer, "kappa"));
 }
 
 void read_cuda(const Section& s, CaseConfig& c) {
-  s.allow_only({"block_shape", "graphs"});
+  s.allow_only_schema_keys();
   c.cuda_block_shape = s.string("block_shape").value_or("");
-  if (!c.cuda_block_shape.empty() && c.cuda_block_shape != "1x256" &&
-      c.cuda_block_shape != "1x512" && c.cuda_block_shape != "2x256") {
-    s.fail("key '" + s.path("block_shape") + "' must be '1x256', '1x512' or '2x256', got '" +
-           echo(c.cuda_block_shape) + "'");
-  }
   c.cuda_graphs = s.boolean("graphs");
 }
 
 void read_output(const Section& o, CaseConfig& c) {
-  o.allow_only({"checkpoint_every", "checkpoint_minutes"});
-  if (const std::optional<std::int64_t> every = o.integer("checkpoint_every")) {
-    c.checkpoint_every = static_cast<long>(o.in_range(*every, o.path("checkpoint_every"), 0));
-  }
-  if (const std::optional<double> minutes = o.number("checkpoint_minutes")) {
-    if (*minutes < 0.0) {
-      o.fail("key '" + o.path("checkpoint_minutes") + "' must be >= 0");
-    }
-    c.checkpoint_minutes = *minutes;
-  }
+  o.allow_only_schema_keys();
+  c.checkpoint_every = o.integer("checkpoint_every").value_or(c.checkpoint_every);
+  c.checkpoint_minutes = o.number("checkpoint_minutes").value_or(c.checkpoint_minutes);
 }
 
 } // namespace
@@ -446,11 +406,10 @@ CaseConfig parse_case(std::string_view toml, std::string_view source, const fs::
   }
 
   const Section top(root, "", source_name);
-  top.allow_only({"lattice", "h", "operations_per_time", "domain", "structures", "shift", "g",
-                  "potential", "time", "initial", "output", "cuda"});
+  top.allow_only_schema_keys();
   CaseConfig c;
   c.name = fs::path(source).stem().string();
-  read_lattice(top, c);
+  c.lattice = top.required(&Section::string, "lattice");
   read_grid(top, c);
   // The physics has no defaults: a dropped g or κ would silently be another problem.
   c.g = top.required(&Section::number, "g");

@@ -16,6 +16,7 @@ struct CaseError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// The defaults below are the schema's (setup/case_schema.cpp); a test holds the two equal.
 struct CaseConfig {
   std::string name; ///< the file's stem ("default" for cases/default.toml)
 
@@ -76,6 +77,8 @@ struct CaseConfig {
   /// stationary_vortex: the eq. 14 state of this λ, g and κ.
   std::string initial_kind = "harmonic_vortex";
   int kappa = 1; ///< winding number κ ≥ 0
+
+  bool operator==(const CaseConfig&) const = default;
 };
 
 /// The case text with `overrides` applied (the --set flag): each "dotted.key=VALUE" sets that key,

@@ -1,14 +1,19 @@
 // Case files: a valid file gives the expected configuration, and every bad input gives a one-line
-// CaseError that names the file and the key.
+// CaseError that names the file and the key; the schema's defaults, keys and ranges are the
+// parser's.
 
 #include "setup/case_file.hpp"
+#include "setup/case_schema.hpp"
 
+#include <cmath>
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <gtest/gtest.h>
 #include <regex>
 #include <string>
 #include <string_view>
+#include <toml++/toml.h>
 #include <vector>
 
 namespace decgpe {
@@ -466,6 +471,246 @@ TEST(CaseOverrides, BadOverridesAreOneLineNamingThem) {
   EXPECT_NE(message({"cuda.block_shape=3x3"}).find("'1x256', '1x512' or '2x256'"),
             std::string::npos);
   EXPECT_NE(message({"cuda.graphs=yes"}).find("must be a boolean"), std::string::npos);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The schema (setup/case_schema.hpp): its defaults are CaseConfig's, it knows every key the shipped
+// cases use, and the parser reads every key it lists and holds each to the schema's range.
+
+using setup::CaseKey;
+using setup::KeyRange;
+using setup::KeyType;
+
+const std::string kMinimal = with_physics(kGrid + kTime);
+
+/// kMinimal with `overrides` applied; throws CaseError.
+CaseConfig minimal_with(std::vector<std::string> overrides) {
+  return with_overrides(kMinimal, std::move(overrides));
+}
+
+/// The message of the CaseError that kMinimal with `overrides` gives, or "" when it is accepted.
+std::string refusal(std::vector<std::string> overrides) {
+  try {
+    minimal_with(std::move(overrides));
+  } catch (const CaseError& e) {
+    return e.what();
+  }
+  return {};
+}
+
+/// Overrides that make kMinimal a case where `key` applies (the rules between keys, which the
+/// parser keeps), ending with the key removed.
+std::vector<std::string> context_of(const CaseKey& key) {
+  const std::string_view k = key.key;
+  std::vector<std::string> context;
+  if (k == "potential.file" || k == "potential.dataset") {
+    context = {"potential.kind=tabulated", "potential.file=v.h5"};
+  } else if (k == "time.adaptive" || k == "time.end_time" || k == "time.stop_when_error_exceeds") {
+    context = {"time.scheme=rk4", "time.steps=", "time.end_time=1.0"};
+  } else if (k == "time.theta" || k == "time.density_floor" || k == "time.tolerance") {
+    context = {"time.scheme=rk4", "time.steps=", "time.end_time=1.0", "time.adaptive=true"};
+  } else if (k == "time.dt_fraction" || k == "time.dt_fraction_of") {
+    context = {"time.dt=", "time.dt_fraction=0.5"};
+  } else if (k == "domain") {
+    context = {"structures="};
+  } else if (k == "operations_per_time") {
+    context = {"h=",
+               "structures=",
+               "domain=[8, 8, 8]",
+               "time.dt=",
+               "time.dt_fraction=0.5",
+               "time.dt_fraction_of=eq11",
+               "initial.kind=stationary_vortex"};
+  }
+  context.push_back(std::string(key.key) + "=");
+  return context;
+}
+
+bool is_integer(const CaseKey& key) {
+  return key.type == KeyType::integer || key.type == KeyType::integers3;
+}
+
+bool is_array(const CaseKey& key) {
+  return key.type == KeyType::numbers3 || key.type == KeyType::integers3 ||
+         key.type == KeyType::numbers3_or_auto;
+}
+
+std::string entry_text(const CaseKey& key, double value) {
+  return is_integer(key) ? std::to_string(static_cast<std::int64_t>(value))
+                         : setup::number_text(value);
+}
+
+/// A value of `key` as TOML; an array's first entry is `first`, the other two `rest`.
+std::string toml_value(const CaseKey& key, double first, double rest) {
+  if (!is_array(key)) {
+    return entry_text(key, first);
+  }
+  return "[" + entry_text(key, first) + ", " + entry_text(key, rest) + ", " +
+         entry_text(key, rest) + "]";
+}
+
+/// The nearest value past `bound` towards `direction` (±1): the next integer or double.
+double past(const CaseKey& key, double bound, double direction) {
+  return is_integer(key) ? bound + direction : std::nextafter(bound, direction * INFINITY);
+}
+
+/// The values of `key` just inside each finite end of its interval.
+std::vector<double> inside_values(const CaseKey& key) {
+  const KeyRange& r = key.range;
+  std::vector<double> values;
+  if (std::isfinite(r.lo)) {
+    values.push_back(r.lo_open ? past(key, r.lo, +1) : r.lo);
+  }
+  if (std::isfinite(r.hi)) {
+    values.push_back(r.hi_open ? past(key, r.hi, -1) : r.hi);
+  }
+  return values;
+}
+
+/// The values of `key` just outside each finite end of its interval.
+std::vector<double> outside_values(const CaseKey& key) {
+  const KeyRange& r = key.range;
+  std::vector<double> values;
+  if (std::isfinite(r.lo)) {
+    values.push_back(r.lo_open ? r.lo : past(key, r.lo, -1));
+  }
+  if (std::isfinite(r.hi)) {
+    values.push_back(r.hi_open ? r.hi : past(key, r.hi, +1));
+  }
+  return values;
+}
+
+/// Values that `key`'s type and range admit, as TOML.
+std::vector<std::string> valid_values(const CaseKey& key) {
+  const KeyRange& r = key.range;
+  std::vector<std::string> values;
+  if (key.type == KeyType::boolean) {
+    values = {"true", "false"};
+  } else if (r.kind == KeyRange::Kind::choices) {
+    for (const std::string_view choice : r.choices) {
+      values.push_back("\"" + std::string(choice) + "\"");
+    }
+  } else if (key.type == KeyType::string) {
+    values.push_back("\"w.h5\"");
+  } else if (r.kind == KeyRange::Kind::interval) {
+    // Both ends and a value between them: a default at one end is then not the only value.
+    std::vector<double> inside = inside_values(key);
+    const double middle = inside.size() == 2 ? (inside[0] + inside[1]) / 2 : inside[0] + 1;
+    inside.push_back(is_integer(key) ? std::floor(middle) : middle);
+    for (const double value : inside) {
+      values.push_back(toml_value(key, value, value));
+    }
+  } else {
+    values.push_back(toml_value(key, 1.5, 1.5));
+  }
+  return values;
+}
+
+TEST(CaseSchema, AMinimalCaseIsAValueInitialisedConfigWithItsKeys) {
+  CaseConfig expected;
+  expected.name = "x";
+  expected.lattice = "bcc";
+  expected.h = 0.4;
+  expected.structures = std::array<int, 3>{4, 4, 4};
+  expected.dt = 1e-3;
+  expected.steps = 10;
+  EXPECT_TRUE(parse(kGrid + kTime) == expected);
+}
+
+// A key left out and the key given as the schema's default read as the same case; a required key
+// left out is refused by name.
+TEST(CaseSchema, DefaultsAreTheParsersAndRequiredKeysAreAskedFor) {
+  for (const CaseKey& key : setup::case_keys()) {
+    const std::vector<std::string> context = context_of(key);
+    if (key.default_value == "required") {
+      const std::string message = refusal(context);
+      EXPECT_NE(message.find("'" + std::string(key.key) + "'"), std::string::npos)
+          << key.key << ": " << message;
+      continue;
+    }
+    const CaseConfig absent = minimal_with(context); // an optional key may be left out
+    if (key.default_value == "none") {
+      continue;
+    }
+    std::vector<std::string> given = context;
+    given.push_back(std::string(key.key) + "=" + std::string(key.default_value));
+    EXPECT_TRUE(minimal_with(given) == absent) << key.key << " = " << key.default_value;
+  }
+}
+
+TEST(CaseSchema, KnowsEveryKeyOfTheShippedCases) {
+  int files = 0;
+  for (const auto& entry :
+       fs::recursive_directory_iterator(fs::path(DECGPE_SOURCE_DIR) / "cases")) {
+    if (entry.path().extension() != ".toml") {
+      continue;
+    }
+    ++files;
+    const toml::table root = toml::parse_file(entry.path().string());
+    for (const auto& [key, node] : root) {
+      std::vector<std::string> dotted;
+      if (const toml::table* table = node.as_table()) {
+        for (const auto& [inner, value] : *table) {
+          dotted.push_back(std::string(key.str()) + "." + std::string(inner.str()));
+        }
+      } else {
+        dotted.push_back(std::string(key.str()));
+      }
+      for (const std::string& name : dotted) {
+        EXPECT_NO_THROW(setup::case_key(name)) << entry.path() << ": " << name;
+      }
+    }
+    EXPECT_NO_THROW(read_case_file(entry.path())) << entry.path();
+  }
+  EXPECT_GE(files, 12);
+}
+
+// Accepted, and read: one of its values changes the case.
+TEST(CaseSchema, TheParserAcceptsAndReadsEveryKey) {
+  for (const CaseKey& key : setup::case_keys()) {
+    const std::vector<std::string> context = context_of(key);
+    // A required key is read: the test above shows it refused when left out (and its case is).
+    const bool required = key.default_value == "required";
+    bool changes = false;
+    for (const std::string& value : valid_values(key)) {
+      std::vector<std::string> given = context;
+      given.push_back(std::string(key.key) + "=" + value);
+      if (key.key == "potential.kind" && value == "\"tabulated\"") {
+        given.push_back("potential.file=v.h5"); // the rule in code: tabulated needs a file
+      }
+      ASSERT_EQ(refusal(given), "") << key.key << " = " << value;
+      changes = changes || (!required && !(minimal_with(given) == minimal_with(context)));
+    }
+    EXPECT_TRUE(required || changes) << key.key << ": no value changes the case";
+  }
+}
+
+// Just outside each finite end of a key's interval: refused in one line naming the key (an array
+// by its entry); just inside: accepted.
+TEST(CaseSchema, EveryRangeIsCheckedAtItsEnds) {
+  int refused = 0;
+  for (const CaseKey& key : setup::case_keys()) {
+    if (key.range.kind != KeyRange::Kind::interval) {
+      continue;
+    }
+    const double inside = inside_values(key).front();
+    const std::string shown = std::string(key.key) + (is_array(key) ? "[0]" : "");
+    for (const double value : outside_values(key)) {
+      std::vector<std::string> given = context_of(key);
+      given.push_back(std::string(key.key) + "=" + toml_value(key, value, inside));
+      const std::string message = refusal(given);
+      EXPECT_TRUE(message.starts_with(std::string(kSource) + ": key '" + shown + "' must be "))
+          << given.back() << ": " << message;
+      EXPECT_EQ(message.find('\n'), std::string::npos) << message;
+      ++refused;
+    }
+    for (const double value : inside_values(key)) {
+      std::vector<std::string> given = context_of(key);
+      given.push_back(std::string(key.key) + "=" + toml_value(key, value, inside));
+      EXPECT_EQ(refusal(given), "") << given.back();
+    }
+  }
+  EXPECT_GE(refused, 20);
 }
 
 } // namespace

@@ -1,0 +1,327 @@
+#include "setup/case_schema.hpp"
+
+#include "lattices/cell_complex.hpp"
+#include "solvers/schemes/registry.hpp"
+
+#include <algorithm>
+#include <array>
+#include <charconv>
+#include <initializer_list>
+#include <iterator>
+#include <limits>
+#include <stdexcept>
+#include <utility>
+
+namespace decgpe::setup {
+
+namespace {
+
+using Kind = KeyRange::Kind;
+
+KeyRange between(double lo, double hi, bool lo_open, bool hi_open) {
+  KeyRange range;
+  range.kind = Kind::interval;
+  range.lo = lo;
+  range.hi = hi;
+  range.lo_open = lo_open;
+  range.hi_open = hi_open;
+  return range;
+}
+
+constexpr double kInfinity = std::numeric_limits<double>::infinity();
+
+KeyRange above(double lo) {
+  return between(lo, kInfinity, true, true);
+}
+
+KeyRange at_least(double lo) {
+  return between(lo, kInfinity, false, true);
+}
+
+KeyRange one_of(std::vector<std::string_view> choices) {
+  KeyRange range;
+  range.kind = Kind::choices;
+  range.choices = std::move(choices);
+  return range;
+}
+
+KeyRange non_empty() {
+  KeyRange range;
+  range.kind = Kind::non_empty;
+  return range;
+}
+
+// The lattices and schemes are registries of their own: the schema lists what they hold.
+KeyRange lattices_known() {
+  const std::span<const std::string_view> names = lattices::lattice_names();
+  KeyRange range = one_of({names.begin(), names.end()});
+  range.registry = "lattice";
+  return range;
+}
+
+KeyRange schemes_known() {
+  KeyRange range = one_of({});
+  for (const SchemeEntry& entry : scheme_registry()) {
+    range.choices.push_back(entry.name);
+  }
+  range.registry = "scheme";
+  return range;
+}
+
+// A winding beyond this is far outside any trap state the solver is meant for, so it is most likely
+// a typo.
+constexpr double kMaxKappa = 30;
+
+constexpr std::array kTables{
+    CaseTable{"", true, "The lattice, the grid's scale and extent, and the interaction strength."},
+    CaseTable{"potential", false, "The external potential V."},
+    CaseTable{"time", true, "The scheme, its time step and how long to run."},
+    CaseTable{"initial", true, "The initial state ψ⁰, normalised on the grid (Σ|B_i||ψ_i|² = 1)."},
+    CaseTable{"output", false, "Checkpoints during a run."},
+    CaseTable{"cuda", false,
+              "The CUDA backend's tunables: they change its speed, never its results, and are "
+              "recorded in the results."},
+};
+
+std::vector<CaseKey> top_level_keys() {
+  return {
+      {"lattice", KeyType::string, "—", "required", lattices_known(),
+       "The crystal structure tiled over the domain (`cubic4`: the cubic grid with NLSEmagic's "
+       "fourth-order Laplacian instead of the DEC one)."},
+      {"h", KeyType::number, "a_ho", "required", above(0),
+       "Structure edge length, the size of one structure instance; exactly one of `h` and "
+       "`operations_per_time`."},
+      {"operations_per_time", KeyType::number, "operations per 1/ω⊥", "required", above(0),
+       "Instead of `h`: the h at which Σ_i #J_i / Δt equals this (the paper's Table 1 criterion, "
+       "6e9 there); needs `time.dt_fraction_of = \"eq11\"`, `initial.kind = "
+       "\"stationary_vortex\"` and a `domain`."},
+      {"domain", KeyType::numbers3_or_auto, "a_ho", "required", above(0),
+       "Extent of the cuboid centred on the origin that whole structure instances cover, or "
+       "`\"auto\"`: eq. 15's cuboid, outside which |ψ⁰| ≤ 1e-5 max|ψ⁰| (needs `initial.kind = "
+       "\"stationary_vortex\"`); exactly one of `domain` and `structures`."},
+      {"structures", KeyType::integers3, "structures", "required",
+       between(1, std::numeric_limits<int>::max(), false, false),
+       "S, the number of structure instances along x, y and z; exactly one of `domain` and "
+       "`structures`."},
+      {"shift",
+       KeyType::numbers3,
+       "h (structure edges)",
+       "[0.0, 0.0, 0.0]",
+       {},
+       "Offset of the lattice from its placement centred on the origin, along x, y and z (the "
+       "paper code's placement is [-0.125, -0.125, -0.125])."},
+      {"g",
+       KeyType::number,
+       "ħω⊥ a_ho³",
+       "required",
+       {},
+       "Interaction strength g = 4πN a_s / a_ho of the dimensionless GPE; required, since the "
+       "physics has no defaults."},
+  };
+}
+
+std::vector<CaseKey> potential_keys() {
+  return {
+      {"potential.kind", KeyType::string, "—", "\"harmonic\"", one_of({"harmonic", "tabulated"}),
+       "`\"harmonic\"`: V = ½(x² + y² + λ²z²), computed in the kernels; `\"tabulated\"`: one "
+       "value per cell, read from an HDF5 dataset."},
+      {"potential.lambda", KeyType::number, "— (ω_z/ω⊥)", "1.0", at_least(0),
+       "Trap anisotropy λ = ω_z/ω⊥, of the potential and of the initial state; only with `kind = "
+       "\"harmonic\"`."},
+      {"potential.file", KeyType::string, "path", "required", non_empty(),
+       "HDF5 file of the tabulated potential, relative to the case file's folder; required with "
+       "and only with `kind = \"tabulated\"`."},
+      {"potential.dataset", KeyType::string, "—", "\"V\"", non_empty(),
+       "Dataset in `file` holding V in ħω⊥, one value per cell in the solver's memory order "
+       "(§4); only with `kind = \"tabulated\"`."},
+  };
+}
+
+std::vector<CaseKey> time_keys() {
+  return {
+      {"time.scheme", KeyType::string, "—", "\"leapfrog\"", schemes_known(),
+       "The time integrator (the README's table); `decgpe run --scheme` overrides it."},
+      {"time.start", KeyType::string, "—", "\"discrete\"", one_of({"discrete", "paper"}),
+       "The leapfrog's ψ^{−1}: one backward RK4 step of the discrete equation (second order), "
+       "or the continuum state at −Δt as the paper does (first order); `\"paper\"` only with "
+       "the leapfrog."},
+      {"time.dt", KeyType::number, "1/ω⊥", "required", above(0),
+       "Time step, below the scheme's stability limit; exactly one of `dt` and `dt_fraction`."},
+      {"time.dt_fraction", KeyType::number, "— (of the bound)", "required",
+       between(0, 1, true, true),
+       "Time step as a fraction of the bound `dt_fraction_of` names; exactly one of `dt` and "
+       "`dt_fraction`."},
+      {"time.dt_fraction_of", KeyType::string, "—", "\"limit\"", one_of({"limit", "eq11"}),
+       "The bound of `dt_fraction`: the scheme's stability limit from the spectrum of M, or "
+       "eq. 11's 1/(2 max M_ii); needs `dt_fraction`."},
+      {"time.end_time", KeyType::number, "1/ω⊥", "required", above(0),
+       "Time to run to, Δt shrunk so that whole steps end exactly there; exactly one of "
+       "`end_time` and `steps`."},
+      {"time.steps", KeyType::integer, "steps", "required", at_least(1),
+       "Number of steps to run; exactly one of `end_time` and `steps`."},
+      {"time.diagnostics_every", KeyType::integer, "steps", "10", at_least(1),
+       "Steps between the samples of the diagnostics series (`/diagnostics`)."},
+      {"time.snapshot_every", KeyType::integer, "steps", "0", at_least(0),
+       "Steps between snapshots of ψ in the results (0: none)."},
+      {"time.stop_when_error_exceeds", KeyType::number, "—", "none", between(0, 1, true, true),
+       "Stop at the first diagnostics step where E = 1 − |⟨ψ⁰|ψ⟩| exceeds this (the vortex "
+       "split: 0.01 in the paper); needs `end_time`, the longest run."},
+      {"time.adaptive",
+       KeyType::boolean,
+       "—",
+       "false",
+       {},
+       "Adaptive steps, `dt` or `dt_fraction` the longest (the split schemes' phase criterion, "
+       "rk4's step doubling); needs `end_time`, and is refused for the leapfrog."},
+      {"time.theta", KeyType::number, "radians", "0.1", above(0),
+       "Phase criterion of the split schemes: Δt · max|V + g|ψ|²| ≤ θ over the cells above the "
+       "density floor; needs `adaptive = true`."},
+      {"time.density_floor", KeyType::number, "— (of max|ψ⁰|²)", "1e-6", between(0, 1, false, true),
+       "Phase criterion: cells with |ψ|² below this × max|ψ⁰|² are left out; needs `adaptive = "
+       "true`."},
+      {"time.tolerance", KeyType::number, "a_ho^−3/2 (as ψ)", "1e-8", above(0),
+       "Step doubling (rk4): the largest local error estimate max|ψ^{2×Δt/2} − ψ^{Δt}| / 15 a "
+       "step keeps; needs `adaptive = true`."},
+  };
+}
+
+std::vector<CaseKey> initial_output_cuda_keys() {
+  return {
+      {"initial.kind", KeyType::string, "—", "\"harmonic_vortex\"",
+       one_of({"harmonic_vortex", "stationary_vortex"}),
+       "ψ ∝ (x + iy)^κ e^{−(ρ² + λz²)/2}, exact for g = 0 with μ = κ + 1 + λ/2, or eq. 14's "
+       "stationary vortex of λ, g and κ, solved spectrally and cached (`DECGPE_CACHE`)."},
+      {"initial.kappa", KeyType::integer, "—", "required", between(0, kMaxKappa, false, false),
+       "Winding number κ: the phase turns by 2πκ around the z axis."},
+      {"output.checkpoint_every", KeyType::integer, "steps", "0", at_least(0),
+       "Steps between checkpoints (0: none by steps; a stopped run writes one anyway)."},
+      {"output.checkpoint_minutes", KeyType::number, "minutes", "0.0", at_least(0),
+       "Wall-clock minutes between checkpoints (0: none by time)."},
+      {"cuda.block_shape", KeyType::string, "rows × threads", "none",
+       one_of({"1x256", "1x512", "2x256"}),
+       "The `cuda:plain` kernel's block, y-rows × threads (docs/profiling.md); unset: "
+       "`DECGPE_PLAIN_SHAPE`, else `\"1x256\"`."},
+      {"cuda.graphs",
+       KeyType::boolean,
+       "—",
+       "none",
+       {},
+       "Replay pairs of leapfrog steps as CUDA graphs; unset: `DECGPE_CUDA_GRAPHS`, else on."},
+  };
+}
+
+// Each is read only when set and not empty (setup/case_setup.cpp, solvers/cuda/cuda_backend.cpp).
+constexpr std::array kEnvironment{
+    EnvironmentFallback{"DECGPE_CACHE", "`out/cache`",
+                        "Folder of the solved stationary-vortex profiles "
+                        "(`vortex_l<λ>_g<g>_k<κ>_auto.h5`): `initial.kind = "
+                        "\"stationary_vortex\"` reads the one that matches, else solves eq. 14 "
+                        "and writes it; a relative path is taken from the working directory."},
+    EnvironmentFallback{"DECGPE_PLAIN_SHAPE", "`1x256`",
+                        "`cuda.block_shape` where the case sets none (or no case is read, as in "
+                        "`bench_step`); a value other than the three fails the run. The results "
+                        "record the shape used and where it came from (case, environment or "
+                        "default) in the attribute `tuning_cuda_block_shape`."},
+    EnvironmentFallback{"DECGPE_CUDA_GRAPHS", "on",
+                        "`cuda.graphs` where the case sets none: `0` or `off` turns the graphs "
+                        "off, any other value leaves them on. The results record the setting "
+                        "used and where it came from in the attribute `tuning_cuda_graphs`."},
+};
+
+} // namespace
+
+bool KeyRange::admits(double value) const {
+  const bool above_lo = lo_open ? value > lo : value >= lo;
+  const bool below_hi = hi_open ? value < hi : value <= hi;
+  return kind != Kind::interval || (above_lo && below_hi);
+}
+
+bool KeyRange::admits(std::string_view value) const {
+  switch (kind) {
+  case Kind::choices:
+    return std::ranges::find(choices, value) != choices.end();
+  case Kind::non_empty:
+    return !value.empty();
+  default:
+    return true;
+  }
+}
+
+std::string_view CaseKey::table() const {
+  const std::size_t dot = key.find('.');
+  return dot == std::string_view::npos ? std::string_view() : key.substr(0, dot);
+}
+
+std::string_view CaseKey::name() const {
+  const std::size_t dot = key.find('.');
+  return dot == std::string_view::npos ? key : key.substr(dot + 1);
+}
+
+std::span<const CaseTable> case_tables() {
+  return kTables;
+}
+
+const std::vector<CaseKey>& case_keys() {
+  static const std::vector<CaseKey> keys = [] {
+    std::vector<CaseKey> all;
+    for (auto part : {top_level_keys, potential_keys, time_keys, initial_output_cuda_keys}) {
+      std::ranges::move(part(), std::back_inserter(all));
+    }
+    return all;
+  }();
+  return keys;
+}
+
+const CaseKey& case_key(std::string_view dotted) {
+  const std::vector<CaseKey>& keys = case_keys();
+  const auto it = std::ranges::find(keys, dotted, &CaseKey::key);
+  if (it == keys.end()) {
+    throw std::logic_error("the case schema has no key '" + std::string(dotted) + "'");
+  }
+  return *it;
+}
+
+bool is_case_key(std::string_view table, std::string_view name) {
+  const auto in_table = [&](const CaseKey& k) { return k.table() == table && k.name() == name; };
+  const auto is_table = [&](const CaseTable& t) { return !t.name.empty() && t.name == name; };
+  return std::ranges::any_of(case_keys(), in_table) ||
+         (table.empty() && std::ranges::any_of(kTables, is_table));
+}
+
+std::span<const EnvironmentFallback> environment_fallbacks() {
+  return kEnvironment;
+}
+
+std::string_view type_text(KeyType type) {
+  switch (type) {
+  case KeyType::string:
+    return "string";
+  case KeyType::number:
+    return "number";
+  case KeyType::integer:
+    return "integer";
+  case KeyType::boolean:
+    return "boolean";
+  case KeyType::numbers3:
+    return "array of 3 numbers";
+  case KeyType::integers3:
+    return "array of 3 integers";
+  case KeyType::numbers3_or_auto:
+    return "array of 3 numbers or \"auto\"";
+  }
+  return "unknown";
+}
+
+std::string number_text(double value) {
+  std::array<char, 32> buffer{};
+  const std::to_chars_result written =
+      std::to_chars(buffer.data(), buffer.data() + buffer.size(), value);
+  return std::string(buffer.data(), written.ptr);
+}
+
+std::string interval_text(const KeyRange& range) {
+  return (range.lo_open ? "(" : "[") + number_text(range.lo) + ", " + number_text(range.hi) +
+         (range.hi_open ? ")" : "]");
+}
+
+} // namespace decgpe::setup
