@@ -5,6 +5,7 @@ import argparse
 import json
 import statistics
 import sys
+import textwrap
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -106,6 +107,8 @@ def footer(fig, device_dir, inputs, note=""):
     records = [provenance(device_dir, path) for path in inputs]
     sources = sorted({(short_commit(r["git_commit"]), r["date"][:10], r["device"]) for r in records})
     origin = "\n".join(f"data: decgpe {commit}, {day}, {device}" for commit, day, device in sources)
+    width = max(60, int(16 * fig.get_figwidth()))  # characters of the small font across the figure
+    note = "\n".join(textwrap.fill(line, width) for line in note.splitlines())
     fig.text(0.5, 0, f"{note}\n{origin}" if note else origin, ha="center", va="top", fontsize="small",
              color="0.25")
 

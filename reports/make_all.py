@@ -1,11 +1,13 @@
 """Every table and figure that reports/data/ holds data for, rendered into reports/out/<device>/, and
-reports/out/index.md listing each with the provenance of its data.
+reports/out/index.md listing them by the paper's figure and table (Fig 5 … Fig 10, Table 1), then this repository's
+own, each with the device folders it was rendered for and the provenance of its data.
 
     make_all.py [--data DIR] [--out DIR]        defaults: reports/data, reports/out
 
-A report is one entry of REPORTS: a title, the data files it needs (glob patterns inside a device folder, every one
-of which must match) and a render function (device folder, output folder) -> common.Rendered. Where a device folder
-lacks what a report needs, index.md says so in place of the report. Exit status 1 if any report failed.
+A report is one entry of REPORTS: its figure or table ("Fig 5"), a title, the data files it needs (glob patterns
+inside a device folder, every one of which must match) and a render function (device folder, output folder) ->
+common.Rendered. Device folders that lack what a report needs are named on one line of its section. Exit status 1
+if any report failed.
 """
 
 import argparse
@@ -28,27 +30,31 @@ from common import provenance, short_commit
 
 @dataclass(frozen=True)
 class Report:
+    figure: str  # "Fig 5", "Table 1": the paper's; anything else is ours
     title: str
     needs: tuple  # glob patterns relative to reports/data/<device>/
     render: Callable  # (device folder, output folder) -> common.Rendered
 
 
-REPORTS = (  # in the paper's order
-    Report("Fig 5: error and RMSE of the vortex split per lattice; convergence of cubic and BCC",
+REPORTS = (  # the paper's figures and tables in its order, then ours
+    Report("Fig 5", "error and RMSE of the vortex split per lattice; convergence of cubic and BCC",
            ("physics/accuracy_*.h5",), physics.render_error),
-    Report("Accuracy per lattice; Table 1: dual-edge lengths relative to cubic", ("physics/accuracy_*.h5",),
-           physics.render_tables),
-    Report("Fig 6: density on z = 0 at the split; azimuthal amplitudes", ("physics/accuracy_*.h5",),
+    Report("Fig 6", "density on z = 0 at the split; azimuthal amplitudes", ("physics/accuracy_*.h5",),
            physics.render_density),
-    Report("Fig 7: GPU speedup over one CPU core and over all host cores", ("bench-*.json",), speedup.render),
-    Report("Fig 8: roofline of the step kernel", ("bench-*.json",), roofline.render),
-    Report("Fig 9: strong and weak scaling over GPUs", ("scaling_gpu.csv",), scaling.render_scaling),
-    Report("Fig 10: time units per second on CPU MPI ranks and on GPUs", ("scaling_gpu.csv", "scaling_cpu_mpi.csv"),
+    Report("Fig 7", "GPU speedup over one CPU core and over all host cores", (speedup.FILE,), speedup.render),
+    Report("Fig 8", "roofline of the step kernel", ("bench-*.json",), roofline.render),
+    Report("Fig 9", "strong and weak scaling over GPUs", ("scaling_gpu.csv",), scaling.render_scaling),
+    Report("Fig 10", "time units per second on CPU MPI ranks and on GPUs", ("scaling_gpu.csv", "scaling_cpu_mpi.csv"),
            scaling.render_rate),
-    Report("Isotropy: dispersion error of the DEC Laplacian over the sphere", ("isotropy.h5",), isotropy.render),
-    Report("Integrators: work-precision of every scheme on cubic, BCC, C15 and cubic4; the fastest per error target",
-           ("integrators/work_precision.json",), integrators.render),
+    Report("Table 1", "dual-edge lengths relative to cubic, and where they differ from the paper's",
+           ("physics/accuracy_*.h5",), physics.render_table1),
+    Report("Accuracy", "split time, fold, both RMSEs and the grid per lattice", ("physics/accuracy_*.h5",),
+           physics.render_accuracy),
+    Report("Isotropy", "dispersion error of the DEC Laplacian over the sphere", ("isotropy.h5",), isotropy.render),
+    Report("Integrators", "work-precision of every scheme on cubic, BCC, C15 and cubic4; the fastest per error "
+           "target", ("integrators/work_precision.json",), integrators.render),
 )
+PAPER = tuple(r.figure for r in REPORTS if r.figure.startswith(("Fig", "Table")))
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -62,44 +68,72 @@ def shown(path):
         return str(path)
 
 
-def provenance_table(device_dir, inputs):
-    lines = ["| data file | git commit | device | date | command |", "|---|---|---|---|---|"]
+def provenance_rows(device_dir, inputs):
+    rows = []
     for path in inputs:
         p = provenance(device_dir, path)
-        lines.append(f"| `{path.relative_to(device_dir).as_posix()}` | `{short_commit(p['git_commit'])}` "
-                     f"| {p['device']} | {p['date']} | `{p['command']}` |")
-    return "\n".join(lines) + "\n"
+        rows.append(f"| {device_dir.name} | `{path.relative_to(device_dir).as_posix()}` | "
+                    f"`{short_commit(p['git_commit'])}` | {p['device']} | {p['date']} | `{p['command']}` |")
+    return rows
 
 
-def render_device(device_dir, out_root):
-    """Renders every report for one device folder; returns its index.md section and whether all went well."""
+def render_one(report, device_dir, out_root):
+    """The subsection of one report for one device folder, its files, and whether it rendered."""
     out_dir = out_root / device_dir.name
-    shutil.rmtree(out_dir, ignore_errors=True)  # generated: stale figures must not outlive their data
-    section = [f"## {device_dir.name}\n", f"Data: `{shown(device_dir)}/`\n"]
-    ok = True
+    out_dir.mkdir(parents=True, exist_ok=True)
+    try:
+        result = report.render(device_dir, out_dir)
+    except Exception:  # one broken report must not hide the others; the exit status still says it failed
+        error = traceback.format_exc()
+        print(f"make_all: {report.figure} ({device_dir.name}) failed:\n{error}", file=sys.stderr)
+        return [f"### {device_dir.name}\n", f"**Failed:** `{error.strip().splitlines()[-1]}`\n"], [], [], False
+    section = [f"### {device_dir.name}\n"]
+    section += [f"![{f.stem}]({f.relative_to(out_root).as_posix()})\n" for f in result.files if f.suffix == ".png"]
+    links = [f"[{f.name}]({f.relative_to(out_root).as_posix()})" for f in result.files]
+    if links:
+        section.append("Files: " + " · ".join(links) + "\n")
+    section += result.tables
+    section += [f"> {note}\n" for note in result.notes]
+    return section, links, provenance_rows(device_dir, result.inputs), True
+
+
+def render_report(report, devices, out_root):
+    """One section of index.md: the report for every device folder that has its data, one line naming those that
+    do not, and the provenance of everything it drew, device folder by device folder. Returns the section, the
+    files per device folder, and whether all went well."""
+    section = [f"## {report.figure}: {report.title}\n"]
+    missing = {}
+    files, provenance_lines, ok = {}, [], True
+    for device_dir in devices:
+        lacking = tuple(pattern for pattern in report.needs if not any(device_dir.glob(pattern)))
+        if lacking:
+            missing.setdefault(lacking, []).append(device_dir.name)
+            continue
+        text, links, rows, rendered = render_one(report, device_dir, out_root)
+        section += text
+        files[device_dir.name] = [link for link in links if not link.endswith(".pdf)")] if rendered else ["failed"]
+        provenance_lines += rows
+        ok &= rendered
+    for lacking, names in missing.items():
+        section.insert(1, f"Skipped for {', '.join(f'`{n}`' for n in names)}: needs `{'`, `'.join(lacking)}`, "
+                          "not found.\n")
+    if provenance_lines:
+        section += ["Provenance:\n", "| device folder | data file | git commit | device | date | command |",
+                    "|---|---|---|---|---|---|", *provenance_lines, ""]
+    return "\n".join(section), files, ok
+
+
+def contents(devices, rendered):
+    """The table at the top of index.md: one row per figure or table, one column per device folder."""
+    header = ["figure or table", "what", *(f"`{d.name}`" for d in devices)]
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     for report in REPORTS:
-        section.append(f"### {report.title}\n")
-        missing = [pattern for pattern in report.needs if not any(device_dir.glob(pattern))]
-        if missing:
-            section.append(f"Skipped: needs `{'`, `'.join(missing)}` in `{shown(device_dir)}/`, not found.\n")
-            continue
-        out_dir.mkdir(parents=True, exist_ok=True)
-        try:
-            result = report.render(device_dir, out_dir)
-        except Exception:  # one broken report must not hide the others; the exit status still says it failed
-            ok = False
-            error = traceback.format_exc()
-            print(f"make_all: {report.title} ({device_dir.name}) failed:\n{error}", file=sys.stderr)
-            section.append(f"**Failed:** `{error.strip().splitlines()[-1]}`\n")
-            continue
-        links = [f"[{f.name}]({f.relative_to(out_root).as_posix()})" for f in result.files]
-        section += [f"![{f.stem}]({f.relative_to(out_root).as_posix()})\n" for f in result.files if f.suffix == ".png"]
-        if links:
-            section.append("Files: " + " · ".join(links) + "\n")
-        section += result.tables
-        section += [f"> {note}\n" for note in result.notes]
-        section += ["Provenance:\n", provenance_table(device_dir, result.inputs)]
-    return "\n".join(section), ok
+        files = rendered[report.figure]
+        anchor = f"#{report.figure.lower().replace(' ', '-')}-" + "-".join(
+            "".join(c for c in word.lower() if c.isalnum() or c == "-") for word in report.title.split())
+        cells = [(" · ".join(files[d.name]) or "notes only") if d.name in files else "—" for d in devices]
+        lines.append(f"| [{report.figure}]({anchor}) | {report.title} | " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"
 
 
 def main(argv=None):
@@ -110,13 +144,25 @@ def main(argv=None):
     args = parser.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
     devices = sorted(d for d in args.data.iterdir() if d.is_dir())
-    sections = [render_device(d, args.out) for d in devices]
+    for device_dir in devices:  # generated: stale figures must not outlive their data
+        shutil.rmtree(args.out / device_dir.name, ignore_errors=True)
+    sections, rendered, ok = [], {}, True
+    for report in REPORTS:
+        text, files, fine = render_report(report, devices, args.out)
+        sections.append(text)
+        rendered[report.figure] = files
+        ok &= fine
     stamp = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
     index = args.out / "index.md"
-    index.write_text(f"# decgpe reports\n\nRendered {stamp} by `reports/make_all.py` from `{shown(args.data)}/` "
-                     f"({len(devices)} device folders).\n\n" + "\n".join(text for text, _ in sections))
+    ours = [r.figure for r in REPORTS if r.figure not in PAPER]
+    index.write_text(
+        f"# decgpe reports\n\nRendered {stamp} by `reports/make_all.py` from `{shown(args.data)}/` "
+        f"({len(devices)} device folders: {', '.join(f'`{d.name}`' for d in devices)}). The paper's figures and "
+        f"table in its order ({', '.join(PAPER)}), then ours ({', '.join(ours)}); each section shows the device "
+        "folders it has data for and the provenance (git commit, device, date, command) of every data file it "
+        "drew.\n\n" + contents(devices, rendered) + "\n" + "\n".join(sections))
     print(f"make_all: wrote {shown(index)}")
-    return 0 if all(ok for _, ok in sections) else 1
+    return 0 if ok else 1
 
 
 if __name__ == "__main__":

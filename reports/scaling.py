@@ -1,11 +1,13 @@
-"""Fig 9 (strong and weak scaling over GPUs, with Amdahl's and Gustafson's laws fitted) and Fig 10 (time units
+"""Fig 9 (strong and weak scaling over GPUs, with Amdahl's and Gustafson's laws) and Fig 10 (time units
 integrated per second on CPU MPI ranks and on GPUs), from scripts/scaling-run.sh's CSV files
 (kind,ranks,structures_z,cells,steps,dt,seconds): scaling_gpu.csv and, for Fig 10, scaling_cpu_mpi.csv.
 
     scaling.py DEVICE_FOLDER [--out DIR]
 
 Any number of ranks plots; repeated (kind, ranks) rows are reduced to their median time. A kind needs its 1-rank
-row: every ratio is taken against it.
+row: every ratio is taken against it. Each law has one parameter and passes through N = 1 by construction, so with
+two GPU counts (1 and 2) p_t and p_w are solved exactly from the one other point, not fitted; from three GPU counts
+on they are least-squares fits, and the figure and table say which.
 """
 
 import csv
@@ -49,15 +51,21 @@ def weak_ratio(runs):
 
 
 def fit_amdahl(n, s):
-    """p_t of T_N/T_1 = (1 − p_t) + p_t/N, least squares (linear in p_t; exact through two points)."""
+    """p_t of T_N/T_1 = (1 − p_t) + p_t/N, least squares (linear in p_t; with N = 1 and one other count, the exact
+    solution 1 − T_N/T_1 = p_t (1 − 1/N))."""
     x = 1 - 1 / n
     return float(np.sum(x * (1 - 1 / s)) / np.sum(x * x))
 
 
 def fit_gustafson(n, w):
-    """p_w of W_N/W_1 = 1 − p_w + N p_w, least squares."""
+    """p_w of W_N/W_1 = 1 − p_w + N p_w, least squares (exact with N = 1 and one other count)."""
     x = n - 1
     return float(np.sum(x * (w - 1)) / np.sum(x * x))
+
+
+def method_text(counts):
+    return (f"least squares over {counts} GPU counts" if counts >= 3 else
+            f"solved exactly from {counts} GPU counts (one parameter through N = 1 and one other point: not a fit)")
 
 
 def amdahl(p, n):
@@ -74,14 +82,18 @@ def time_units_per_second(runs):
 
 
 def scaling_figure(runs, p_t, p_w, device):
+    strong_counts = len(runs["gpu_strong"])
+    weak_counts = len(runs.get("gpu_weak", {}))
     fig, (strong, weak) = plt.subplots(1, 2, figsize=(11, 4.4), constrained_layout=True)
     top = max(max(by_ranks) for by_ranks in runs.values())
     line = np.linspace(1, top, 100)
     n, s = speedup(runs["gpu_strong"])
     strong.plot(line, line, color="black", linestyle=":", label="ideal $S_N = N$")
-    strong.plot(line, amdahl(p_t, line), color="tab:blue", label=f"Amdahl fit, $p_t$ = {p_t:.3f}")
+    strong.plot(line, amdahl(p_t, line), color="tab:blue",
+                label=f"Amdahl fit, $p_t$ = {p_t:.3f}" if strong_counts >= 3 else
+                f"Amdahl's law, $p_t$ = {p_t:.3f}\n(solved from 2 points, not fitted)")
     strong.plot(line, amdahl(PAPER["p_t"], line), color="tab:blue", linestyle="--", alpha=0.5,
-                label=f"paper, $p_t$ = {PAPER['p_t']}")
+                label=f"paper's fit, $p_t$ = {PAPER['p_t']}")
     strong.plot(n, s, "o", color="tab:blue", label="CUDA graphs on (default)")
     if "gpu_strong_no_graphs" in runs:
         strong.plot(*speedup(runs["gpu_strong_no_graphs"]), "s", color="tab:orange", markerfacecolor="none",
@@ -91,9 +103,11 @@ def scaling_figure(runs, p_t, p_w, device):
     if "gpu_weak" in runs:
         n, w = weak_ratio(runs["gpu_weak"])
         weak.plot(line, line, color="black", linestyle=":", label="ideal $W_N/W_1 = N$")
-        weak.plot(line, gustafson(p_w, line), color="tab:green", label=f"Gustafson fit, $p_w$ = {p_w:.3f}")
+        weak.plot(line, gustafson(p_w, line), color="tab:green",
+                  label=f"Gustafson fit, $p_w$ = {p_w:.3f}" if weak_counts >= 3 else
+                  f"Gustafson's law, $p_w$ = {p_w:.3f}\n(solved from 2 points, not fitted)")
         weak.plot(line, gustafson(PAPER["p_w"], line), color="tab:green", linestyle="--", alpha=0.5,
-                  label=f"paper, $p_w$ = {PAPER['p_w']}")
+                  label=f"paper's fit, $p_w$ = {PAPER['p_w']}")
         weak.plot(n, w, "o", color="tab:green", label="measured")
         weak.set_title(f"(b) weak scaling, {runs['gpu_weak'][1]['cells']:,} cells per GPU")
     weak.set(xlabel="GPUs N", ylabel="$W_N / W_1$ (W = cell-updates/s)")
@@ -101,7 +115,7 @@ def scaling_figure(runs, p_t, p_w, device):
         margin = 0.1 + 0.04 * (top - 1)  # points at the ends stay whole
         ax.set(xticks=sorted(runs["gpu_strong"]), xlim=(1 - margin, top + margin), ylim=(1 - margin, top + margin))
         ax.grid(True, alpha=0.3)
-        ax.legend(fontsize="small", loc="upper left")
+        ax.legend(fontsize="small", loc="lower right")  # the lines rise to the upper right
     fig.suptitle(f"Scaling over GPUs ({device})")
     return fig
 
@@ -144,8 +158,14 @@ def render_scaling(device_dir, out_dir):
     p_t = fit_amdahl(n, s)
     p_w = fit_gustafson(*weak_ratio(runs["gpu_weak"])) if "gpu_weak" in runs else float("nan")
     fig = scaling_figure(runs, p_t, p_w, device_name(device_dir))
-    fits = (f"Fitted parallel fractions: Amdahl p_t = {p_t:.3f} (paper {PAPER['p_t']}), Gustafson p_w = {p_w:.3f} "
-            f"(paper {PAPER['p_w']}); least squares over {len(n)} GPU counts.")
+    weak_counts = len(runs.get("gpu_weak", {}))
+    if weak_counts == len(n):
+        fits = (f"Parallel fractions: Amdahl p_t = {p_t:.3f} (paper {PAPER['p_t']}), Gustafson p_w = {p_w:.3f} "
+                f"(paper {PAPER['p_w']}); {method_text(len(n))}.")
+    else:
+        fits = (f"Parallel fractions: Amdahl p_t = {p_t:.3f} (paper {PAPER['p_t']}), {method_text(len(n))}; "
+                f"Gustafson p_w = {p_w:.3f} (paper {PAPER['p_w']}), "
+                + (f"{method_text(weak_counts)}." if weak_counts else "no weak-scaling rows."))
     footer(fig, device_dir, result.inputs, fits)
     result.files += save_figure(fig, out_dir, "fig9-scaling")
     rows = []

@@ -1,7 +1,11 @@
 """make_all on the committed data and on small made-up device folders: the outputs exist, the speedup table holds the
 ratios of the JSON's own numbers, Nsight Compute CSV (real files in testdata/, made-up ones here) becomes bytes and
 FLOPs per update, the physics, isotropy and scaling tables hold what the HDF5 and CSV files give when recomputed here,
-more GPU counts need no code change, and a folder without the data a report needs gets a note instead.
+more GPU counts need no code change, and a folder without the data a report needs gets a note instead. Guards against
+the figures saying more than they show: the phase-corrected RMSE stays at or below the paper's and below 2/√V, near
+ties are labelled as such, a run that never split claims no fold, Fig 7 is drawn from one file, two GPU counts are
+"solved" rather than "fitted", the index lists each paper figure once with a column per device folder, and the
+README's physics table holds what the data give.
 
     /usr/bin/python3 reports/test_reports.py        (any Python 3 with numpy, matplotlib and h5py)
 """
@@ -22,12 +26,16 @@ import numpy as np
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 import make_all  # noqa: E402
+import physics  # noqa: E402
 import roofline  # noqa: E402
+import speedup  # noqa: E402
 from common import LABELS  # noqa: E402
 
 H100 = HERE / "data" / "nvidia-h100-80gb-hbm3"
 LATTICES = HERE / "data" / "lattices"
 H200X2 = HERE / "data" / "nvidia-h200-x2"
+NO_SPLIT = HERE / "testdata" / "reduced-cpu-accuracy_bcc.h5"  # scripts/main.sh --reports' reduced BCC run: no split
+README = HERE.parent / "README.md"
 
 
 def table_rows(markdown):
@@ -53,6 +61,19 @@ def table_of(markdown, column):
     lines = [line for line in markdown.splitlines() if line.startswith("|")]
     index = [cell.strip() for cell in lines[0].strip().strip("|").split("|")].index(column)
     return {row[0]: row[index] for row in table_rows(markdown)}
+
+
+def expected_fold(amplitude, dominant):
+    """The fold label the tables must show for a run that split, from the amplitudes alone: the dominant m and the
+    strongest m ≥ 2 that is not one of its multiples; a near tie below physics.NEAR_TIE."""
+    rival = max((m for m in range(2, len(amplitude)) if m % dominant), key=lambda m: amplitude[m])
+    ratio = amplitude[dominant] / amplitude[rival]
+    return f"{dominant}/{rival}, ratio {ratio:.2f}" if ratio < physics.NEAR_TIE else f"{dominant}-fold"
+
+
+def section_of(index, heading):
+    """The text of index.md's section whose heading starts with `## heading:`."""
+    return index.split(f"\n## {heading}:")[1].split("\n## ")[0]
 
 
 def render(data):
@@ -91,16 +112,15 @@ class CommittedData(unittest.TestCase):
             self.assertIn(commit, index)
 
     def test_speedup_table_is_the_json_ratios(self):
-        rates = {}
-        docs = [json.loads(path.read_text()) for path in H100.glob("bench-*.json")]
-        for doc in sorted(docs, key=lambda d: d["context"]["date"]):  # the newest file's measurement wins
-            samples = {}
-            for b in doc["benchmarks"]:
-                # not the runs that failed, not the aggregates: the median of the repetitions
-                if "dof_updates_per_second" in b and b.get("run_type") != "aggregate":
-                    backend, lattice = b["name"].split("/")[1:3]
-                    samples.setdefault((backend, lattice, int(b["dofs"])), []).append(b["dof_updates_per_second"])
-            rates.update({key: statistics.median(values) for key, values in samples.items()})
+        """Fig 7's table: the ratios of bench-speedup.json's own medians, and of no other file."""
+        doc = json.loads((H100 / "bench-speedup.json").read_text())
+        samples = {}
+        for b in doc["benchmarks"]:
+            # not the runs that failed, not the aggregates: the median of the repetitions
+            if "dof_updates_per_second" in b and b.get("run_type") != "aggregate" and b["name"].startswith("step/"):
+                backend, lattice = b["name"].split("/")[1:3]
+                samples.setdefault((backend, lattice, int(b["dofs"])), []).append(b["dof_updates_per_second"])
+        rates = {key: statistics.median(values) for key, values in samples.items()}
         expected = {}
         for (backend, lattice, dofs), gpu in rates.items():
             cpu = [rates.get((name, lattice, dofs)) for name in ("reference", "openmp")]
@@ -112,28 +132,153 @@ class CommittedData(unittest.TestCase):
         self.assertEqual(len(rows), len(expected))
         for row in rows:
             want = expected[row[0].lower(), int(row[1].replace(",", ""))]
-            for text, value in zip(row[-2:], want):
+            for text, value in zip(row[5:7], want):
                 self.assertTrue(close(text, value), f"{row}: {text} is not {value}")
+
+    def test_fig7_is_one_file(self):
+        """Fig 7 draws bench-speedup.json alone: its provenance lists that file and no other (bench-gpu.json and
+        bench-cpu.json were measured at other commits), and the throughput figure's points are that file's."""
+        index = (self.out / "index.md").read_text()
+        section = index.split("## Fig 7:")[1].split("\n## ")[0]
+        sources = re.findall(r"^\| [^|]+ \| `([^`]+)` \|", section, flags=re.M)
+        self.assertEqual(sources, ["bench-speedup.json"])
+        self.assertIn("All points from one file, bench-speedup.json", section)
+        points = speedup.read_points(H100 / "bench-speedup.json")
+        other = json.loads((H100 / "bench-gpu.json").read_text())
+        self.assertNotIn(("cuda:shared", "bcc"), {key[:2] for key in points})
+        self.assertTrue(any(b["name"].startswith("step/cuda:shared/") for b in other["benchmarks"]))
 
 
     def test_split_fold_and_rmse_are_the_hdf5s(self):
         text = (self.out / H100.name / "accuracy.md").read_text()
-        split, fold, rmse = (table_of(text, column) for column in ("split t", "fold", "RMSE(t = 10)"))
+        split, fold, rmse, phase_rmse = (table_of(text, column) for column in (
+            "split t", "fold", "RMSE(t = 10), paper's", "phase-corrected RMSE(t = 10)"))
         for path in sorted((H100 / "physics").glob("accuracy_*.h5")):
             with h5py.File(path) as f:
                 label = LABELS[f.attrs["lattice"].decode()]
                 t, overlap, norm = (f["diagnostics"][name][:] for name in ("t", "overlap", "norm"))
                 mu, volume = f.attrs["mu"], f.attrs["domain_volume"]
-                self.assertEqual(int(fold[label]), int(f["analysis/azimuthal_amplitude"].attrs["fold"]))
+                amplitude = f["analysis/azimuthal_amplitude"][:]
+                dominant = int(f["analysis/azimuthal_amplitude"].attrs["fold"])
+            self.assertEqual(fold[label], expected_fold(amplitude, dominant), label)
             first = t[np.argmax(1 - np.abs(overlap) > 0.01)]
             self.assertTrue(close(split[label], first), f"{label}: split {split[label]}, HDF5 {first}")
-            # the RMSE at the two diagnostics times around t = 10, linearly between them
+            # both RMSEs at the two diagnostics times around t = 10, linearly between them
             j = np.searchsorted(t, 10.0)
-            at = [np.sqrt((norm[0] + norm[k] - 2 * (np.exp(1j * mu * t[k]) * overlap[k]).real) / volume)
-                  for k in (j - 1, j)]
-            self.assertTrue(close_e(rmse[label], np.interp(10.0, t[j - 1:j + 1], at)), label)
+            paper = [np.sqrt((norm[0] + norm[k] - 2 * (np.exp(1j * mu * t[k]) * overlap[k]).real) / volume)
+                     for k in (j - 1, j)]
+            shape = [np.sqrt((norm[0] + norm[k] - 2 * abs(overlap[k])) / volume) for k in (j - 1, j)]
+            self.assertTrue(close_e(rmse[label], np.interp(10.0, t[j - 1:j + 1], paper)), label)
+            self.assertTrue(close_e(phase_rmse[label], np.interp(10.0, t[j - 1:j + 1], shape)), label)
         # the committed run, as the decgpe log says: t = 75.44 (72.90 with the paper's leapfrog start, fb6b304)
         self.assertEqual(split["BCC"], "75.44")
+
+    def test_phase_corrected_rmse_is_below_the_papers_and_the_ceiling(self):
+        """At every diagnostics sample of every committed run: min over a global phase can only lower the error
+        against ψ₀e^(−iμt), and ψ and ψ₀ of norm ≈ 1 are never further apart than 2/√V."""
+        paths = sorted((H100 / "physics").glob("*.h5"))
+        self.assertGreaterEqual(len(paths), 12)
+        for path in paths:
+            run = physics.load(path)
+            with h5py.File(path) as f:
+                overlap, norm = f["diagnostics/overlap"][:], f["diagnostics/norm"][:]
+                volume = f.attrs["domain_volume"]
+            np.testing.assert_allclose(run.rmse_phase, np.sqrt(np.maximum(0, norm[0] + norm - 2 * abs(overlap))
+                                                               / volume), rtol=1e-12, atol=1e-15)
+            self.assertTrue(np.all(run.rmse_phase <= run.rmse + 1e-12), path.name)
+            self.assertTrue(np.all(run.rmse_phase < 2 / np.sqrt(volume)), path.name)
+            self.assertTrue(np.all(run.rmse <= 2 / np.sqrt(volume) * (1 + 1e-4)), path.name)
+
+    def test_near_ties_are_labelled_as_such(self):
+        """C15's split is a near tie of m = 4 and 3 (1.13), and with the paper code's placement of 3 and 4 (1.77):
+        neither may be called 4-fold or 3-fold; BCC's clear 3-fold may."""
+        text = (self.out / H100.name / "accuracy.md").read_text()
+        fold, placed = table_of(text, "fold"), table_of(text, "placement fold")
+        self.assertEqual(fold["C15"], "4/3, ratio 1.13")
+        self.assertEqual(placed["C15"], "3/4, ratio 1.77")
+        self.assertEqual(fold["BCC"], "3-fold")
+        for path in sorted((H100 / "physics").glob("placement_*.h5")):
+            with h5py.File(path) as f:
+                label = LABELS[f.attrs["lattice"].decode()]
+                amplitude = f["analysis/azimuthal_amplitude"][:]
+                dominant = int(f["analysis/azimuthal_amplitude"].attrs["fold"])
+            self.assertEqual(placed[label], expected_fold(amplitude, dominant), label)
+        index = (self.out / "index.md").read_text()
+        self.assertNotIn("C15: 4-fold", index)
+
+    def test_index_is_by_paper_figure_with_a_device_column(self):
+        index = (self.out / "index.md").read_text()
+        headings = re.findall(r"^## (.+?):", index, flags=re.M)
+        paper = ["Fig 5", "Fig 6", "Fig 7", "Fig 8", "Fig 9", "Fig 10", "Table 1"]
+        self.assertEqual(headings[:len(paper)], paper)  # the paper's order first, each once
+        self.assertEqual(len(headings), len(set(headings)))
+        self.assertEqual(headings, [report.figure for report in make_all.REPORTS])
+        devices = sorted(d.name for d in (HERE / "data").iterdir() if d.is_dir())
+        for device in devices:  # no section per device folder
+            self.assertNotIn(f"\n## {device}", index)
+        header = next(line for line in index.splitlines() if line.startswith("| figure or table"))
+        self.assertEqual([cell.strip(" `") for cell in header.strip("|").split("|")][2:], devices)
+        contents = [line for line in index.split("\n## ")[0].splitlines() if line.startswith("| [")]
+        self.assertEqual([re.match(r"\| \[([^\]]+)\]", line)[1] for line in contents], headings)
+        # a figure without data for a device folder is one line, not a section
+        for heading in headings:
+            section = section_of(index, heading)
+            self.assertLessEqual(section.count("Skipped for"), 1, heading)
+            rendered = re.findall(r"^### (.+)$", section, flags=re.M)
+            self.assertTrue(set(rendered) <= set(devices), heading)
+            if rendered:
+                self.assertIn("| device folder | data file | git commit | device | date | command |", section)
+
+    def test_two_gpu_counts_are_solved_not_fitted(self):
+        section = section_of((self.out / "index.md").read_text(), "Fig 9")
+        self.assertIn("solved exactly from 2 GPU counts", section)
+        self.assertNotIn("least squares", section)
+        self.assertNotIn("Fitted", section)
+
+    def test_table1_explains_each_difference(self):
+        text = (self.out / H100.name / "table1-dual-edges.md").read_text()
+        for topic in ("**Which length.**", "**BCC**", "**FCC**", "**Rounding to whole structures.**",
+                      "**The 5% condition.**"):
+            self.assertIn(topic, text)
+        # the shortest dual edges quoted from `decgpe lattice --json` agree with what the HDF5 files record where
+        # all edges have one length
+        for name in ("cubic", "fcc", "bcc"):
+            with h5py.File(H100 / "physics" / f"accuracy_{name}.h5") as f:
+                self.assertAlmostEqual(physics.SHORTEST_DUAL_EDGE[name] * f.attrs["h"], f.attrs["dual_edge_max"],
+                                       delta=1e-6)
+        for name in ("a15", "c15", "z"):
+            with h5py.File(H100 / "physics" / f"accuracy_{name}.h5") as f:
+                self.assertLess(physics.SHORTEST_DUAL_EDGE[name] * f.attrs["h"], f.attrs["dual_edge_mean"])
+
+    def test_readme_physics_table_is_the_data(self):
+        """README.md's physics table: every number recomputed from the committed HDF5 and isotropy files."""
+        text = README.read_text().split("## Physics results")[1].split("\n## ")[0]
+        all_lines = text.splitlines()
+        first = next(i for i, line in enumerate(all_lines) if line.startswith("|"))
+        lines = []
+        for line in all_lines[first:]:  # the first table only
+            if not line.startswith("|"):
+                break
+            lines.append(line.replace("\\|", "¦"))  # \| inside a cell
+        order = [cell.strip() for cell in lines[0].strip("|").split("|")][1:]
+        names = {LABELS[n]: n for n in LABELS}
+        rows = {cells[0]: dict(zip(order, cells[1:])) for cells in
+                ([c.strip() for c in line.strip("|").split("|")] for line in lines[2:])}
+        runs = {n: physics.load(H100 / "physics" / f"accuracy_{n}.h5") for n in LABELS}
+        with h5py.File(LATTICES / "isotropy.h5") as f:
+            spread = {n: f[f"{n}/error_kh0.30"][:].std() for n in LABELS}
+        cubic = runs["cubic"].attrs["dual_edge_mean"]
+        checks = {"split time": lambda r, n: close(r, runs[n].split),
+                  "fold of the split": lambda r, n: r == physics.fold_label(runs[n], word=""),
+                  "RMSE at t = 10, the paper's definition (volume-weighted)":
+                      lambda r, n: close_e(r, runs[n].at(runs[n].rmse, 10.0)),
+                  "phase-corrected RMSE at t = 10": lambda r, n: close_e(r, runs[n].at(runs[n].rmse_phase, 10.0)),
+                  "Table 1: mean dual edge / cubic's": lambda r, n: close(r, runs[n].attrs["dual_edge_mean"] / cubic),
+                  "Bloch dispersion spread at ¦k¦h = 0.3": lambda r, n: close_e(r, spread[n])}
+        for row, check in checks.items():
+            self.assertIn(row, rows, f"README's physics table has no row '{row}'")
+            for label, cell in rows[row].items():
+                self.assertTrue(check(cell, names[label]), f"README {row}, {label}: {cell}")
 
     def test_integrators_table_is_the_studys_fastest_run(self):
         doc = json.loads((H100 / "integrators" / "work_precision.json").read_text())
@@ -152,7 +297,7 @@ class CommittedData(unittest.TestCase):
                 self.assertIn(f"{best['seconds']:.2f} s", cell)
 
     def test_table1_is_the_dual_edge_ratio(self):
-        ratio = table_of((self.out / H100.name / "table1-dual-edges.md").read_text(), "relative to cubic")
+        ratio = table_of((self.out / H100.name / "table1-dual-edges.md").read_text(), "relative to cubic (mean)")
         edge = {name: h5py.File(H100 / "physics" / f"accuracy_{name}.h5").attrs["dual_edge_mean"]
                 for name in ("cubic", "bcc", "c15")}
         self.assertTrue(close(ratio["BCC"], edge["bcc"] / edge["cubic"]))
@@ -187,16 +332,20 @@ class CommittedData(unittest.TestCase):
 GROWTH = 0.00095  # E(t) of the made-up run: E = 0.01 at t = 10.53
 
 
-def made_up_run(path, overlap_dtype):
-    """A cubic-lattice run of decgpe's HDF5 layout whose error grows as E(t) = GROWTH·t at norm 1, so that the split
-    is at t = 10.6 (diagnostics every 0.1) and RMSE(t)² = 2·GROWTH·t / V."""
+def made_up_run(path, overlap_dtype, amplitude=None, lattice="cubic"):
+    """A run of decgpe's HDF5 layout whose error grows as E(t) = GROWTH·t at norm 1, so that the split is at t = 10.6
+    (diagnostics every 0.1) and RMSE(t)² = 2·GROWTH·t / V; its azimuthal amplitudes `amplitude` (m = 0..12), by
+    default a clear 4-fold."""
+    if amplitude is None:
+        amplitude = np.full(13, 1e-6)
+        amplitude[4] = 1e-3
     t = np.linspace(0, 12, 121)
     mu = 13.0
     overlap = (1 - GROWTH * t) * np.exp(-1j * mu * t)
     x, y = (v.ravel() for v in np.meshgrid(np.linspace(-6, 6, 25), np.linspace(-6, 6, 25)))
     density = np.exp(-(x**2 + y**2) / 8)
     with h5py.File(path, "w") as f:
-        attrs = dict(lattice="cubic", h=0.5, structures=[25, 25, 25], cells=25**3, dt=1e-3, mu=mu,
+        attrs = dict(lattice=lattice, h=0.5, structures=[25, 25, 25], cells=25**3, dt=1e-3, mu=mu,
                      operations_per_time=6e9, dual_edge_mean=0.5, dual_edge_max=0.5, effective_wavelength=2.0,
                      domain_volume=100.0, shift=[0.0, 0.0, 0.0], steps_done=12000, git_commit="made-up",
                      date="2026-01-01T00:00:00Z", device="test", backend="reference", command_line="test")
@@ -211,8 +360,8 @@ def made_up_run(path, overlap_dtype):
         f["grid/volume"] = np.array([0.125])
         f["grid/origin"] = np.array([-6.25, -6.25, -6.25])
         f["grid/box"] = np.array([0.5, 0.5, 0.5])
-        f["analysis/azimuthal_amplitude"] = np.linspace(1, 0.1, 13)
-        f["analysis/azimuthal_amplitude"].attrs["fold"] = 4
+        f["analysis/azimuthal_amplitude"] = amplitude
+        f["analysis/azimuthal_amplitude"].attrs["fold"] = float(2 + np.argmax(amplitude[2:]))
         for name, values in (("x", x), ("y", y), ("density", density), ("initial_density", 0.9 * density)):
             f[f"analysis/plane/{name}"] = values
 
@@ -271,7 +420,11 @@ class MadeUpData(unittest.TestCase):
         self.assertEqual(status, 0)
         text = (out / "gpu" / "accuracy.md").read_text()
         self.assertEqual(table_of(text, "split t")["cubic"], "10.60")
-        self.assertTrue(close_e(table_of(text, "RMSE(t = 10)")["cubic"], np.sqrt(2 * GROWTH * 10 / 100)))
+        self.assertEqual(table_of(text, "fold")["cubic"], "4-fold")
+        self.assertTrue(close_e(table_of(text, "RMSE(t = 10), paper's")["cubic"], np.sqrt(2 * GROWTH * 10 / 100)))
+        # the made-up overlap keeps the exact phase: the phase-corrected RMSE is the paper's
+        self.assertTrue(close_e(table_of(text, "phase-corrected RMSE(t = 10)")["cubic"],
+                                np.sqrt(2 * GROWTH * 10 / 100)))
         self.assertEqual(table_of(text, "placement split t")["cubic"], "—")
         index = (out / "index.md").read_text()
         self.assertIn("No refined_<lattice>_<ops>.h5", index)
@@ -292,7 +445,8 @@ class MadeUpData(unittest.TestCase):
         self.assertIn("Amdahl p_t = 0.900", index)
         self.assertIn("Gustafson p_w = 0.800", index)
         self.assertIn("least squares over 4 GPU counts", index)
-        self.assertIn("Skipped: needs `scaling_cpu_mpi.csv`", index)  # Fig 10
+        self.assertNotIn("solved exactly", index)
+        self.assertIn("Skipped for `gpus`: needs `scaling_cpu_mpi.csv`", index)  # Fig 10
         self.assertGreater((out / "gpus" / "fig9-scaling.png").stat().st_size, 1000)
 
     def test_missing_data_is_a_note(self):
@@ -300,7 +454,92 @@ class MadeUpData(unittest.TestCase):
         status, out = render(self.data)
         self.addCleanup(shutil.rmtree, out)
         self.assertEqual(status, 0)
-        self.assertEqual((out / "index.md").read_text().count("Skipped: needs"), len(make_all.REPORTS))
+        self.assertEqual((out / "index.md").read_text().count("Skipped for `empty`: needs"), len(make_all.REPORTS))
+
+    def test_near_tie_and_harmonics(self):
+        """|c_4| 1.67 times |c_3|: a near tie "4/3"; |c_8|, a harmonic of 4, is no rival however large. |c_3| at
+        0.4 of |c_4|: 4-fold."""
+        (self.data / "gpu" / "physics").mkdir(parents=True)
+        compound = np.dtype([("r", "<f8"), ("i", "<f8")])
+        for lattice, third in (("c15", 0.6e-3), ("a15", 0.4e-3)):
+            amplitude = np.full(13, 1e-6)
+            amplitude[[3, 4, 8]] = third, 1e-3, 0.9e-3
+            made_up_run(self.data / "gpu" / "physics" / f"accuracy_{lattice}.h5", compound, amplitude, lattice)
+        status, out = render(self.data)
+        self.addCleanup(shutil.rmtree, out)
+        self.assertEqual(status, 0)
+        fold = table_of((out / "gpu" / "accuracy.md").read_text(), "fold")
+        self.assertEqual(fold["C15"], "4/3, ratio 1.67")
+        self.assertEqual(fold["A15"], "4-fold")
+
+    def test_a_run_that_never_split_claims_no_fold(self):
+        """scripts/main.sh --reports' reduced CPU run of BCC (testdata/) ends at t = 10 with E < 0.01; decgpe still
+        records the largest |c_m| (m = 4) as its fold. Nothing rendered may call it 4-fold."""
+        with h5py.File(NO_SPLIT) as f:
+            self.assertEqual(int(f["analysis/azimuthal_amplitude"].attrs["fold"]), 4)
+            self.assertLess((1 - abs(f["diagnostics/overlap"][:])).max(), 0.01)
+        (self.data / "cpu-reduced" / "physics").mkdir(parents=True)
+        shutil.copy(NO_SPLIT, self.data / "cpu-reduced" / "physics" / "accuracy_bcc.h5")
+        status, out = render(self.data)
+        self.addCleanup(shutil.rmtree, out)
+        self.assertEqual(status, 0)
+        text = (out / "cpu-reduced" / "accuracy.md").read_text()
+        self.assertEqual(table_of(text, "fold")["BCC"], "no split by t = 10")
+        self.assertEqual(table_of(text, "split t")["BCC"], "—")
+        self.assertEqual(table_of(text, "amplitude ratio m1 : m2")["BCC"], "—")
+        index = (out / "index.md").read_text()
+        self.assertIsNone(re.search(r"\d-fold|\d/\d, ratio", index))
+        self.assertNotIn("4/", table_of(text, "fold")["BCC"])
+        for stem in ("fig5-error", "fig6-density-centred", "fig6-azimuthal"):
+            self.assertGreater((out / "cpu-reduced" / f"{stem}.png").stat().st_size, 1000)
+
+    def test_fig7_with_repetitions_draws_medians_and_ranges_from_one_file(self):
+        """bench-speedup.json as the new measurement writes it (5 repetitions per point: iteration entries with
+        repetition_index, then _mean/_median/_stddev/_cv aggregates), beside another bench file that must not enter
+        Fig 7: the table holds the medians' ratios and the min–max range."""
+        device = self.data / "gpu"
+        device.mkdir()
+        doc = json.loads((H100 / "bench-speedup.json").read_text())
+        # One repetition of each point of the committed sweep is the single run the made-up repetitions scale.
+        doc["benchmarks"] = [b for b in doc["benchmarks"]
+                             if b["run_type"] == "iteration" and b.get("repetition_index", 0) == 0]
+        scratch = Path(tempfile.mkdtemp())
+        self.addCleanup(shutil.rmtree, scratch)
+        single = scratch / "single-run.json"
+        single.write_text(json.dumps(doc))
+        benchmarks = []
+        for b in doc["benchmarks"]:
+            rates = [b["dof_updates_per_second"] * (1 + 0.02 * (i - 2)) for i in range(5)]
+            for i, rate in enumerate(rates):
+                benchmarks.append({**b, "run_type": "iteration", "repetitions": 5, "repetition_index": i,
+                                   "dof_updates_per_second": rate})
+            for name, value in (("mean", statistics.mean(rates)), ("median", statistics.median(rates)),
+                                ("stddev", statistics.stdev(rates)), ("cv", statistics.stdev(rates) / statistics.mean(rates))):
+                aggregate = {k: v for k, v in b.items() if k != "repetition_index"}
+                aggregate.update(name=f"{b['name']}_{name}", run_name=b["name"], run_type="aggregate",
+                                 aggregate_name=name, repetitions=5, dof_updates_per_second=value)
+                benchmarks.append(aggregate)
+        (device / "bench-speedup.json").write_text(json.dumps({**doc, "benchmarks": benchmarks}))
+        shutil.copy(H100 / "bench-gpu.json", device)
+        status, out = render(self.data)
+        self.addCleanup(shutil.rmtree, out)
+        self.assertEqual(status, 0)
+        text = (out / "gpu" / "fig7-speedup.md").read_text()
+        rows = table_rows(text)
+        self.assertEqual(len(rows), 10)  # BCC and C15 at five sizes: nothing from bench-gpu.json
+        original = speedup.read_points(single)
+        for row in rows:
+            key = (row[0].lower(), int(row[1].replace(",", "")))
+            gpu, reference = original["cuda:plain", *key], original["reference", *key]
+            self.assertTrue(close(row[5], gpu.rate / reference.rate))  # the medians are the single runs
+            low, high = row[7].split("–")
+            self.assertTrue(close(low, gpu.rate * 0.96 / (reference.rate * 1.04)), row)
+            self.assertTrue(close(high, gpu.rate * 1.04 / (reference.rate * 0.96)), row)
+            self.assertEqual(row[9], "5, 5, 5")
+        self.assertIn("median over 5 repetitions", text)
+        self.assertIn("min–max", text)
+        section = section_of((out / "index.md").read_text(), "Fig 7")
+        self.assertEqual(re.findall(r"^\| [^|]+ \| `([^`]+)` \|", section, flags=re.M), ["bench-speedup.json"])
 
 
 if __name__ == "__main__":

@@ -55,25 +55,21 @@ measure() {
     preset=$(scripts/build.sh | tail -n 1)
     [ "$preset" = cuda ] || { echo "reports: --measure needs the cuda preset (nvcc), got '$preset'" >&2; exit 1; }
   fi
-  local name slug dir sizes=""
+  local name slug dir
   name=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -n 1)
   slug=$(echo "$name" | tr '[:upper:]' '[:lower:]' | sed -E 's/[^a-z0-9]+/-/g; s/^-|-$//g')
   dir=reports/data/$slug
   mkdir -p "$dir"
 
-  # Fig 7: BCC cubes of 14 … 189 structures (12 cells each); bench_step gives C15 the cube nearest the same DOFs.
-  for edge in 14 27 54 100 189; do sizes+="${sizes:+,}$((12 * edge * edge * edge))"; done
-  local bench=(build/cuda/bench/bench_step "--backends=reference,openmp,cuda:plain" "--lattices=bcc,c15"
-    "--dofs=$sizes")
-  echo "reports: ${bench[*]}"
-  "${bench[@]}" --benchmark_out="$dir/bench-speedup.json" --benchmark_out_format=json
+  # Fig 7: one sweep, one file (scripts/speedup-run.sh says how its parts share the machine)
+  scripts/speedup-run.sh "$dir"
 
   # Fig 8
   scripts/profile-roofline.sh "$dir/roofline"
 
   record_provenance "$dir/provenance.json" "$DECGPE_GIT_COMMIT" \
     "$name, driver $(nvidia-smi --query-gpu=driver_version --format=csv,noheader | head -n 1)" \
-    "bench-speedup.json=${bench[*]} ($(nproc) host cores)" "roofline/=scripts/profile-roofline.sh $dir/roofline"
+    "bench-speedup.json=scripts/speedup-run.sh $dir ($(nproc) host cores)" "roofline/=scripts/profile-roofline.sh $dir/roofline"
   echo "reports: measured into $dir/"
 }
 
