@@ -27,8 +27,14 @@ nlohmann::json to_json(const lattices::CellComplex& complex) {
                        {"offset", f.offset},
                        {"weight", f.weight}});
     }
-    cells.push_back(
-        {{"circumcentre", vec(cell.circumcentre)}, {"volume", cell.volume}, {"faces", faces}});
+    nlohmann::json vertices = nlohmann::json::array();
+    for (const lattices::Vec3& v : cell.vertices) {
+      vertices.push_back(vec(v));
+    }
+    cells.push_back({{"circumcentre", vec(cell.circumcentre)},
+                     {"volume", cell.volume},
+                     {"vertices", vertices},
+                     {"faces", faces}});
   }
   return {{"lattice", complex.name},
           {"length_unit", "structure edge"},

@@ -7,6 +7,7 @@
 #include "cli/stop_signals.hpp"
 #include "io/checkpoint.hpp"
 #include "io/output_claim.hpp"
+#include "io/visualisation.hpp"
 #include "setup/case_setup.hpp"
 #include "solvers/backend_registry.hpp"
 #include "solvers/memory_budget.hpp"
@@ -261,9 +262,11 @@ void run(const Options& o) {
     if (!o.restart.empty() && !resumes_in_place) {
       inputs.emplace_back(o.restart);
     }
-    claim.emplace(
-        std::vector<io::OutputTarget>{{out, o.force}, {checkpoint, o.force || resumes_in_place}},
-        inputs);
+    claim.emplace(std::vector<io::OutputTarget>{{out, o.force},
+                                                {checkpoint, o.force || resumes_in_place},
+                                                // derived from the results: replaced with them
+                                                {io::xdmf_path(out), true}},
+                  inputs);
   });
   const StopSignals signals;
   const RunSetup setup = [&] {
@@ -319,8 +322,17 @@ void run(const Options& o) {
     const int fold = io::write_analysis(f, setup.problem.grid, levels.front(), setup.current);
     if (!o.no_state) {
       io::write_levels(f, scheme->level_names(), levels);
+      io::write_viz_fields(f, "state", scheme->clock().time, levels.front());
+    }
+    // Points for ParaView only where there are fields to show: --no-state runs stay small.
+    const bool viewable = !o.no_state || setup.schedule.snapshot_every > 0;
+    if (viewable) {
+      io::write_viz_points(f, setup.problem.grid);
     }
     f.commit();
+    if (viewable) {
+      io::write_xdmf(out);
+    }
     if (outcome.stopped) {
       std::fprintf(outcome.stopped && recorder.stop_signal() != 0 ? stderr : stdout,
                    "decgpe: stopped by %s at step %ld (t = %g); results so far in %s; resume "

@@ -68,6 +68,14 @@ void write_attribute(hid_t object, const std::string& name, hid_t type, const vo
   check(H5Awrite(attr, type, data), "cannot write attribute " + name);
 }
 
+void write_text_attribute(hid_t object, const std::string& name, const std::string& value) {
+  const std::string what = "cannot write attribute " + name;
+  Handle type(H5Tcopy(H5T_C_S1), H5Tclose, what);
+  check(H5Tset_size(type, value.empty() ? 1 : value.size()), what);
+  check(H5Tset_strpad(type, H5T_STR_NULLPAD), what);
+  write_attribute(object, name, type, value.empty() ? "" : value.data(), 0);
+}
+
 } // namespace
 
 void init_hdf5() {
@@ -118,11 +126,7 @@ ResultsFile::~ResultsFile() {
 }
 
 void ResultsFile::attribute(const std::string& name, const std::string& value) {
-  const std::string what = "cannot write attribute " + name;
-  Handle type(H5Tcopy(H5T_C_S1), H5Tclose, what);
-  check(H5Tset_size(type, value.empty() ? 1 : value.size()), what);
-  check(H5Tset_strpad(type, H5T_STR_NULLPAD), what);
-  write_attribute(file_, name, type, value.empty() ? "" : value.data(), 0);
+  write_text_attribute(file_, name, value);
 }
 void ResultsFile::attribute(const std::string& name, double value) {
   write_attribute(file_, name, H5T_NATIVE_DOUBLE, &value, 0);
@@ -141,10 +145,19 @@ void ResultsFile::attribute_of(const std::string& object, const std::string& nam
   Handle obj(H5Oopen(file_, object.c_str(), H5P_DEFAULT), H5Oclose, "no object " + object);
   write_attribute(obj, name, H5T_NATIVE_DOUBLE, &value, 0);
 }
+void ResultsFile::attribute_of(const std::string& object, const std::string& name,
+                               const std::string& value) {
+  Handle obj(H5Oopen(file_, object.c_str(), H5P_DEFAULT), H5Oclose, "no object " + object);
+  write_text_attribute(obj, name, value);
+}
 
 void ResultsFile::write(const std::string& path, std::span<const double> data,
                         std::vector<std::uint64_t> dims) {
   write_dataset(file_, path, H5T_NATIVE_DOUBLE, data.data(), {dims.begin(), dims.end()});
+}
+void ResultsFile::write(const std::string& path, std::span<const float> data,
+                        std::vector<std::uint64_t> dims) {
+  write_dataset(file_, path, H5T_NATIVE_FLOAT, data.data(), {dims.begin(), dims.end()});
 }
 void ResultsFile::write(const std::string& path, std::span<const std::int64_t> data) {
   write_dataset(file_, path, H5T_NATIVE_INT64, data.data(), {data.size()});
@@ -284,9 +297,11 @@ std::vector<std::string> InputFile::members(const std::string& group) const {
   return names;
 }
 
-double InputFile::number_attribute(const std::string& name) const {
-  const std::string where = "cannot read '" + path_.string() + "' attribute '" + name + "'";
-  Handle attr(H5Aopen(file_, name.c_str(), H5P_DEFAULT), H5Aclose, where);
+double InputFile::number_attribute(const std::string& name, const std::string& object) const {
+  const std::string where =
+      "cannot read '" + path_.string() + "' attribute '" + name + "' of '" + object + "'";
+  Handle attr(H5Aopen_by_name(file_, object.c_str(), name.c_str(), H5P_DEFAULT, H5P_DEFAULT),
+              H5Aclose, where);
   double value = 0.0;
   check(H5Aread(attr, H5T_NATIVE_DOUBLE, &value), where);
   return value;

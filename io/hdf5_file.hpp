@@ -42,13 +42,16 @@ public:
   /// data size.
   void write(const std::string& path, std::span<const double> data,
              std::vector<std::uint64_t> dims);
+  /// Single precision, where the reader needs no more (the visualisation fields).
+  void write(const std::string& path, std::span<const float> data, std::vector<std::uint64_t> dims);
   void write(const std::string& path, std::span<const std::int64_t> data);
   /// Complex values as a compound {r, i} (what h5py reads as complex128).
   void write(const std::string& path, std::span<const Complex> data);
   /// A text of any length as a scalar string dataset (attributes are limited to 64 KiB).
   void write_text(const std::string& path, const std::string& text);
-  /// A double attribute on a dataset or group.
+  /// An attribute on a dataset or group.
   void attribute_of(const std::string& object, const std::string& name, double value);
+  void attribute_of(const std::string& object, const std::string& name, const std::string& value);
 
   /// Copies dataset `path` of `from` to the same path here.
   void copy(const class InputFile& from, const std::string& path);
@@ -74,7 +77,8 @@ public:
   std::vector<std::int64_t> integers(const std::string& dataset) const;
   std::vector<Complex> complexes(const std::string& dataset) const;
   std::string text(const std::string& dataset) const;
-  double number_attribute(const std::string& name) const;
+  /// An attribute of the root, or of the dataset or group `object`.
+  double number_attribute(const std::string& name, const std::string& object = "/") const;
   std::int64_t integer_attribute(const std::string& name) const;
   std::string text_attribute(const std::string& name) const;
   /// The names of the links in group `group` ("" when there is no such group).

@@ -1,12 +1,14 @@
 #include "io/results.hpp"
 
 #include "cli/build_info.hpp"
+#include "io/visualisation.hpp"
 #include "setup/grid_scaling.hpp"
 #include "setup/one_line.hpp"
 #include "solvers/schemes/registry.hpp"
 #include "solvers/splitting.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <ctime>
 #include <iterator>
 #include <unistd.h>
@@ -211,14 +213,24 @@ void carry_snapshots(ResultsFile& f, const std::filesystem::path& earlier,
   for (const std::string& name : from.members("/snapshots")) {
     if (std::stol(name) <= step) {
       f.copy(from, "/snapshots/" + name);
+      if (from.has("/viz/snapshots/" + name)) {
+        f.copy(from, "/viz/snapshots/" + name);
+      }
     }
   }
 }
 
+std::string snapshot_name(long step) {
+  char name[32];
+  std::snprintf(name, sizeof name, "%012ld", step);
+  return name;
+}
+
 void write_snapshot(ResultsFile& f, long step, double t, std::span<const Complex> psi) {
-  const std::string name = "/snapshots/" + std::to_string(step);
-  f.write(name, psi);
-  f.attribute_of(name, "t", t);
+  const std::string name = snapshot_name(step);
+  f.write("/snapshots/" + name, psi);
+  f.attribute_of("/snapshots/" + name, "t", t);
+  write_viz_fields(f, "snapshots/" + name, t, psi);
 }
 
 } // namespace decgpe::io

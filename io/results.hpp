@@ -1,7 +1,7 @@
 #pragma once
 // The layout of a results file, written once here (README, "Running a case"): provenance as root
-// attributes and /case_toml, /grid, /diagnostics, /analysis, /state/<level> and
-// /snapshots/<step>.
+// attributes and /case_toml, /grid, /diagnostics, /analysis, /state/<level>,
+// /snapshots/<step> and /viz (io/visualisation.hpp).
 
 #include "io/hdf5_file.hpp"
 #include "setup/case_setup.hpp"
@@ -60,7 +60,10 @@ void write_levels(ResultsFile& f, const std::vector<std::string>& names,
 /// the checkpoint it resumes from), when that file is of the same trajectory.
 void carry_snapshots(ResultsFile& f, const std::filesystem::path& earlier,
                      const std::string& fingerprint, long step);
-/// /snapshots/<step> with its time.
+/// A snapshot's name: its step, zero-padded to 12 digits so that name order is step order
+/// (steps are at most 10¹²).
+std::string snapshot_name(long step);
+/// /snapshots/<name> with its time, and its fields for visualisation (/viz/snapshots/<name>).
 void write_snapshot(ResultsFile& f, long step, double t, std::span<const Complex> psi);
 
 } // namespace decgpe::io

@@ -32,6 +32,13 @@ protected:
     return p;
   }
   fs::path out() const { return dir_ / "out" / "result.h5"; }
+  /// The results file's XDMF sidecar (io/visualisation.hpp).
+  fs::path sidecar() const { return dir_ / "out" / "result.xmf"; }
+  /// What a user does to throw a run's results away: the file and its sidecar.
+  void remove_results() const {
+    fs::remove(out());
+    fs::remove(sidecar());
+  }
   CommandResult run(const std::string& toml, const std::string& extra = "") const {
     return run_decgpe("run " + write_case(toml).string() + " --quiet --out " + out().string() +
                       " " + extra);

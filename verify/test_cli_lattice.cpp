@@ -5,8 +5,11 @@
 #include "verify/lattice_params.hpp"
 #include "verify/run_command.hpp"
 
+#include <array>
+#include <cmath>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
+#include <vector>
 
 namespace decgpe {
 namespace {
@@ -33,6 +36,37 @@ TEST_P(LatticeCommand, PrintsValidJsonWithAllFields) {
       EXPECT_LT(f.at("neighbour").get<int>(), ms);
       EXPECT_EQ(f.at("offset").size(), 3u);
       EXPECT_GT(f.at("weight").get<double>(), 0.0);
+    }
+  }
+}
+
+// The cells' vertices (for drawing the true cells): each cell's vertices lie on its circumsphere,
+// and a tetrahedron's volume is the |B| the solver uses.
+TEST_P(LatticeCommand, VerticesLieOnTheCircumsphereAndSpanTheVolume) {
+  const verify::CommandResult r =
+      verify::run_decgpe("lattice " + std::string(GetParam()) + " --json");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  for (const auto& cell : nlohmann::json::parse(r.output).at("cells")) {
+    const auto c = cell.at("circumcentre").get<std::array<double, 3>>();
+    const auto vertices = cell.at("vertices").get<std::vector<std::array<double, 3>>>();
+    ASSERT_GE(vertices.size(), 4u);
+    const auto distance = [&c](const std::array<double, 3>& v) {
+      return std::hypot(v[0] - c[0], v[1] - c[1], v[2] - c[2]);
+    };
+    for (const auto& v : vertices) {
+      EXPECT_NEAR(distance(v), distance(vertices[0]), 1e-9 * distance(vertices[0]));
+    }
+    if (vertices.size() == 4) {
+      std::array<std::array<double, 3>, 3> e{};
+      for (int k = 0; k < 3; ++k) {
+        for (int d = 0; d < 3; ++d) {
+          e[k][d] = vertices[k + 1][d] - vertices[0][d];
+        }
+      }
+      const double det = e[0][0] * (e[1][1] * e[2][2] - e[1][2] * e[2][1]) -
+                         e[0][1] * (e[1][0] * e[2][2] - e[1][2] * e[2][0]) +
+                         e[0][2] * (e[1][0] * e[2][1] - e[1][1] * e[2][0]);
+      EXPECT_NEAR(std::abs(det) / 6.0, cell.at("volume").get<double>(), 1e-12);
     }
   }
 }

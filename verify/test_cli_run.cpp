@@ -37,8 +37,9 @@ TEST_F(RunCommand, WritesOneCompleteHdf5File) {
   const verify::CommandResult r = run(kGood, "--backend reference");
   ASSERT_EQ(r.exit_code, 0) << r.output;
   ASSERT_TRUE(fs::exists(out()));
+  ASSERT_TRUE(fs::exists(fs::path(out()).replace_extension(".xmf"))); // the sidecar for ParaView
   EXPECT_EQ(std::distance(fs::directory_iterator(out().parent_path()), fs::directory_iterator{}),
-            1);
+            2);
   EXPECT_EQ(io::read_doubles(out(), "/diagnostics/t").size(), 5u); // steps 0, 10, 20, 30, 40
   EXPECT_EQ(io::read_doubles(out(), "/grid/volume").size(), 12u);
   const hid_t f = H5Fopen(out().c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
@@ -50,8 +51,9 @@ TEST_F(RunCommand, WritesOneCompleteHdf5File) {
     EXPECT_GT(H5Aexists(f, attr), 0) << attr;
   }
   for (const char* set :
-       {"/case_toml", "/state/current", "/state/previous", "/snapshots/0", "/snapshots/20",
-        "/snapshots/40", "/diagnostics/overlap", "/diagnostics/invariant", "/diagnostics/energy"}) {
+       {"/case_toml", "/state/current", "/state/previous", "/snapshots/000000000000",
+        "/snapshots/000000000020", "/snapshots/000000000040", "/diagnostics/overlap",
+        "/diagnostics/invariant", "/diagnostics/energy"}) {
     EXPECT_GT(H5Lexists(f, "/state", H5P_DEFAULT), 0);
     EXPECT_GE(H5Oexists_by_name(f, set, H5P_DEFAULT), 1) << set;
   }
@@ -85,7 +87,7 @@ TEST_F(RunCommand, TabulatedPotentialGivesTheSameRunAsTheAnalyticTrap) {
     EXPECT_EQ(io::read_doubles(analytic, series), io::read_doubles(out(), series)) << series;
   }
   // And a table of the wrong length is rejected.
-  fs::remove(out());
+  remove_results();
   io::ResultsFile short_table(dir_ / "v.h5");
   short_table.write("/V", std::vector<double>(7, 0.0), {7});
   short_table.commit();
@@ -180,7 +182,7 @@ TEST_F(RunCommand, OverridesAreCheckedAndRecordedWithTheCaseAsRun) {
   const std::string effective = f.text("/case_toml_effective");
   EXPECT_NE(effective.find("steps = 7"), std::string::npos) << effective;
   EXPECT_NE(effective.find("shift = [ 0.25, 0, 0 ]"), std::string::npos) << effective;
-  std::filesystem::remove(out());
+  remove_results();
   expect_rejected(run(kGood, "--set time.steps=-1"), "with --set: key 'time.steps' must be >= 1");
   expect_rejected(run(kGood, "--set nonsense"), "--set nonsense: expected KEY=VALUE");
 }
