@@ -112,7 +112,7 @@ std::vector<CaseKey> top_level_keys() {
        "paper code's placement is [-0.125, -0.125, -0.125])."},
       {"g",
        KeyType::number,
-       "ħω⊥ a_ho³",
+       "— (ħω⊥ a_ho³ in physical units)",
        "required",
        {},
        "Interaction strength g = 4πN a_s / a_ho of the dimensionless GPE; required, since the "
