@@ -5,6 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 scripts/install-deps.sh >&2
+scripts/python-env.sh >/dev/null # python/decgpe, editable, in build/python-env
 preset=cpu
 if command -v nvcc >/dev/null 2>&1 || [ -x /usr/local/cuda/bin/nvcc ]; then
   preset=cuda
