@@ -65,6 +65,8 @@ int main(int argc, char** argv) {
     return fail(mpi, decgpe::cli::command_line_error(e.what(), argc, argv));
   } catch (const decgpe::cli::Stopped& stop) {
     return stop.exit_code; // a clean stop that has said what it did
+  } catch (const decgpe::cli::CheckFailed&) {
+    return decgpe::cli::CheckFailed::exit_code; // the summary has said why
   } catch (const std::exception& e) {
     return fail(mpi, e.what());
   }

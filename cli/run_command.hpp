@@ -17,4 +17,10 @@ struct Stopped {
   int exit_code;
 };
 
+/// A complete run whose summary ends `check: FAIL`: it missed the exact evolution of its initial
+/// state by more than its bound. Its results are written; the process exits with `exit_code`.
+struct CheckFailed {
+  static constexpr int exit_code = 3;
+};
+
 } // namespace decgpe::cli

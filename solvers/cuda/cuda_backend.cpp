@@ -19,6 +19,11 @@ namespace decgpe::cuda {
 
 namespace {
 
+/// "12.4" from CUDA's 1000 major + 10 minor.
+std::string cuda_version(int version) {
+  return std::to_string(version / 1000) + "." + std::to_string(version % 1000 / 10);
+}
+
 /// A host-to-device copy that is complete when it returns. cudaMemcpy from pageable memory may
 /// return before its DMA lands, ordered only on the legacy default stream, which the backend's
 /// non-blocking stream does not wait for: a kernel queued next could read the old bytes (a table
@@ -481,10 +486,25 @@ int device_count() {
 std::string why_unavailable() {
   int count = 0;
   const cudaError_t status = cudaGetDeviceCount(&count);
-  if (status != cudaSuccess) {
-    return "no usable CUDA device (" + std::string(cudaGetErrorString(status)) + ")";
+  if (status == cudaSuccess) {
+    return count == 0 ? "no NVIDIA GPU found (cudaGetDeviceCount: 0 devices)" : "";
   }
-  return count == 0 ? "no CUDA device found" : "";
+  const std::string error = cudaGetErrorName(status);
+  if (status == cudaErrorNoDevice) {
+    return "no NVIDIA GPU found (" + error + ")";
+  }
+  if (status == cudaErrorInsufficientDriver) {
+    // The runtime reports a missing driver as an insufficient one; the driver's version, 0 where
+    // none is installed, tells the two apart.
+    int driver = 0, runtime = 0;
+    if (cudaDriverGetVersion(&driver) != cudaSuccess || driver == 0) {
+      return "no NVIDIA driver found, so no GPU to run on (" + error + ")";
+    }
+    cudaRuntimeGetVersion(&runtime);
+    return "the NVIDIA driver supports CUDA " + cuda_version(driver) +
+           ", older than this build's " + cuda_version(runtime) + " (" + error + ")";
+  }
+  return "no usable CUDA device (" + error + ": " + cudaGetErrorString(status) + ")";
 }
 
 bool device_available() {
