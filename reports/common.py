@@ -105,8 +105,13 @@ def footer(fig, device_dir, inputs, note=""):
     """The note, then the commit, day and device of the data, under the figure: a figure read on its own still says
     where it came from."""
     records = [provenance(device_dir, path) for path in inputs]
-    sources = sorted({(short_commit(r["git_commit"]), r["date"][:10], r["device"]) for r in records})
-    origin = "\n".join(f"data: decgpe {commit}, {day}, {device}" for commit, day, device in sources)
+    sources = {}  # (day, device): commits; one line each, not one per commit
+    for r in records:
+        commits = sources.setdefault((r["date"][:10], r["device"]), [])
+        if short_commit(r["git_commit"]) not in commits:
+            commits.append(short_commit(r["git_commit"]))
+    origin = "\n".join(f"data: decgpe {' and '.join(sorted(commits))}, {day}, {device}"
+                        for (day, device), commits in sorted(sources.items()))
     width = max(60, int(16 * fig.get_figwidth()))  # characters of the small font across the figure
     note = "\n".join(textwrap.fill(line, width) for line in note.splitlines())
     fig.text(0.5, 0, f"{note}\n{origin}" if note else origin, ha="center", va="top", fontsize="small",

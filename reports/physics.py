@@ -29,7 +29,7 @@ PAPER_DUAL_EDGE = {"cubic": 1.0, "fcc": 1.09, "bcc": 0.80, "a15": 0.93, "c15": 0
 COLOURS = dict(zip(LATTICES, ("tab:gray", "tab:orange", "tab:blue", "tab:green", "tab:red", "tab:purple")))
 RASTER, OVERSAMPLE = 300, 4  # Fig 6: pixels per panel side, interpolant samples per pixel side
 NEAR_TIE = 2.0  # |c_m1| / |c_m2| below this: the split is labelled a near tie "m1/m2" rather than "m1-fold"
-AMPLITUDE_FLOOR = 1e-8  # the azimuthal bar chart's axis starts here: symmetry leaves some |c_m| at round-off
+AMPLITUDE_FLOOR = 1e-8  # a_ho⁻¹: the azimuthal bar chart's axis starts here: symmetry leaves some |c_m| at round-off
 RMSE_DEFINITION = ("RMSE(t), the paper's definition (volume-weighted): (∫|ψ(t) − ψ₀e^(−iμt)|² dV / V)^½ = "
                    "((N(0) + N(t) − 2 Re(e^(iμt)⟨ψ₀|ψ(t)⟩)) / V)^½, V the domain volume, N the norm; the paper's "
                    "(1/m Σ|Ψ − ψ|²)^½ for equal cell volumes. It compares with the exact phase e^(−iμt): once the "
@@ -63,6 +63,7 @@ class Run:
     ratio: float  # |c_fold| / |c_runner_up|
     amplitude: np.ndarray  # |c_m|, m = 0..12
     plane: dict  # x, y, density, initial_density of the cells near z = 0
+    slab: float  # the thickness of that slab, |z| < slab/2: one structure edge along z
 
     def at(self, series, time):
         """A diagnostic series at `time`, interpolated; nan beyond the run."""
@@ -129,7 +130,7 @@ def load(path):
     if m1 != fold:
         raise ValueError(f"{path}: /analysis fold {fold} is not the largest |c_m|, m ≥ 2 (m = {m1})")
     return Run(Path(path), attrs, t, error, rmse, rmse_phase, np.unwrap(np.angle(rotated)), split, fold, m2, ratio,
-               amplitude, plane)
+               amplitude, plane, float(r.box[2]))
 
 
 def load_set(folder, prefix):
@@ -187,8 +188,10 @@ def error_figure(runs):
     ceilings = [run.ceiling for run in runs.values()]
     low, high = min(ceilings), max(ceilings)
     ceiling = f"{low:.3f}" if f"{low:.3f}" == f"{high:.3f}" else f"{low:.3f}–{high:.3f}"
-    rms.axhline(float(np.median(ceilings)), color="black", linestyle="--", linewidth=1,
-                label=f"2/√V = {ceiling} (anti-phase)")
+    for name, run in runs.items():  # each lattice's own: V differs with its whole structures
+        rms.axhline(run.ceiling, color=COLOURS[name], linestyle="--", linewidth=0.8)
+    rms.plot([], [], color="0.4", linestyle="--", linewidth=0.8,
+             label=f"2/√V, one line per lattice's V\n(its colour): {ceiling} (anti-phase)")
     for ax in (rms, shape):
         ax.axvline(RMSE_AT, color="black", linestyle=":", linewidth=1, label=f"t = {RMSE_AT:g} (table)")
         ax.set(yscale="log", ylim=(1e-5, 0.1), ylabel=r"RMSE(t)  ($a_{ho}^{-3/2}$)")
@@ -205,6 +208,18 @@ def error_figure(runs):
     return fig
 
 
+def quiet_corner(ax, runs):
+    """The legend's place: the upper or lower left or right corner of the axes whose quarter holds the fewest data
+    points (log y), so that it covers no curve it can avoid."""
+    (x0, x1), (y0, y1) = ax.get_xlim(), np.log10(ax.get_ylim())
+    t = np.concatenate([run.t for run in runs])
+    e = np.log10(np.concatenate([positive(run.error) for run in runs]))
+    left, low = t < x0 + 0.5 * (x1 - x0), e < y0 + 0.5 * (y1 - y0)
+    counts = {f"{v} {h}": int(np.sum((low == (v == "lower")) & (left == (h == "left")) & np.isfinite(e)))
+              for v in ("upper", "lower") for h in ("left", "right")}
+    return min(counts, key=lambda corner: (counts[corner], corner != "lower right"))
+
+
 def convergence_figure(series):
     fig, axes = plt.subplots(1, len(series), figsize=(6 * len(series), 4.2), constrained_layout=True, squeeze=False)
     for ax, (name, runs) in zip(axes.flat, series.items()):
@@ -213,11 +228,11 @@ def convergence_figure(series):
             ax.plot(run.t, positive(run.error), color=shade, linewidth=1,
                     label=f"{ops(run.attrs['operations_per_time'])} ops/time, h = {run.attrs['h']:.3f} a_ho: "
                           f"split {split_text(run)}")
-        ax.axhline(SPLIT, color="black", linestyle="--", linewidth=1)
+        ax.axhline(SPLIT, color="black", linestyle="--", linewidth=1, label=f"E = {SPLIT} (split)")
         ax.set(yscale="log", ylim=(1e-6, 0.05), xlabel=r"t  ($1/\omega_\perp$)",
                ylabel=r"$E(t) = 1 - |\langle\psi_0|\psi(t)\rangle|$", title=LABELS[name])
         ax.grid(True, which="major", alpha=0.3)
-        ax.legend(fontsize="small", loc="lower right")
+        ax.legend(fontsize="small", loc=quiet_corner(ax, runs))
     resolutions = sorted({nominal(run) for runs in series.values() for run in runs}, key=float)
     fig.suptitle(f"Resolution: E(t) at {', '.join(resolutions)} operations per time unit")
     return fig
@@ -295,20 +310,36 @@ def density_figure(runs, placement):
     return fig
 
 
+def slab_amplitude(run):
+    """|c_m| / d: the slab's sum divided by its thickness d (one structure edge), so that lattices whose structures
+    differ in size compare: ≈ |∫∫ δρ(x, y, 0) e^(−imφ) dx dy| where δρ varies little across d."""
+    return run.amplitude / run.slab
+
+
+def slab_note(runs):
+    thickness = {name: run.slab for name, run in runs.items()}
+    thin, thick = min(thickness, key=thickness.get), max(thickness, key=thickness.get)
+    return (f"|c_m| = |Σ|B_i| δρ_i e^(−imφ_i)| sums the cells of the slab |z| < d/2, d one structure edge: "
+            f"{thickness[thin]:.3f} a_ho ({LABELS[thin]}) to {thickness[thick]:.3f} a_ho ({LABELS[thick]}), "
+            f"{thickness[thick] / thickness[thin]:.1f}× apart; drawn divided by d so that heights compare across "
+            "panels: ≈ |∫∫ δρ(x, y, 0) e^(−imφ) dx dy|, δρ = |ψ|² − |ψ₀|², where δρ varies little across d.")
+
+
 def azimuthal_figure(runs, placed):
     cols = min(3, len(runs))
     rows = -(-len(runs) // cols)
     fig, axes = plt.subplots(rows, cols, figsize=(3.7 * cols, 2.9 * rows), sharex=True, sharey=True,
                              constrained_layout=True, squeeze=False)
     m = np.arange(1, 13)
-    top = 3 * max(run.amplitude[1:13].max() for run in [*runs.values(), *placed.values()])
+    top = 3 * max(slab_amplitude(run)[1:13].max() for run in [*runs.values(), *placed.values()])
     for ax, (name, run) in zip(axes.flat, runs.items()):
         other = placed.get(name)
         width = 0.4 if other else 0.8
-        ax.bar(m - (width / 2 if other else 0), run.amplitude[1:13], width, color=COLOURS[name], label="centred")
+        ax.bar(m - (width / 2 if other else 0), slab_amplitude(run)[1:13], width, color=COLOURS[name],
+               label="lattice centred")
         if other:
-            ax.bar(m + width / 2, other.amplitude[1:13], width, color="white", edgecolor=COLOURS[name], hatch="///",
-                   label="placement −1/8")
+            ax.bar(m + width / 2, slab_amplitude(other)[1:13], width, color="white", edgecolor=COLOURS[name],
+                   hatch="///", label="placement −1/8 (shifted)")
         title = f"{LABELS[name]}: {fold_label(run)}" + (f"\nplacement: {fold_label(other)}" if other else "")
         ax.set_title(title, fontsize="medium")
         ax.set(yscale="log", xticks=m, ylim=(AMPLITUDE_FLOOR, top))
@@ -318,7 +349,7 @@ def azimuthal_figure(runs, placed):
     for ax in axes[-1]:
         ax.set_xlabel("azimuthal order m")
     for ax in axes[:, 0]:
-        ax.set_ylabel(r"$|c_m|$  (dimensionless)")
+        ax.set_ylabel(r"$|c_m|\,/\,d$  ($a_{ho}^{-1}$)")
     axes.flat[0].legend(fontsize="small")
     when = "at the split" if all(run.split_happened for run in runs.values()) else "at the split (or the run's end)"
     fig.suptitle(f"Azimuthal amplitudes of the density change on z = 0 {when}")
@@ -340,6 +371,30 @@ def accuracy_table(runs, placed):
                      f"{a['dual_edge_mean'] / a['effective_wavelength']:.1%}", f"{a['mu']:.3f}",
                      fmt(other.split, ".2f") if other else "—", fold_label(other) if other else "—"])
     return markdown_table(header, rows)
+
+
+PLACEMENT = ("placement −1/8: the same run with the lattice shifted by −1/8 structure edge along each of x, y and z "
+             "(the paper code's placement)")
+
+
+def ranking_note(runs, placed):
+    """Which lattices' split-time order changes when the lattice is shifted (placement_<lattice>.h5), with both sets
+    of times; "" without placement runs."""
+    both = [name for name in runs if name in placed and runs[name].split_happened and placed[name].split_happened]
+    if len(both) < 2:
+        return ""
+    swapped = {name for a in both for b in both
+               for name in (a, b) if (runs[a].split - runs[b].split) * (placed[a].split - placed[b].split) < 0}
+    if not swapped:
+        return (f"The split-time ranking of {', '.join(LABELS[n] for n in both)} is the same with the lattice shifted "
+                "by −1/8 structure edge (placement_<lattice>.h5).")
+    order = sorted(swapped, key=lambda n: -runs[n].split)
+    names = ", ".join(LABELS[n] for n in order[:-1]) + f" and {LABELS[order[-1]]}"
+    times = " / ".join(f"{runs[n].split:.1f}" for n in order)
+    moved = " / ".join(f"{placed[n].split:.1f}" for n in order)
+    return (f"The split-time ranking of {names} depends on the placement: they split at t = {times} with the lattice "
+            f"centred, at {moved} with it shifted by −1/8 structure edge (placement_<lattice>.h5); the order of the "
+            "others holds.")
 
 
 def phase_note(runs):
@@ -459,13 +514,20 @@ def write_table(result, out_dir, stem, title, table, note=""):
 
 def render_error(device_dir, out_dir):
     folder = Path(device_dir) / "physics"
-    runs = load_set(folder, "accuracy")
+    runs, placed = load_set(folder, "accuracy"), load_set(folder, "placement")
+    ranking = ranking_note(runs, placed)
     result = Rendered(inputs=[run.path for run in runs.values()])
+    if ranking:  # the caption quotes their split times
+        result.inputs += [placed[name].path for name in runs if name in placed]
     fig = error_figure(runs)
+    ceilings = [run.ceiling for run in runs.values()]
+    spread = max(ceilings) / min(ceilings) - 1
     footer(fig, device_dir, result.inputs, f"• split: the first diagnostics time with E > {SPLIT}. {UNITS}\n"
-           f"(b) {RMSE_DEFINITION}\n(c) {PHASE_RMSE_DEFINITION}")
+           + (f"{ranking}\n" if ranking else "") + f"(b) {RMSE_DEFINITION} Dashed: 2/√V at each lattice's own V "
+           f"(its colour), {spread:.1%} apart at most.\n(c) {PHASE_RMSE_DEFINITION}")
     result.files += save_figure(fig, out_dir, "fig5-error")
-    result.notes += [f"(b) {RMSE_DEFINITION}", f"(c) {PHASE_RMSE_DEFINITION}", UNITS]
+    result.notes += [note for note in (ranking, f"(b) {RMSE_DEFINITION}", f"(c) {PHASE_RMSE_DEFINITION}", UNITS)
+                     if note]
     refined = load_refined(folder)
     series = {name: sorted([runs[name], *refined[name]], key=lambda r: r.attrs["operations_per_time"])
               for name in lattice_order(refined) if name in runs}
@@ -488,7 +550,7 @@ def render_accuracy(device_dir, out_dir):
     result = Rendered(inputs=[run.path for run in [*runs.values(), *placed.values()]])
     notes = [f"Split: the first diagnostics time with E > {SPLIT}.", near_tie_note(), RMSE_DEFINITION,
              PHASE_RMSE_DEFINITION, phase_note(runs), "λ_eff: the effective wavelength, 2π/(∫|∇ψ₀|²)^½. Placement: "
-             "the same run with the lattice shifted by −1/8 structure edge.", UNITS]
+             f"{PLACEMENT.split(': ', 1)[1]}.", ranking_note(runs, placed), UNITS]
     notes = [note for note in notes if note]
     write_table(result, out_dir, "accuracy", "Accuracy per lattice", accuracy_table(runs, placed),
                 "\n\n".join(notes))
@@ -517,23 +579,26 @@ def render_density(device_dir, out_dir):
     folder = Path(device_dir) / "physics"
     runs, placed = load_set(folder, "accuracy"), load_set(folder, "placement")
     result = Rendered(inputs=[run.path for run in [*runs.values(), *placed.values()]])
-    caption = ("|ψ|² of the cells within half a structure of z = 0 (cells over one x, y averaged), interpolated "
-               "linearly on their Delaunay triangulation and averaged over each pixel (no pixel binning, no moiré); "
+    caption = ("|ψ|² of the cells within half a structure edge of z = 0; where that slab holds cells at several "
+               "heights over the same (x, y), their values are averaged into one point. Interpolated linearly on "
+               "the points' Delaunay triangulation and averaged over each pixel (no pixel binning, no moiré); "
                "texture at the cells' scale is in the cells' values. Colour scales shared by all lattices. " + UNITS)
     for stem, chosen, shifted in (("fig6-density-centred", runs, False), ("fig6-density-placement", placed, True)):
         if chosen:
             fig = density_figure(chosen, shifted)
-            footer(fig, device_dir, [run.path for run in chosen.values()], caption)
+            footer(fig, device_dir, [run.path for run in chosen.values()],
+                   (f"{PLACEMENT[0].upper()}{PLACEMENT[1:]}.\n" if shifted else "") + f"{caption}\n{near_tie_note()}")
             result.files += save_figure(fig, out_dir, stem)
     if not placed:
         result.notes.append("No placement_<lattice>.h5: no placement figure.")
     fig = azimuthal_figure(runs, placed)
-    hidden = sum(int((run.amplitude[1:13] < AMPLITUDE_FLOOR).sum()) for run in [*runs.values(), *placed.values()])
-    footer(fig, device_dir, result.inputs, "|c_m| = |Σ|B_i| δρ_i e^(−imφ_i)| over the cells within half a "
-           "structure of z = 0: azimuthal Fourier amplitudes of δρ = |ψ|² − |ψ₀|², a share of the norm (no unit). "
-           f"{near_tie_note()}\n{hidden} amplitudes below the axis ({AMPLITUDE_FLOOR:g}) are not drawn.")
+    hidden = sum(int((slab_amplitude(run)[1:13] < AMPLITUDE_FLOOR).sum())
+                 for run in [*runs.values(), *placed.values()])
+    footer(fig, device_dir, result.inputs, f"{slab_note({**placed, **runs})}\n"
+           + (f"Hatched: {PLACEMENT}.\n" if placed else "")
+           + f"{near_tie_note()}\n{hidden} amplitudes below the axis ({AMPLITUDE_FLOOR:g} a_ho⁻¹) are not drawn.")
     result.files += save_figure(fig, out_dir, "fig6-azimuthal")
-    result.notes += [caption, near_tie_note()]
+    result.notes += [caption, slab_note({**placed, **runs}), near_tie_note()]
     return result
 
 

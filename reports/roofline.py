@@ -117,7 +117,13 @@ def counter_figure(runs, settings, copy_rate, peak, title):
     fig.suptitle(title)
     note = (f"Nsight Compute {settings.get('ncu_version', '')}: kernel {settings['kernel_regex']}, launch "
             f"{settings['launch_skip'] + 1} of the run, --clock-control {settings['clock_control']} (times at those "
-            "clocks). FP64 peak: vendor datasheet.")
+            "clocks).\nLeft: marker shape = lattice, colour = problem size within it (dark: smallest, light: largest; "
+            "sizes in the legend).")
+    if peak:
+        note += (f"\nFP64 peak: the vendor datasheet's, at boost clocks, while the counters ran at "
+                 f"{settings['clock_control']} clocks. It does not bind: the kernel's "
+                 f"{max(r['intensity'] for r in runs):.1f} FLOP/B at most lies far left of the ridge"
+                 + (f" ({peak / copy_rate:.1f} FLOP/B): memory-bound." if copy_rate else ": memory-bound."))
     fig.text(0.5, -0.02, note, ha="center", va="top", fontsize="small")
     return fig
 

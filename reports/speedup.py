@@ -23,10 +23,19 @@ from pathlib import Path
 
 from matplotlib.ticker import NullFormatter
 
+import re
+
 from common import (BYTES_PER_UPDATE, GPU, LABELS, Rendered, footer, lattice_order, markdown_table, own_record, plt,
-                    provenance, read_json, save_figure)
+                    provenance, read_json, save_figure, si)
 
 FILE = "bench-speedup.json"  # the one file Fig 7 is drawn from, in a device folder
+SCHEDULE = "speedup-run.log"  # scripts/speedup-run.sh's record of when each part ran, beside it
+
+
+def backends_note(context):
+    cores = f"all {context['num_cpus']}" if "num_cpus" in context else "all the"
+    return (f"reference: the serial oracle backend (one core, plain loops); openmp: the same on {cores} host cores; "
+            f"{GPU}: the GPU kernel.")
 
 STYLE = {  # colour, marker; CPU backends first
     "reference": ("tab:gray", "v"),
@@ -148,7 +157,8 @@ def throughput_figure(points, context, title):
                             marker=marker, capsize=3, label=backend_label(backend, context))
         if copy_rate:
             ax.axhline(copy_rate / BYTES_PER_UPDATE, color="black", linestyle="--", linewidth=1,
-                       label=f"GPU copy rate ÷ {BYTES_PER_UPDATE} B/update")
+                       label=f"GPU copy bandwidth {si(copy_rate, 'B/s')} (measured)\n÷ {BYTES_PER_UPDATE} B/update = "
+                             f"{si(copy_rate / BYTES_PER_UPDATE)} DOF-updates/s")
         ax.set(xscale="log", yscale="log", title=LABELS[lattice], xlabel="DOFs (cells)")
         ax.grid(True, which="major", alpha=0.3)
     for ax in axes[:, 0]:
@@ -210,6 +220,52 @@ def spread_note(points):
             + (" Some points: ± one standard deviation (aggregates only)." if "stddev" in bars else ""))
 
 
+def schedule_note(folder, context):
+    """When each part of the measurement ran, from speedup-run.log ("<time> start <part>: <command>", "<time> end
+    <part>"): the parts that overlapped in time, and how many host cores they kept busy (one thread each, but
+    openmp); "" without the log."""
+    path = Path(folder) / SCHEDULE
+    if not path.exists():
+        return ""
+    spans = {}
+    for line in path.read_text().splitlines():
+        found = re.match(r"^(\S+T(\d\d:\d\d:\d\d)\S*) (start|end) ([\w.-]+)", line)
+        if found:
+            spans.setdefault(found[4], {})[found[3]] = (found[1], found[2])
+    parts = [(name, span) for name, span in spans.items() if {"start", "end"} <= span.keys()]  # the log's order
+    parts.sort(key=lambda p: p[1]["start"][0])
+    groups = []  # parts whose runs overlap, in order
+    for name, span in parts:
+        if groups and span["start"][0] < groups[-1]["end"][0]:
+            groups[-1]["names"].append(name)
+            groups[-1]["end"] = max(groups[-1]["end"], span["end"])
+        else:
+            groups.append({"names": [name], "start": span["start"], "end": span["end"]})
+    if not groups:
+        return ""
+    cores = context.get("num_cpus")
+    said = []
+    for group in groups:
+        names = group["names"]
+        when = f"{group['start'][1]}–{group['end'][1]} UTC"
+        if len(names) > 1:
+            busy = (f", one thread each: {len(names)} of {cores} host cores busy"
+                    if cores and not any("openmp" in n for n in names) else "")
+            said.append(f"{', '.join(names[:-1])} and {names[-1]} side by side ({when}{busy})")
+        else:
+            said.append(f"{names[0]} alone ({when})")
+    return f"Schedule ({SCHEDULE}): " + ", then ".join(said) + "."
+
+
+def gpu_bar_note(points):
+    """The GPU's spread is too small to see: its bars hide behind the markers."""
+    spans = [(p.high - p.low) / p.rate for p in points.values() if p.backend == GPU and p.bar != "none"]
+    if not spans:
+        return ""
+    return (f"{GPU}'s bars span at most {max(spans):.1%} of its rate: smaller than the markers, they are hidden "
+            "behind them.")
+
+
 def provenance_mismatch(device_dir, path):
     """A warning where provenance.json's record of the file names another commit than the file's own context (a
     new measurement dropped in without its record updated); None where they agree or either is silent."""
@@ -228,10 +284,16 @@ def render_file(path, out_dir, device_dir=None):
     result = Rendered(inputs=[path])
     device = context.get("gpu_name") or "no GPU"
     note = spread_note(points)
+    hidden = gpu_bar_note(points)
+    schedule = schedule_note(path.parent, context)
+    def caption(*extra):
+        return "\n".join(line for line in (backends_note(context), " ".join((note, *extra)).strip(), schedule,
+                                            f"All points from {path.name}.") if line)
+
     figure = throughput_figure(points, context, f"Leapfrog step throughput ({device})")
-    footer(figure, device_dir or path.parent, [path], f"{note} All points from {path.name}.")
+    footer(figure, device_dir or path.parent, [path], caption(hidden))
     result.files += save_figure(figure, out_dir, "fig7-throughput")
-    result.notes.append(f"All points from one file, {path.name}. {note}")
+    result.notes += [f"All points from one file, {path.name}. {note}", backends_note(context), *(n for n in (hidden, schedule) if n)]
     stale = provenance_mismatch(device_dir or path.parent, path)
     if stale:
         result.notes.append(stale)
@@ -240,7 +302,7 @@ def render_file(path, out_dir, device_dir=None):
         result.notes.append(f"No size at which {GPU} and a CPU backend both ran: no ratios.")
         return result
     figure = speedup_figure(rows, context, f"GPU speedup ({device})")
-    footer(figure, device_dir or path.parent, [path], f"{note} All points from {path.name}.")
+    footer(figure, device_dir or path.parent, [path], caption())
     result.files += save_figure(figure, out_dir, "fig7-speedup")
     spread = has_spread(points)
     cells = []
@@ -258,7 +320,8 @@ def render_file(path, out_dir, device_dir=None):
         header += ["× reference, range", "× openmp, range", "repetitions (GPU, reference, openmp)"]
     table = markdown_table(header, cells)
     table_path = Path(out_dir) / "fig7-speedup.md"
-    table_path.write_text(f"# GPU speedup over CPU ({device})\n\n{table}\n{note} All points from {path.name}.\n")
+    table_path.write_text(f"# GPU speedup over CPU ({device})\n\n{table}\n{note} All points from {path.name}.\n\n"
+                          + " ".join(line for line in (backends_note(context), schedule) if line) + "\n")
     result.files.append(table_path)
     result.tables.append(table)
     unpaired = len(points) - sum(1 + bool(r[3]) + bool(r[4]) for r in rows)
