@@ -27,7 +27,7 @@ std::string cell(std::string_view text) {
 std::string range_cell(const CaseKey& key) {
   const KeyRange& r = key.range;
   const bool array = key.type == KeyType::numbers3 || key.type == KeyType::integers3 ||
-                     key.type == KeyType::numbers3_or_auto;
+                     key.type == KeyType::numbers3_or_auto || key.type == KeyType::integers;
   const bool numeric = array || key.type == KeyType::number || key.type == KeyType::integer;
   std::string text;
   switch (r.kind) {

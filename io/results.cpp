@@ -69,6 +69,13 @@ void write_physics(ResultsFile& f, const setup::RunSetup& run) {
   f.attribute("initial_state", c.initial_kind);
   f.attribute("kappa", static_cast<std::int64_t>(c.kappa));
   f.attribute("mu", run.mu);
+  if (run.seed) { // [initial.seed]: what the perturbation was, phases included
+    const std::vector<std::int64_t> modes(run.seed->modes.begin(), run.seed->modes.end());
+    f.attribute("seed_modes", std::span<const std::int64_t>(modes));
+    f.attribute("seed_amplitude", run.seed->amplitude);
+    f.attribute("seed", static_cast<std::int64_t>(c.seed->seed));
+    f.attribute("seed_phases", std::span<const double>(run.seed->phases));
+  }
   if (run.effective_wavelength > 0.0) {
     f.attribute("effective_wavelength", run.effective_wavelength);
   }

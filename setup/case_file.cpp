@@ -57,7 +57,8 @@ std::string_view type_name(toml::node_type type) {
 /// interval, anything else the bound it crossed.
 std::string must_be(const CaseKey& key, double value) {
   const KeyRange& r = key.range;
-  const bool integer = key.type == KeyType::integer || key.type == KeyType::integers3;
+  const bool integer = key.type == KeyType::integer || key.type == KeyType::integers3 ||
+                       key.type == KeyType::integers;
   if (!integer && std::isfinite(r.lo) && std::isfinite(r.hi)) {
     return "in " + interval_text(r);
   }
@@ -157,6 +158,24 @@ public:
       fail_type(path(key), "a table", *node);
     }
     return Section(*node->as_table(), path(key) + ".", *source_);
+  }
+
+  /// The integers of the array under `key` if present: at least one, each in the key's range.
+  std::optional<std::vector<std::int64_t>> integers(std::string_view key) const {
+    const toml::node* node = table_->get(key);
+    if (node == nullptr) {
+      return std::nullopt;
+    }
+    if (!node->is_array() || node->as_array()->empty()) {
+      fail("key '" + path(key) + "' must be a non-empty array of integers");
+    }
+    std::vector<std::int64_t> values;
+    for (std::size_t k = 0; k < node->as_array()->size(); ++k) {
+      const std::string entry = path(key) + "[" + std::to_string(k) + "]";
+      values.push_back(as_integer(*node->as_array()->get(k), entry));
+      check_range(static_cast<double>(values.back()), key, entry);
+    }
+    return values;
   }
 
   /// The array under `key` if present, checked to hold exactly three entries.
@@ -374,10 +393,29 @@ void read_time(const Section& t, CaseConfig& c) {
   read_adaptive(t, c);
 }
 
+void read_seed(const Section& s, CaseConfig& c) {
+  s.allow_only_schema_keys();
+  SeedConfig seed;
+  if (const std::optional<std::vector<std::int64_t>> modes = s.integers("modes")) {
+    seed.modes.assign(modes->begin(), modes->end());
+    std::vector<int> sorted = seed.modes;
+    std::ranges::sort(sorted);
+    if (std::ranges::adjacent_find(sorted) != sorted.end()) {
+      s.fail("key '" + s.path("modes") + "' names a mode twice");
+    }
+  }
+  seed.amplitude = s.number("amplitude").value_or(seed.amplitude);
+  seed.seed = s.integer("seed").value_or(seed.seed);
+  c.seed = seed;
+}
+
 void read_initial(const Section& i, CaseConfig& c) {
   i.allow_only_schema_keys();
   c.initial_kind = i.string("kind").value_or(c.initial_kind);
   c.kappa = static_cast<int>(i.required(&Section::integer, "kappa"));
+  if (const std::optional<Section> seed = i.section("seed")) {
+    read_seed(*seed, c);
+  }
 }
 
 void read_cuda(const Section& s, CaseConfig& c) {

@@ -3,12 +3,14 @@
 // one line naming the file, the key and what is wrong with it.
 
 #include <array>
+#include <cstdint>
 #include <filesystem>
 #include <optional>
 #include <span>
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace decgpe::setup {
 
@@ -17,6 +19,16 @@ struct CaseError : std::runtime_error {
 };
 
 /// The defaults below are the schema's (setup/case_schema.cpp); a test holds the two equal.
+/// [initial.seed]: ψ⁰(r) (1 + ε Σ_m cos(mφ + θ_m)), θ_m drawn from `seed`
+/// (setup/initial_state.hpp).
+struct SeedConfig {
+  std::vector<int> modes = {1, 2, 3, 4, 5, 6, 7, 8}; ///< azimuthal modes, each in [1, 8], once
+  double amplitude = 1e-6;                           ///< ε, relative to ψ⁰
+  std::int64_t seed = 1;                             ///< of the phases θ_m
+
+  bool operator==(const SeedConfig&) const = default;
+};
+
 struct CaseConfig {
   std::string name; ///< the file's stem ("default" for cases/default.toml)
 
@@ -76,7 +88,8 @@ struct CaseConfig {
   /// harmonic_vortex: ψ ∝ (x + iy)^κ e^{−(ρ² + λz²)/2}, exact phase e^{−iμt};
   /// stationary_vortex: the eq. 14 state of this λ, g and κ.
   std::string initial_kind = "harmonic_vortex";
-  int kappa = 1; ///< winding number κ ≥ 0
+  int kappa = 1;                  ///< winding number κ ≥ 0
+  std::optional<SeedConfig> seed; ///< a controlled perturbation, when [initial.seed] is given
 
   bool operator==(const CaseConfig&) const = default;
 };

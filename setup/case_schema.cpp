@@ -71,12 +71,19 @@ KeyRange schemes_known() {
 // A winding beyond this is far outside any trap state the solver is meant for, so it is most likely
 // a typo.
 constexpr double kMaxKappa = 30;
+// The split patterns of interest are 2- to 4-fold; 8 leaves room for their harmonics.
+constexpr double kMaxSeedMode = 8;
 
 constexpr std::array kTables{
     CaseTable{"", true, "The lattice, the grid's scale and extent, and the interaction strength."},
     CaseTable{"potential", false, "The external potential V."},
     CaseTable{"time", true, "The scheme, its time step and how long to run."},
     CaseTable{"initial", true, "The initial state ψ⁰, normalised on the grid (Σ|B_i||ψ_i|² = 1)."},
+    CaseTable{"initial.seed", false,
+              "A controlled perturbation of ψ⁰, the same function of position on every lattice: "
+              "ψ⁰(r) (1 + ε Σ_m cos(mφ + θ_m)), φ the azimuth about the z axis, one random phase "
+              "θ_m per mode from `seed` (recorded in the results as `seed_phases`). It seeds the "
+              "vortex's split with chosen azimuthal content instead of the grid's own."},
     CaseTable{"output", false, "Checkpoints during a run."},
     CaseTable{"cuda", false,
               "The CUDA backend's tunables: they change its speed, never its results, and are "
@@ -193,6 +200,15 @@ std::vector<CaseKey> initial_output_cuda_keys() {
        "stationary vortex of λ, g and κ, solved spectrally and cached (`DECGPE_CACHE`)."},
       {"initial.kappa", KeyType::integer, "—", "required", between(0, kMaxKappa, false, false),
        "Winding number κ: the phase turns by 2πκ around the z axis."},
+      {"initial.seed.modes", KeyType::integers, "—", "[1, 2, 3, 4, 5, 6, 7, 8]",
+       between(1, kMaxSeedMode, false, false),
+       "The azimuthal modes m of the perturbation, each at most once."},
+      {"initial.seed.amplitude", KeyType::number, "— (relative to ψ⁰)", "1e-06",
+       between(0, 0.1, true, false),
+       "ε, each mode's amplitude relative to ψ⁰ (a density modulation of 2ε per mode)."},
+      {"initial.seed.seed", KeyType::integer, "—", "1", at_least(0),
+       "Seed of the phases θ_m (a 64-bit Mersenne twister, one draw per m = 1…8 whichever modes "
+       "are chosen, so that a mode's phase does not depend on the others)."},
       {"output.checkpoint_every", KeyType::integer, "steps", "0", at_least(0),
        "Steps between checkpoints (0: none by steps; a stopped run writes one anyway)."},
       {"output.checkpoint_minutes", KeyType::number, "minutes", "0.0", at_least(0),
@@ -248,12 +264,12 @@ bool KeyRange::admits(std::string_view value) const {
 }
 
 std::string_view CaseKey::table() const {
-  const std::size_t dot = key.find('.');
+  const std::size_t dot = key.rfind('.');
   return dot == std::string_view::npos ? std::string_view() : key.substr(0, dot);
 }
 
 std::string_view CaseKey::name() const {
-  const std::size_t dot = key.find('.');
+  const std::size_t dot = key.rfind('.');
   return dot == std::string_view::npos ? key : key.substr(dot + 1);
 }
 
@@ -283,9 +299,10 @@ const CaseKey& case_key(std::string_view dotted) {
 
 bool is_case_key(std::string_view table, std::string_view name) {
   const auto in_table = [&](const CaseKey& k) { return k.table() == table && k.name() == name; };
-  const auto is_table = [&](const CaseTable& t) { return !t.name.empty() && t.name == name; };
-  return std::ranges::any_of(case_keys(), in_table) ||
-         (table.empty() && std::ranges::any_of(kTables, is_table));
+  const std::string inner =
+      table.empty() ? std::string(name) : std::string(table) + "." + std::string(name);
+  const auto is_table = [&](const CaseTable& t) { return !t.name.empty() && t.name == inner; };
+  return std::ranges::any_of(case_keys(), in_table) || std::ranges::any_of(kTables, is_table);
 }
 
 std::span<const EnvironmentFallback> environment_fallbacks() {
@@ -308,6 +325,8 @@ std::string_view type_text(KeyType type) {
     return "array of 3 integers";
   case KeyType::numbers3_or_auto:
     return "array of 3 numbers or \"auto\"";
+  case KeyType::integers:
+    return "array of integers";
   }
   return "unknown";
 }

@@ -13,7 +13,16 @@
 
 namespace decgpe::setup {
 
-enum class KeyType { string, number, integer, boolean, numbers3, integers3, numbers3_or_auto };
+enum class KeyType {
+  string,
+  number,
+  integer,
+  boolean,
+  numbers3,
+  integers3,
+  numbers3_or_auto,
+  integers ///< an array of one or more integers
+};
 
 /// The values a key admits beyond its type (for an array: each entry): any, an interval of
 /// numbers, one of a list of strings, or any string but the empty one.
@@ -42,8 +51,9 @@ struct CaseKey {
   KeyRange range;
   std::string_view meaning; ///< one sentence, with the key's rules involving other keys
 
-  std::string_view table() const; ///< "" for the top level, "time" for time.dt
-  std::string_view name() const;  ///< the key within its table: "dt" for time.dt
+  /// "" for the top level, "time" for time.dt, "initial.seed" for initial.seed.modes
+  std::string_view table() const;
+  std::string_view name() const; ///< the key within its table: "dt" for time.dt
 };
 
 struct CaseTable {
@@ -65,7 +75,7 @@ std::span<const CaseTable> case_tables();
 const std::vector<CaseKey>& case_keys();
 /// The key of that dotted name; throws std::logic_error when the schema has none.
 const CaseKey& case_key(std::string_view dotted);
-/// Whether `name` may appear in `table` ("" for the top level, where the tables may too).
+/// Whether `name` may appear in `table` ("" for the top level): a key, or a table inside it.
 bool is_case_key(std::string_view table, std::string_view name);
 std::span<const EnvironmentFallback> environment_fallbacks();
 

@@ -147,6 +147,11 @@ void finish(RunSetup& run, const State& state, const lattices::CellComplex& comp
   run.mu = state.mu();
 
   std::vector<Complex> psi0 = sample(p.grid, state, 0.0, 1.0);
+  if (config.seed) {
+    run.seed = AzimuthalSeed::draw(config.seed->modes, config.seed->amplitude,
+                                   static_cast<std::uint64_t>(config.seed->seed));
+    apply_seed(p.grid, *run.seed, psi0);
+  }
   const double norm = grid_norm(p.grid, psi0);
   if (!(norm > 0.0) || !std::isfinite(norm)) {
     throw std::invalid_argument("the initial state vanishes on this grid (norm " +
@@ -164,6 +169,9 @@ void finish(RunSetup& run, const State& state, const lattices::CellComplex& comp
   run.schedule.stop_when_error_exceeds = config.stop_when_error_exceeds.value_or(0.0);
   if (config.start == "paper") {
     run.previous = sample(p.grid, state, -run.dt, run.normalisation);
+    if (run.seed) { // the same perturbation on both levels
+      apply_seed(p.grid, *run.seed, run.previous);
+    }
   }
   run.current = std::move(psi0);
 }

@@ -10,6 +10,7 @@
 #include "solvers/stability.hpp"
 
 #include <functional>
+#include <optional>
 #include <vector>
 
 namespace decgpe::setup {
@@ -28,6 +29,7 @@ struct RunSetup {
   double normalisation = 1.0;        ///< factor that makes Σ|B||ψ(0)|² = 1
   double operations_per_time = 0.0;  ///< Σ_i #J_i / Δt of this grid and step
   double effective_wavelength = 0.0; ///< 2π / √∫|∇ψ|² (stationary vortex only)
+  std::optional<AzimuthalSeed> seed; ///< the perturbation ψ⁰ carries ([initial.seed])
   std::vector<Complex> current;      ///< ψ⁰ = Ψ(r, 0), normalised
   std::vector<Complex> previous;     ///< ψ^{−1} = Ψ(r, −Δt) for start = "paper", else empty
 };

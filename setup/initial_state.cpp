@@ -1,6 +1,11 @@
 #include "setup/initial_state.hpp"
 
+#include <array>
 #include <cmath>
+#include <numbers>
+#include <random>
+#include <stdexcept>
+#include <string>
 
 namespace decgpe {
 
@@ -13,6 +18,41 @@ Complex HarmonicVortex::value(const lattices::Vec3& r, double t) const {
   const double phase = -mu() * t;
   const Complex e{std::cos(phase), std::sin(phase)};
   return {envelope * (w.re * e.re - w.im * e.im), envelope * (w.re * e.im + w.im * e.re)};
+}
+
+AzimuthalSeed AzimuthalSeed::draw(std::vector<int> modes, double amplitude, std::uint64_t seed) {
+  constexpr int kDrawn = 8;
+  std::mt19937_64 engine(seed);
+  std::array<double, kDrawn + 1> theta{};
+  for (int m = 1; m <= kDrawn; ++m) {
+    theta[static_cast<std::size_t>(m)] =
+        2.0 * std::numbers::pi * static_cast<double>(engine() >> 11) * 0x1.0p-53;
+  }
+  AzimuthalSeed s{std::move(modes), amplitude, {}};
+  for (const int m : s.modes) {
+    if (m < 1 || m > kDrawn) {
+      throw std::invalid_argument("seed mode " + std::to_string(m) + " is not in 1…8");
+    }
+    s.phases.push_back(theta[static_cast<std::size_t>(m)]);
+  }
+  return s;
+}
+
+double AzimuthalSeed::factor(const lattices::Vec3& r) const {
+  const double phi = std::atan2(r.y, r.x);
+  double sum = 0.0;
+  for (std::size_t k = 0; k < modes.size(); ++k) {
+    sum += std::cos(modes[k] * phi + phases[k]);
+  }
+  return 1.0 + amplitude * sum;
+}
+
+void apply_seed(const Grid& grid, const AzimuthalSeed& seed, std::span<Complex> psi) {
+#pragma omp parallel for schedule(static)
+  for (std::int64_t i = 0; i < grid.cells(); ++i) {
+    psi[static_cast<std::size_t>(i)] =
+        seed.factor(grid.position(i)) * psi[static_cast<std::size_t>(i)];
+  }
 }
 
 double grid_norm(const Grid& grid, std::span<const Complex> psi) {

@@ -4,6 +4,7 @@
 #include "solvers/complex.hpp"
 #include "solvers/grid.hpp"
 
+#include <cstdint>
 #include <span>
 #include <vector>
 
@@ -18,6 +19,23 @@ struct HarmonicVortex {
   double mu() const { return kappa + 1.0 + 0.5 * lambda; }
   Complex value(const lattices::Vec3& r, double t) const; ///< unnormalised
 };
+
+/// A perturbation of chosen azimuthal content, the same function of position on every lattice:
+/// ψ(r) (1 + ε Σ_m cos(mφ + θ_m)), φ the azimuth about the z axis.
+struct AzimuthalSeed {
+  std::vector<int> modes;
+  double amplitude = 0.0;     ///< ε
+  std::vector<double> phases; ///< θ_m, one per entry of `modes`
+
+  /// The phases of m = 1…8 drawn in that order from `seed` (std::mt19937_64, whose sequence the
+  /// standard fixes; 53-bit uniforms made here, not by a library distribution), then those of
+  /// `modes` picked: a mode's phase is the same whichever other modes are chosen.
+  static AzimuthalSeed draw(std::vector<int> modes, double amplitude, std::uint64_t seed);
+  double factor(const lattices::Vec3& r) const; ///< 1 + ε Σ_m cos(mφ + θ_m)
+};
+
+/// ψ_i ← ψ_i · seed.factor(r_i) at every cell.
+void apply_seed(const Grid& grid, const AzimuthalSeed& seed, std::span<Complex> psi);
 
 /// ψ(r_i, t) · scale at every cell of the grid, for any state with value(r, t) (HarmonicVortex,
 /// StationaryVortex).

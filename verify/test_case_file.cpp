@@ -527,12 +527,13 @@ std::vector<std::string> context_of(const CaseKey& key) {
 }
 
 bool is_integer(const CaseKey& key) {
-  return key.type == KeyType::integer || key.type == KeyType::integers3;
+  return key.type == KeyType::integer || key.type == KeyType::integers3 ||
+         key.type == KeyType::integers;
 }
 
 bool is_array(const CaseKey& key) {
   return key.type == KeyType::numbers3 || key.type == KeyType::integers3 ||
-         key.type == KeyType::numbers3_or_auto;
+         key.type == KeyType::numbers3_or_auto || key.type == KeyType::integers;
 }
 
 std::string entry_text(const CaseKey& key, double value) {
@@ -544,6 +545,9 @@ std::string entry_text(const CaseKey& key, double value) {
 std::string toml_value(const CaseKey& key, double first, double rest) {
   if (!is_array(key)) {
     return entry_text(key, first);
+  }
+  if (key.type == KeyType::integers) { // a list of distinct entries: one is enough
+    return "[" + entry_text(key, first) + "]";
   }
   return "[" + entry_text(key, first) + ", " + entry_text(key, rest) + ", " +
          entry_text(key, rest) + "]";
