@@ -46,7 +46,8 @@ TEST_P(LatticeCommand, VerticesLieOnTheCircumsphereAndSpanTheVolume) {
   const verify::CommandResult r =
       verify::run_decgpe("lattice " + std::string(GetParam()) + " --json");
   ASSERT_EQ(r.exit_code, 0) << r.output;
-  for (const auto& cell : nlohmann::json::parse(r.output).at("cells")) {
+  const nlohmann::json j = nlohmann::json::parse(r.output); // outlives the loop over its cells
+  for (const auto& cell : j.at("cells")) {
     const auto c = cell.at("circumcentre").get<std::array<double, 3>>();
     const auto vertices = cell.at("vertices").get<std::vector<std::array<double, 3>>>();
     ASSERT_GE(vertices.size(), 4u);
