@@ -6,13 +6,17 @@
 # DIR/seed-study-PLACEMENT.json (per run: lattice, placement, seed, ε, split time, fold, the azimuthal amplitudes
 # |c_m| at the split) and DIR/seed-study-PLACEMENT.log.
 #
-#   scripts/seed-study-run.sh DIR [SEEDS] [PLACEMENT] [BUILD]   (defaults: 8, centred, build/cuda)
+#   scripts/seed-study-run.sh DIR [SEEDS] [PLACEMENT] [BUILD] [SECONDS]
+#
+# Defaults: 8 seeds, centred, build/cuda, no time limit. With SECONDS, runs not started by then are skipped (and
+# logged as such) and the summary is still written: seed by seed over all lattices, so every lattice gets as many.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 dir=${1:?usage: scripts/seed-study-run.sh DIR [SEEDS] [PLACEMENT] [BUILD]}
 seeds=${2:-8}
 placement=${3:-centred}
 build=${4:-build/cuda}
+deadline=$((SECONDS + ${5:-1000000000}))
 case $placement in
   centred) shift_set=() ;;
   shifted) shift_set=(--set "shift=[-0.125, -0.125, -0.125]") ;;
@@ -27,6 +31,10 @@ log=$dir/seed-study-$placement.log
 
 run() { # NAME LATTICE SEED AMPLITUDE
   local out="$runs/$1.h5"
+  if [ "$SECONDS" -ge "$deadline" ]; then
+    echo "$1 skipped (time limit)" >>"$log"
+    return
+  fi
   if "$build/cli/decgpe" run "cases/accuracy/$2.toml" --set "initial.seed.seed=$3" \
     --set "initial.seed.amplitude=$4" "${shift_set[@]}" --backend cuda --no-state --quiet --force --out "$out" >>"$log" 2>&1; then
     echo "$1 ok" >>"$log"
@@ -35,14 +43,14 @@ run() { # NAME LATTICE SEED AMPLITUDE
   fi
 }
 
-for lattice in cubic fcc bcc a15 c15 z; do
-  for seed in $(seq 1 "$seeds"); do run "seed_${lattice}_${seed}_1e-06" "$lattice" "$seed" 1e-6; done
-done
 if [ "$placement" = centred ]; then
   for amplitude in 1e-10 1e-09 1e-08 1e-07 1e-05 1e-04; do
     for seed in 1 2; do run "seed_bcc_${seed}_${amplitude}" bcc "$seed" "$amplitude"; done
   done
 fi
+for seed in $(seq 1 "$seeds"); do
+  for lattice in cubic fcc bcc a15 c15 z; do run "seed_${lattice}_${seed}_1e-06" "$lattice" "$seed" 1e-6; done
+done
 
 python3 - "$runs" "$dir/seed-study-$placement.json" "$placement" <<'PY'
 import glob, json, os, subprocess, sys
