@@ -3,6 +3,7 @@ figures, Markdown tables."""
 
 import argparse
 import json
+import re
 import statistics
 import sys
 import textwrap
@@ -96,8 +97,15 @@ def provenance(device_dir, path):
     return {k: fields.get(k) or "—" for k in PROVENANCE}
 
 
+COMMIT = re.compile(r"\b[0-9a-f]{7,40}(-dirty)?\b")
+
+
 def short_commit(commit):
-    """12 hex digits, keeping a "-dirty" mark: data from uncommitted changes must say so."""
+    """12 hex digits, keeping a "-dirty" mark: data from uncommitted changes must say so. A record whose git_commit
+    is a sentence ("the working tree of 3521a49 (…)") gives its first commit hash."""
+    found = COMMIT.search(commit) if not COMMIT.match(commit) else None
+    if found:
+        commit = found[0]
     return commit[:12] + ("-dirty" if commit.endswith("-dirty") else "")
 
 

@@ -1,6 +1,7 @@
 """Every table and figure that reports/data/ holds data for, rendered into reports/out/<device>/, and
-reports/out/index.md listing them by the paper's figure and table (Fig 5 … Fig 10, Table 1), then this repository's
-own, each with the device folders it was rendered for and the provenance of its data.
+reports/out/index.md listing them by the paper's figure and table (Fig 5 … Fig 10, Table 1; an extension of a
+figure, such as Seeded splits of Fig 6, right after it), then this repository's own, each with the device folders it
+was rendered for and the provenance of its data.
 
     make_all.py [--data DIR] [--out DIR]        defaults: reports/data, reports/out
 
@@ -25,6 +26,7 @@ import physics
 import roofline
 import scaling
 import speedup
+import splitting
 from common import provenance, short_commit
 
 
@@ -36,11 +38,13 @@ class Report:
     render: Callable  # (device folder, output folder) -> common.Rendered
 
 
-REPORTS = (  # the paper's figures and tables in its order, then ours
+REPORTS = (  # the paper's figures and tables in its order (a figure's extension right after it), then ours
     Report("Fig 5", "error and RMSE of the vortex split per lattice; convergence of cubic and BCC",
            ("physics/accuracy_*.h5",), physics.render_error),
     Report("Fig 6", "density on z = 0 at the split; azimuthal amplitudes", ("physics/accuracy_*.h5",),
            physics.render_density),
+    Report("Seeded splits", "Fig 6's fold over controlled seeds: counts per lattice and placement; BCC's split time "
+           "against the seed amplitude", (splitting.FILES,), splitting.render),
     Report("Fig 7", "GPU speedup over one CPU core and over all host cores", (speedup.FILE,), speedup.render),
     Report("Fig 8", "roofline of the step kernel", ("bench-*.json",), roofline.render),
     Report("Fig 9", "strong and weak scaling over GPUs", ("scaling_gpu.csv",), scaling.render_scaling),
@@ -154,11 +158,16 @@ def main(argv=None):
         ok &= fine
     stamp = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
     index = args.out / "index.md"
-    ours = [r.figure for r in REPORTS if r.figure not in PAPER]
+    last = max(i for i, r in enumerate(REPORTS) if r.figure in PAPER)
+    extensions = [f"{r.figure} after {REPORTS[i - 1].figure}" for i, r in enumerate(REPORTS[:last])
+                  if r.figure not in PAPER]
+    ours = [r.figure for r in REPORTS[last + 1:]]
     index.write_text(
         f"# decgpe reports\n\nRendered {stamp} by `reports/make_all.py` from `{shown(args.data)}/` "
         f"({len(devices)} device folders: {', '.join(f'`{d.name}`' for d in devices)}). The paper's figures and "
-        f"table in its order ({', '.join(PAPER)}), then ours ({', '.join(ours)}); each section shows the device "
+        f"table in its order ({', '.join(PAPER)}"
+        + (f"; {', '.join(extensions)}, which extends it" if extensions else "")
+        + f"), then ours ({', '.join(ours)}); each section shows the device "
         "folders it has data for and the provenance (git commit, device, date, command) of every data file it "
         "drew.\n\n" + contents(devices, rendered) + "\n" + "\n".join(sections))
     print(f"make_all: wrote {shown(index)}")

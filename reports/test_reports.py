@@ -9,7 +9,8 @@ README's physics table holds what the data give. The captions drawn on the figur
 footer) say what the data show and no more: the integrators' reference error is no floor and unresolved points are
 marked, Figs 9 and 10 say each point is a single timing and how many steps the CPU rows timed, Fig 5 gives the
 placement's split-time ranking from the HDF5 files, Fig 6's amplitudes are per slab thickness, and Fig 7 names the
-reference backend and its measurement schedule.
+reference backend and its measurement schedule. The seeded splits (right after Fig 6): the fold counts and the growth
+rate σ are those the seed-study JSON files give when recomputed here, and the caption says what ran.
 
     /usr/bin/python3 reports/test_reports.py        (any Python 3 with numpy, matplotlib and h5py)
 """
@@ -38,6 +39,7 @@ import physics  # noqa: E402
 import roofline  # noqa: E402
 import scaling  # noqa: E402
 import speedup  # noqa: E402
+import splitting  # noqa: E402
 from common import LABELS, plt  # noqa: E402
 
 H100 = HERE / "data" / "nvidia-h100-80gb-hbm3"
@@ -102,7 +104,7 @@ def render_recording_captions(data):
         return common.save_figure(fig, out_dir, stem)
 
     with contextlib.ExitStack() as stack:
-        for module in (integrators, physics, scaling, speedup):
+        for module in (integrators, physics, scaling, speedup, splitting):
             stack.enter_context(mock.patch.object(module, "footer", footer))
             stack.enter_context(mock.patch.object(module, "save_figure", save_figure))
         status, out = render(data)
@@ -115,6 +117,30 @@ def first_split(path):
         t, overlap = f["diagnostics/t"][:], f["diagnostics/overlap"][:]
     passed = np.flatnonzero(1 - np.abs(overlap) > 0.01)
     return t[passed[0]] if passed.size else np.nan
+
+
+SEED_STUDY = H100 / "splitting"
+
+
+def seed_runs(placement):
+    """The runs of splitting/seed-study-<placement>.json, as the file has them."""
+    return json.loads((SEED_STUDY / f"seed-study-{placement}.json").read_text())["runs"]
+
+
+def seeded_table(markdown, title):
+    """{first cell: row} of the table under the heading of seeded-splits.md that starts with `title`."""
+    section = next(part for part in markdown.split("\n## ") if part.startswith(title))
+    return {row[0]: row for row in table_rows(section)}
+
+
+def parse_counts(cell):
+    """A fold-counts cell as ({category: runs}, total): "3-fold 8/8" or "3-fold 6, 4-fold 2 of 8"."""
+    if " of " not in cell:
+        label, fraction = cell.rsplit(" ", 1)
+        n, total = map(int, fraction.split("/"))
+        return {label: n}, total
+    body, total = cell.rsplit(" of ", 1)
+    return {part.rsplit(" ", 1)[0]: int(part.rsplit(" ", 1)[1]) for part in body.split(", ")}, int(total)
 
 
 def render(data):
@@ -138,13 +164,13 @@ class CommittedData(unittest.TestCase):
         figures = {H100: ("fig5-error", "fig5-convergence", "fig6-density-centred", "fig6-density-placement",
                           "fig6-azimuthal", "fig7-throughput", "fig7-speedup", "fig8-roofline"),
                    LATTICES: ("isotropy",), H200X2: ("fig9-scaling", "fig10-rate")}
-        figures[H100] += ("integrators_work_precision",)
+        figures[H100] += ("integrators_work_precision", "seeded-splits")
         for folder, stems in figures.items():
             for stem in stems:
                 for ext in ("png", "pdf"):
                     path = self.out / folder.name / f"{stem}.{ext}"
                     self.assertGreater(path.stat().st_size, 1000, path)
-        for name in ("accuracy", "table1-dual-edges", "fig5-convergence"):
+        for name in ("accuracy", "table1-dual-edges", "fig5-convergence", "seeded-splits"):
             self.assertTrue((self.out / H100.name / f"{name}.md").exists(), name)
         index = (self.out / "index.md").read_text()
         for title in ("Fig 5", "Table 1", "Fig 6", "Fig 7", "Fig 9", "Fig 10", "Isotropy"):
@@ -255,7 +281,8 @@ class CommittedData(unittest.TestCase):
         index = (self.out / "index.md").read_text()
         headings = re.findall(r"^## (.+?):", index, flags=re.M)
         paper = ["Fig 5", "Fig 6", "Fig 7", "Fig 8", "Fig 9", "Fig 10", "Table 1"]
-        self.assertEqual(headings[:len(paper)], paper)  # the paper's order first, each once
+        # the paper's order first, each once, with Fig 6's extension (the seeded splits) right after it
+        self.assertEqual(headings[:len(paper) + 1], [*paper[:2], "Seeded splits", *paper[2:]])
         self.assertEqual(len(headings), len(set(headings)))
         self.assertEqual(headings, [report.figure for report in make_all.REPORTS])
         devices = sorted(d.name for d in (HERE / "data").iterdir() if d.is_dir())
@@ -273,6 +300,115 @@ class CommittedData(unittest.TestCase):
             self.assertTrue(set(rendered) <= set(devices), heading)
             if rendered:
                 self.assertIn("| device folder | data file | git commit | device | date | command |", section)
+
+    def test_seeded_fold_counts_are_the_jsons(self):
+        """The seeded splits' tables at ε = 1e-6, one per placement: per lattice the run count, the fold counts (the
+        largest |c_m| over m ≥ 2 of each run that split, recomputed here from the amplitudes), the near ties (below
+        physics.NEAR_TIE) and the median split time, from the JSON files."""
+        text = (self.out / H100.name / "seeded-splits.md").read_text()
+        titles = {"centred": "Folds at ε = 1e-6, lattice centred",
+                  "shifted": "Folds at ε = 1e-6, lattice shifted by −1/8 structure edge"}
+        for placement, title in titles.items():
+            rows = seeded_table(text, title)
+            by_lattice = {}
+            for r in seed_runs(placement):
+                if r["epsilon"] == 1e-6:
+                    by_lattice.setdefault(LABELS[r["lattice"]], []).append(r)
+            self.assertEqual(set(rows), set(by_lattice), placement)
+            self.assertEqual(list(rows)[:2], ["BCC", "C15"])  # the paper's two first, as elsewhere
+            for label, runs in by_lattice.items():
+                row = rows[label]
+                split = [r for r in runs if r["split_t"] is not None]
+                dominant = [2 + int(np.argmax(r["amplitudes"][2:])) for r in split]
+                expected = {}
+                for m in dominant:
+                    expected[f"{m}-fold"] = expected.get(f"{m}-fold", 0) + 1
+                if len(split) < len(runs):
+                    expected["no split"] = len(runs) - len(split)
+                self.assertEqual(row[1], str(len(runs)), (placement, label))
+                self.assertEqual(parse_counts(row[2]), (expected, len(runs)), (placement, label, row[2]))
+                ties = sum("ratio" in expected_fold(np.array(r["amplitudes"]), m) for r, m in zip(split, dominant))
+                if ties:
+                    self.assertTrue(row[3].startswith(f"{ties} of {len(runs)}: "), (placement, label, row[3]))
+                else:
+                    self.assertEqual(row[3], "none", (placement, label))
+                median = row[4].split(" (")[0]
+                self.assertTrue(close(median, statistics.median(r["split_t"] for r in split)), (placement, label))
+        # the format, on the committed data: A15's split is a near tie either way in every centred run
+        centred = seeded_table(text, titles["centred"])
+        self.assertEqual(centred["A15"][2], "3-fold 6, 4-fold 2 of 8")
+        self.assertEqual(centred["A15"][3], "8 of 8: 3/4 ×6, 4/3 ×2")
+        self.assertEqual(centred["BCC"][2], "3-fold 8/8")
+
+    def test_seeded_growth_rate_is_the_jsons(self):
+        """σ = −1/slope of BCC's split time against ln ε over the centred runs at ε ≥ 1e-7 (each seed one point),
+        recomputed here from the JSON, is what the section's notes, the caption and the legend print; the dashed
+        line is the unseeded run's first diagnostics time with E > 0.01."""
+        runs = [r for r in seed_runs("centred")
+                if r["lattice"] == "bcc" and r["split_t"] is not None and r["epsilon"] >= 1e-7 * (1 - 1e-9)]
+        self.assertEqual(len({r["epsilon"] for r in runs}), 4)
+        slope = np.polyfit(np.log([r["epsilon"] for r in runs]), [r["split_t"] for r in runs], 1)[0]
+        sigma = -1 / slope
+        section = section_of((self.out / "index.md").read_text(), "Seeded splits")
+        caption = self.caption(H100, "seeded-splits")
+        for rendered in (section, caption):
+            found = re.findall(r"σ = ([\d.]+) ω⊥", rendered)
+            self.assertTrue(found, rendered)
+            for text in found:
+                self.assertTrue(close(text, sigma), f"σ {text}, recomputed {sigma}")
+        unseeded = first_split(H100 / "physics" / "accuracy_bcc.h5")
+        self.assertIn(f"unseeded at {unseeded:.2f}", caption)
+        placed, _ = splitting.load_all(H100)
+        scan = splitting.bcc_scan(placed)
+        fig, ax = plt.subplots()
+        splitting.scan_panel(ax, scan, splitting.growth_fit(scan), physics.load(H100 / "physics" / "accuracy_bcc.h5"))
+        labels = [t.get_text() for t in ax.get_legend().get_texts()]
+        self.assertTrue(any(f"σ = {sigma:.3f} ω⊥" in label for label in labels), labels)
+        self.assertTrue(any(f"t = {unseeded:.2f}" in label for label in labels), labels)
+        dashed = [line for line in ax.get_lines() if line.get_linestyle() == "--"]
+        self.assertEqual([line.get_ydata()[0] for line in dashed], [unseeded])
+        plt.close(fig)
+
+    def test_seeded_splits_caption_says_what_ran(self):
+        """The caption: the seed, the interpolated start, both placements, the seed counts from the data, and that
+        below ε ≈ 1e-8 the boundary seed decides."""
+        caption = self.caption(H100, "seeded-splits")
+        self.assertIn("ψ⁰ (1 + ε Σ_{m=1..8} cos(mφ + θ_m))", caption)
+        self.assertIn("interpolated onto the lattice (not the lattice's own stationary state)", caption)
+        self.assertIn("Two placements ran", caption)
+        for placement in ("centred", "shifted"):
+            counts = {}
+            for r in seed_runs(placement):
+                if r["epsilon"] == 1e-6:
+                    counts[r["lattice"]] = counts.get(r["lattice"], 0) + 1
+            low, high = min(counts.values()), max(counts.values())
+            self.assertIn(f"{placement}: {low}–{high} seeds per lattice" if low < high else
+                          f"{placement}: {low} seeds per lattice", caption)
+        scan = {r["epsilon"] for r in seed_runs("centred") if r["lattice"] == "bcc" and r["epsilon"] != 1e-6}
+        self.assertIn(f"BCC also at ε = {', '.join(splitting.eps(e) for e in sorted(scan))} (2 seeds each)", caption)
+        self.assertIn("below ε ≈ 1e-8 the boundary seed", caption)
+        self.assertIn("t in 1/ω⊥", caption)
+
+    def test_seeded_splits_are_one_section_with_a_device_column(self):
+        index = (self.out / "index.md").read_text()
+        self.assertEqual(re.findall(r"^## (Seeded splits):", index, flags=re.M), ["Seeded splits"])
+        rows = [line for line in index.splitlines() if line.startswith("| [Seeded splits](")]
+        self.assertEqual(len(rows), 1)
+        devices = sorted(d.name for d in (HERE / "data").iterdir() if d.is_dir())
+        cells = dict(zip(devices, [cell.strip() for cell in rows[0].strip("|").split("|")][2:]))
+        for device, cell in cells.items():
+            if (HERE / "data" / device / "splitting").is_dir():
+                self.assertIn(f"{device}/seeded-splits.png", cell)
+            else:
+                self.assertEqual(cell, "—")
+        section = section_of(index, "Seeded splits")
+        self.assertIn("### nvidia-h100-80gb-hbm3", section)
+        without = [f"`{d}`" for d in devices if not any((HERE / "data" / d).glob(splitting.FILES))]
+        self.assertIn(f"Skipped for {', '.join(without)}: needs `splitting/seed-study-*.json`", section)
+        sources = re.findall(r"^\| [^|]+ \| `([^`]+)` \| `([^`]+)`", section, flags=re.M)
+        self.assertEqual(sources, [("splitting/seed-study-centred.json", "3521a49"),
+                                   ("splitting/seed-study-shifted.json", "3521a49"),
+                                   ("physics/accuracy_bcc.h5", "d2e176de68cf")])
 
     def test_two_gpu_counts_are_solved_not_fitted(self):
         section = section_of((self.out / "index.md").read_text(), "Fig 9")
@@ -647,6 +783,41 @@ class MadeUpData(unittest.TestCase):
         self.addCleanup(shutil.rmtree, out)
         self.assertEqual(status, 0)
         self.assertEqual((out / "index.md").read_text().count("Skipped for `empty`: needs"), len(make_all.REPORTS))
+
+    def test_seeded_splits_skip_a_folder_without_them_and_take_any_runs(self):
+        """A device folder with physics/ but no splitting/ gets the one Skipped line; one with only a shifted file
+        at ε = 1e-6 (a clear 4-fold, a near tie 3/4, a run that never split) renders a table and a one-panel
+        figure, claims no fold for the run without a split and fits no growth rate."""
+        (self.data / "physics-only" / "physics").mkdir(parents=True)
+        made_up_run(self.data / "physics-only" / "physics" / "accuracy_cubic.h5",
+                    np.dtype([("r", "<f8"), ("i", "<f8")]))
+        (self.data / "seeds" / "splitting").mkdir(parents=True)
+
+        def run(seed, strong, split, lattice="cubic"):
+            amplitude = np.full(13, 1e-6)
+            for m, value in strong.items():
+                amplitude[m] = value
+            return {"lattice": lattice, "placement": "shifted", "seed": seed, "epsilon": 1e-6, "split_t": split,
+                    "end_t": split or 100.0, "fold": 2 + int(np.argmax(amplitude[2:])),
+                    "amplitudes": list(amplitude), "cells": 1000, "git_commit": "made-up", "device": "test"}
+
+        runs = [run(1, {4: 1e-3}, 47.5), run(2, {3: 1e-3, 4: 0.67e-3}, 48.5), run(3, {4: 1e-5}, None),
+                run(1, {3: 1e-3}, 56.0, "bcc")]
+        (self.data / "seeds" / "splitting" / "seed-study-shifted.json").write_text(
+            json.dumps({"runs": runs, "command": "made-up"}))
+        status, out = render(self.data)
+        self.addCleanup(shutil.rmtree, out)
+        self.assertEqual(status, 0)
+        section = section_of((out / "index.md").read_text(), "Seeded splits")
+        self.assertEqual(section.count("Skipped for"), 1)
+        self.assertIn("Skipped for `physics-only`: needs `splitting/seed-study-*.json`, not found.", section)
+        rows = seeded_table((out / "seeds" / "seeded-splits.md").read_text(), "Folds at ε = 1e-6, lattice shifted")
+        self.assertEqual(rows["cubic"][1:5], ["3", "3-fold 1, 4-fold 1, no split 1 of 3", "1 of 3: 3/4 ×1",
+                                              "48.00 (47.50–48.50)"])
+        self.assertEqual(rows["BCC"][2], "3-fold 1/1")
+        self.assertNotIn("σ =", section)
+        self.assertIn("One placement ran", section)
+        self.assertGreater((out / "seeds" / "seeded-splits.png").stat().st_size, 1000)
 
     def test_near_tie_and_harmonics(self):
         """|c_4| 1.67 times |c_3|: a near tie "4/3"; |c_8|, a harmonic of 4, is no rival however large. |c_3| at
