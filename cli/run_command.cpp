@@ -124,10 +124,12 @@ struct ExactCheck {
   double t, error, bound, edge;
 };
 
-/// Only the g = 0 oscillator eigenstate in its own trap has an exact evolution, ψ₀e^{−iμt}.
+/// Only the g = 0 oscillator eigenstate in its own trap, unperturbed, has an exact evolution,
+/// ψ₀e^{−iμt}.
 std::optional<ExactCheck> check_against_exact(const RunSetup& run, const io::Series& s) {
   const CaseConfig& c = run.config;
-  if (c.initial_kind != "harmonic_vortex" || c.g != 0.0 || c.potential_kind != "harmonic") {
+  if (c.initial_kind != "harmonic_vortex" || c.g != 0.0 || c.potential_kind != "harmonic" ||
+      c.seed) {
     return std::nullopt;
   }
   // ‖ψ − ψ₀e^{−iμt}‖² = N(t) + N(0) − 2 Re(e^{iμt}⟨ψ₀|ψ⟩), from the diagnostics alone.

@@ -103,6 +103,22 @@ TEST_F(SeedRecord, TheResultsRecordTheModesTheAmplitudeTheSeedAndThePhases) {
   EXPECT_EQ(modes, (std::vector<std::int64_t>{4, 3}));
 }
 
+// A seeded eigenstate is no eigenstate: the summary's check against ψ₀e^{−iμt} must not judge it
+// (a large ε would otherwise fail a correct run).
+TEST_F(SeedRecord, ASeededRunIsNotCheckedAgainstTheExactEvolution) {
+  const std::string seed = "[initial.seed]\namplitude = 0.1\n";
+  const verify::CommandResult r =
+      verify::run_decgpe("run " + write_case(vortex_case("bcc", seed)).string() + " --out " +
+                         out().string() + " --backend reference");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_EQ(r.output.find("check:"), std::string::npos) << r.output;
+  const verify::CommandResult plain =
+      verify::run_decgpe("run " + write_case(vortex_case("bcc", "")).string() + " --out " +
+                         out().string() + " --backend reference --force");
+  // Unseeded, the same case is judged (and fails: this domain cuts the state off at z = ±1).
+  EXPECT_NE(plain.output.find("check: "), std::string::npos) << plain.output;
+}
+
 TEST_F(SeedRecord, BadSeedTablesAreOneLineNamingTheKey) {
   expect_rejected(run(vortex_case("bcc", "[initial.seed]\nmodes = [3, 3]\n")),
                   "key 'initial.seed.modes' names a mode twice");
