@@ -10,11 +10,13 @@
 #include "io/visualisation.hpp"
 #include "setup/case_setup.hpp"
 #include "setup/grid_scaling.hpp"
+#include "setup/lattice_state.hpp"
 #include "solvers/backend_registry.hpp"
 #include "solvers/memory_budget.hpp"
 #include "solvers/nvtx.hpp"
 #include "solvers/scaleout/slab_backend.hpp"
 #include "solvers/schemes/registry.hpp"
+#include "solvers/stationary_state.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -88,7 +90,10 @@ setup::BeforeAllocating memory_check(const CaseConfig& c, const std::string& bac
     const BackendEntry& entry =
         *std::ranges::find(backend_registry(), resolved, &BackendEntry::name);
     const SchemeEntry& scheme = find_scheme(c.scheme);
-    const int vectors = scheme.peak_vectors + (c.adaptive ? scheme.adaptive_vectors : 0);
+    int vectors = scheme.peak_vectors + (c.adaptive ? scheme.adaptive_vectors : 0);
+    if (c.lattice_stationary) { // the solver's vectors come and go before the scheme's
+      vectors = std::max(vectors, stationary_state_vectors(StationaryStateSettings{}) + 2);
+    }
     const MemoryNeed need =
         memory_need({cells, vectors, scheme.takes_previous_level ? 2 : 1, c.start == "paper",
                      c.potential_kind == "tabulated", entry.memory, ranks, on_node});
@@ -116,6 +121,20 @@ void announce(const RunSetup& run, const Backend& backend, long from_step) {
               run.eq11_bound, steps,
               from_step > 0 ? (", resumed at step " + std::to_string(from_step)).c_str() : "",
               backend.name().c_str(), backend.device().c_str());
+  std::fflush(stdout);
+}
+
+void announce_lattice_state(const setup::LatticeStateInfo& l) {
+  if (l.cache == "loaded") {
+    std::printf("lattice stationary state: mu_h = %.12g (continuum %.12g), residual %.3g, from the "
+                "cache\n",
+                l.mu, l.continuum_mu, l.residual);
+  } else {
+    std::printf("lattice stationary state: mu_h = %.12g (continuum %.12g), residual %.3g from "
+                "%.3g in %d Newton steps, %ld Krylov iterations, %ld stencil passes, %.1f s\n",
+                l.mu, l.continuum_mu, l.residual, l.start_residual, l.newton_steps,
+                l.krylov_iterations, l.stencil_passes, l.seconds);
+  }
   std::fflush(stdout);
 }
 
@@ -307,10 +326,31 @@ void run(const Options& o) {
                   inputs);
   });
   const StopSignals signals;
-  const RunSetup setup = [&] {
+  if (config.lattice_stationary && mpi.size() > 1) {
+    throw std::invalid_argument("initial.lattice_stationary runs in one process, not on " +
+                                std::to_string(mpi.size()) + " MPI ranks");
+  }
+  RunSetup setup = [&] {
     const NvtxRange range("setup");
     return setup::prepare_run(config, memory_check(config, o.backend, mpi));
   }();
+  const std::unique_ptr<Backend> backend =
+      make_run_backend(o.backend, setup.problem, setup.config, mpi);
+  if (setup.config.lattice_stationary) {
+    const NvtxRange range("lattice stationary state");
+    setup::settle_on_lattice(setup, *backend, setup::vortex_cache_dir(),
+                             [quiet = o.quiet](const StationaryStateReport& r) {
+                               if (!quiet) {
+                                 std::printf("lattice stationary state: Newton step %d, residual "
+                                             "%.3g, mu_h %.12g\n",
+                                             r.newton_steps, r.residual, r.mu);
+                                 std::fflush(stdout);
+                               }
+                             });
+    if (!o.quiet) {
+      announce_lattice_state(*setup.lattice_state);
+    }
+  }
   who.fingerprint = io::fingerprint(setup);
   std::optional<ResultsFile> file;
   on_root(mpi, [&] {
@@ -319,8 +359,6 @@ void run(const Options& o) {
       io::carry_snapshots(*file, out, who.fingerprint, resumed->step);
     }
   });
-  const std::unique_ptr<Backend> backend =
-      make_run_backend(o.backend, setup.problem, setup.config, mpi);
   const std::unique_ptr<Scheme> scheme = make_scheme(setup.config.scheme, *backend, setup.dt);
   if (setup.config.adaptive) {
     scheme->make_adaptive(find_scheme(setup.config.scheme).adaptive, setup.adaptive);

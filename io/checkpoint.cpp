@@ -1,6 +1,7 @@
 #include "io/checkpoint.hpp"
 
 #include "cli/build_info.hpp"
+#include "io/fnv1a.hpp"
 
 #include <cstdio>
 #include <cstring>
@@ -12,34 +13,6 @@ namespace {
 
 /// Format 2 added the step clock of adaptive runs (last_dt, next_dt) and /diagnostics/dt.
 constexpr const char* kFormat = "decgpe checkpoint 2";
-
-/// FNV-1a over bytes: stable across builds and machines of the same endianness.
-class Fnv1a {
-public:
-  void bytes(const void* data, std::size_t n) {
-    const auto* p = static_cast<const unsigned char*>(data);
-    for (std::size_t k = 0; k < n; ++k) {
-      hash_ = (hash_ ^ p[k]) * 1099511628211ULL;
-    }
-  }
-  template <class T> void value(const T& v) { bytes(&v, sizeof v); }
-  void text(const std::string& s) {
-    value(s.size());
-    bytes(s.data(), s.size());
-  }
-  template <class T> void values(std::span<const T> v) {
-    value(v.size());
-    bytes(v.data(), v.size_bytes());
-  }
-  std::string hex() const {
-    char buffer[17];
-    std::snprintf(buffer, sizeof buffer, "%016llx", static_cast<unsigned long long>(hash_));
-    return buffer;
-  }
-
-private:
-  std::uint64_t hash_ = 14695981039346656037ULL;
-};
 
 std::string join(const std::vector<std::string>& names) {
   std::string out;
@@ -83,16 +56,8 @@ Series read_series(const InputFile& f) {
 
 std::string fingerprint(const setup::RunSetup& run) {
   const setup::CaseConfig& c = run.config;
-  const Grid& g = run.problem.grid;
   Fnv1a h;
-  h.text(c.lattice);
-  h.value(g.h);
-  h.value(g.size);
-  h.value(g.origin);
-  h.value(static_cast<int>(run.problem.potential.kind));
-  h.value(run.problem.potential.lambda);
-  h.values(std::span<const double>(run.problem.potential.values));
-  h.value(run.problem.g);
+  h.problem(run.problem);
   h.text(c.scheme);
   h.text(c.start);
   h.value(run.dt);

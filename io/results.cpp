@@ -76,6 +76,17 @@ void write_physics(ResultsFile& f, const setup::RunSetup& run) {
     f.attribute("seed", static_cast<std::int64_t>(c.seed->seed));
     f.attribute("seed_phases", std::span<const double>(run.seed->phases));
   }
+  if (const auto& l = run.lattice_state) { // initial.lattice_stationary: mu is the lattice's μ_h
+    f.attribute("lattice_stationary", static_cast<std::int64_t>(1));
+    f.attribute("mu_continuum", l->continuum_mu);
+    f.attribute("lattice_residual", l->residual);
+    f.attribute("lattice_start_residual", l->start_residual);
+    f.attribute("lattice_newton_steps", static_cast<std::int64_t>(l->newton_steps));
+    f.attribute("lattice_krylov_iterations", static_cast<std::int64_t>(l->krylov_iterations));
+    f.attribute("lattice_stencil_passes", static_cast<std::int64_t>(l->stencil_passes));
+    f.attribute("lattice_solve_seconds", l->seconds);
+    f.attribute("lattice_state_cache", l->cache);
+  }
   if (run.effective_wavelength > 0.0) {
     f.attribute("effective_wavelength", run.effective_wavelength);
   }

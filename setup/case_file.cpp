@@ -413,6 +413,11 @@ void read_initial(const Section& i, CaseConfig& c) {
   i.allow_only_schema_keys();
   c.initial_kind = i.string("kind").value_or(c.initial_kind);
   c.kappa = static_cast<int>(i.required(&Section::integer, "kappa"));
+  c.lattice_stationary = i.boolean("lattice_stationary").value_or(false);
+  if (i.has("stationary_residual") && !c.lattice_stationary) {
+    i.fail("key '" + i.path("stationary_residual") + "' needs 'initial.lattice_stationary = true'");
+  }
+  c.stationary_residual = i.number("stationary_residual").value_or(c.stationary_residual);
   if (const std::optional<Section> seed = i.section("seed")) {
     read_seed(*seed, c);
   }

@@ -88,8 +88,10 @@ struct CaseConfig {
   /// harmonic_vortex: ψ ∝ (x + iy)^κ e^{−(ρ² + λz²)/2}, exact phase e^{−iμt};
   /// stationary_vortex: the eq. 14 state of this λ, g and κ.
   std::string initial_kind = "harmonic_vortex";
-  int kappa = 1;                  ///< winding number κ ≥ 0
-  std::optional<SeedConfig> seed; ///< a controlled perturbation, when [initial.seed] is given
+  int kappa = 1;                      ///< winding number κ ≥ 0
+  std::optional<SeedConfig> seed;     ///< a controlled perturbation, when [initial.seed] is given
+  bool lattice_stationary = false;    ///< start from the grid's own stationary state
+  double stationary_residual = 1e-10; ///< its tolerance ‖M(ψ)ψ − μ_h ψ‖
 
   bool operator==(const CaseConfig&) const = default;
 };

@@ -200,6 +200,18 @@ std::vector<CaseKey> initial_output_cuda_keys() {
        "stationary vortex of λ, g and κ, solved spectrally and cached (`DECGPE_CACHE`)."},
       {"initial.kappa", KeyType::integer, "—", "required", between(0, kMaxKappa, false, false),
        "Winding number κ: the phase turns by 2πκ around the z axis."},
+      {"initial.lattice_stationary",
+       KeyType::boolean,
+       "—",
+       "false",
+       {},
+       "Start from the grid's own stationary state near ψ⁰ (M(ψ)ψ = μ_h ψ on the lattice, by "
+       "Newton–Krylov on the run's backend, cached in `DECGPE_CACHE`) instead of the sampled "
+       "continuum state; the seed, if any, is applied to it. One process only (no MPI slabs)."},
+      {"initial.stationary_residual", KeyType::number, "— (‖ψ‖ = 1)", "1e-10",
+       between(0, 1e-3, true, false),
+       "The lattice stationary state's tolerance ‖M(ψ)ψ − μ_h ψ‖; needs `lattice_stationary = "
+       "true`."},
       {"initial.seed.modes", KeyType::integers, "—", "[1, 2, 3, 4, 5, 6, 7, 8]",
        between(1, kMaxSeedMode, false, false),
        "The azimuthal modes m of the perturbation, each at most once."},

@@ -150,7 +150,9 @@ void finish(RunSetup& run, const State& state, const lattices::CellComplex& comp
   if (config.seed) {
     run.seed = AzimuthalSeed::draw(config.seed->modes, config.seed->amplitude,
                                    static_cast<std::uint64_t>(config.seed->seed));
-    apply_seed(p.grid, *run.seed, psi0);
+    if (!config.lattice_stationary) { // else the lattice's state is seeded (settle_on_lattice)
+      apply_seed(p.grid, *run.seed, psi0);
+    }
   }
   const double norm = grid_norm(p.grid, psi0);
   if (!(norm > 0.0) || !std::isfinite(norm)) {
@@ -167,7 +169,7 @@ void finish(RunSetup& run, const State& state, const lattices::CellComplex& comp
   run.schedule.snapshot_every = config.snapshot_every;
   run.schedule.checkpoint_every = config.checkpoint_every;
   run.schedule.stop_when_error_exceeds = config.stop_when_error_exceeds.value_or(0.0);
-  if (config.start == "paper") {
+  if (config.start == "paper" && !config.lattice_stationary) {
     run.previous = sample(p.grid, state, -run.dt, run.normalisation);
     if (run.seed) { // the same perturbation on both levels
       apply_seed(p.grid, *run.seed, run.previous);

@@ -11,9 +11,23 @@
 
 #include <functional>
 #include <optional>
+#include <string>
 #include <vector>
 
 namespace decgpe::setup {
+
+/// How the lattice's own stationary state was obtained (initial.lattice_stationary).
+struct LatticeStateInfo {
+  double mu = 0.0;             ///< μ_h = ⟨ψ_h|M(ψ_h)ψ_h⟩
+  double residual = 0.0;       ///< ‖M(ψ_h)ψ_h − μ_h ψ_h‖
+  double start_residual = 0.0; ///< the sampled continuum state's
+  int newton_steps = 0;
+  long krylov_iterations = 0;
+  long stencil_passes = 0;
+  double seconds = 0.0;      ///< solving time (0 when loaded)
+  std::string cache;         ///< "written" (solved) or "loaded"
+  double continuum_mu = 0.0; ///< eq. 14's μ, for comparison
+};
 
 struct RunSetup {
   CaseConfig config;
@@ -32,6 +46,9 @@ struct RunSetup {
   std::optional<AzimuthalSeed> seed; ///< the perturbation ψ⁰ carries ([initial.seed])
   std::vector<Complex> current;      ///< ψ⁰ = Ψ(r, 0), normalised
   std::vector<Complex> previous;     ///< ψ^{−1} = Ψ(r, −Δt) for start = "paper", else empty
+  /// Set by settle_on_lattice() (setup/lattice_state.hpp); until then `current` is the sampled
+  /// continuum state, unseeded.
+  std::optional<LatticeStateInfo> lattice_state;
 };
 
 /// Where solved stationary-vortex profiles are cached: $DECGPE_CACHE, else out/cache.

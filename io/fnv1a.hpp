@@ -1,0 +1,52 @@
+#pragma once
+// A 64-bit FNV-1a hash: what identifies a run in its checkpoints and a solved state in the cache.
+
+#include "solvers/problem.hpp"
+
+#include <cstdint>
+#include <cstdio>
+#include <span>
+#include <string>
+
+namespace decgpe::io {
+
+/// FNV-1a over bytes: stable across builds and machines of the same endianness.
+class Fnv1a {
+public:
+  void bytes(const void* data, std::size_t n) {
+    const auto* p = static_cast<const unsigned char*>(data);
+    for (std::size_t k = 0; k < n; ++k) {
+      hash_ = (hash_ ^ p[k]) * 1099511628211ULL;
+    }
+  }
+  template <class T> void value(const T& v) { bytes(&v, sizeof v); }
+  void text(const std::string& s) {
+    value(s.size());
+    bytes(s.data(), s.size());
+  }
+  template <class T> void values(std::span<const T> v) {
+    value(v.size());
+    bytes(v.data(), v.size_bytes());
+  }
+  /// The equation: lattice, grid, potential and g.
+  void problem(const Problem& p) {
+    text(p.grid.lattice);
+    value(p.grid.h);
+    value(p.grid.size);
+    value(p.grid.origin);
+    value(static_cast<int>(p.potential.kind));
+    value(p.potential.lambda);
+    values(std::span<const double>(p.potential.values));
+    value(p.g);
+  }
+  std::string hex() const {
+    char buffer[17];
+    std::snprintf(buffer, sizeof buffer, "%016llx", static_cast<unsigned long long>(hash_));
+    return buffer;
+  }
+
+private:
+  std::uint64_t hash_ = 14695981039346656037ULL;
+};
+
+} // namespace decgpe::io
