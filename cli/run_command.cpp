@@ -92,7 +92,9 @@ setup::BeforeAllocating memory_check(const CaseConfig& c, const std::string& bac
     const SchemeEntry& scheme = find_scheme(c.scheme);
     int vectors = scheme.peak_vectors + (c.adaptive ? scheme.adaptive_vectors : 0);
     if (c.lattice_stationary) { // the solver's vectors come and go before the scheme's
-      vectors = std::max(vectors, stationary_state_vectors(StationaryStateSettings{}) + 2);
+      StationaryStateSettings solver;
+      solver.krylov_dimension = c.stationary_krylov;
+      vectors = std::max(vectors, stationary_state_vectors(solver) + 2);
     }
     const MemoryNeed need =
         memory_need({cells, vectors, scheme.takes_previous_level ? 2 : 1, c.start == "paper",
@@ -338,15 +340,25 @@ void run(const Options& o) {
       make_run_backend(o.backend, setup.problem, setup.config, mpi);
   if (setup.config.lattice_stationary) {
     const NvtxRange range("lattice stationary state");
-    setup::settle_on_lattice(setup, *backend, setup::vortex_cache_dir(),
-                             [quiet = o.quiet](const StationaryStateReport& r) {
-                               if (!quiet) {
-                                 std::printf("lattice stationary state: Newton step %d, residual "
-                                             "%.3g, mu_h %.12g\n",
-                                             r.newton_steps, r.residual, r.mu);
-                                 std::fflush(stdout);
-                               }
-                             });
+    setup::settle_on_lattice(
+        setup, *backend, setup::vortex_cache_dir(),
+        [quiet = o.quiet](const StationaryStateReport& r) {
+          if (!quiet) {
+            std::printf("lattice stationary state: Newton step %d, residual "
+                        "%.3g, mu_h %.12g\n",
+                        r.newton_steps, r.residual, r.mu);
+            std::fflush(stdout);
+          }
+        },
+        [] { // a signal: no checkpoint yet, so stop at once
+          if (const int signal = StopSignals::received()) {
+            std::fprintf(stderr,
+                         "decgpe: stopped by %s while solving for the "
+                         "lattice stationary state; nothing written\n",
+                         signal_name(signal));
+            throw Stopped{128 + signal};
+          }
+        });
     if (!o.quiet) {
       announce_lattice_state(*setup.lattice_state);
     }
@@ -370,7 +382,7 @@ void run(const Options& o) {
   const StartPoint from =
       resumed ? StartPoint{resumed->step, resumed->initial_max_abs} : StartPoint{};
   Recorder recorder({file ? &*file : nullptr, o.quiet, checkpoint, config.checkpoint_minutes,
-                     o.max_hours * 3600.0, process_start, &mpi},
+                     o.max_hours * 3600.0, process_start, &mpi, setup.current},
                     setup.problem.grid, run_state(setup, *scheme, who, std::move(resumed)));
   if (from.step > 0) {
     scheme->resume(recorder.levels(), setup.current);

@@ -1,6 +1,7 @@
 #include "cli/run_recorder.hpp"
 
 #include "cli/stop_signals.hpp"
+#include "solvers/host_probe.hpp"
 #include "solvers/nvtx.hpp"
 
 #include <algorithm>
@@ -58,6 +59,13 @@ void Recorder::on_snapshot(long step, double t, Scheme& scheme) {
   scheme.download(0, snapshot_); // collective over ranks: every rank takes part
   if (root()) {
     io::write_snapshot(*settings_.file, step, t, snapshot_);
+  }
+}
+
+void Recorder::on_probe(long step, double t, Scheme& scheme) {
+  scheme.download(0, snapshot_); // collective over ranks, as a snapshot
+  if (root()) {
+    state_.series.probes.add(probe(grid_, snapshot_, settings_.initial, step, t));
   }
 }
 

@@ -20,6 +20,7 @@ struct RecorderSettings {
   double max_seconds = 0.0;        ///< stop before this much wall time (0: no limit) ...
   std::chrono::steady_clock::time_point process_start; ///< ... since this (the batch job's clock)
   const scaleout::MpiSession* mpi = nullptr;
+  std::span<const Complex> initial; ///< ψ⁰, what the host probes compare with
 };
 
 class Recorder final : public RunObserver {
@@ -30,6 +31,7 @@ public:
 
   void on_diagnostics(const Sample& s) override;
   void on_snapshot(long step, double t, Scheme& scheme) override;
+  void on_probe(long step, double t, Scheme& scheme) override;
   void on_progress(long step, double t, double done) override;
   void on_checkpoint(long step, double t, Scheme& scheme) override;
   bool keep_going(long step, double t, Scheme& scheme) override;

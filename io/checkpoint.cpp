@@ -49,6 +49,14 @@ Series read_series(const InputFile& f) {
       s.report.emplace_back(name, f.doubles("/diagnostics/" + name));
     }
   }
+  if (f.has("/analysis/history")) {
+    ProbeSeries& p = s.probes;
+    p.step = f.integers("/analysis/history/step");
+    p.t = f.doubles("/analysis/history/t");
+    p.azimuthal_amplitude = f.doubles("/analysis/history/azimuthal_amplitude");
+    p.cell_norm = f.doubles("/analysis/history/cell_norm");
+    p.cell_overlap = f.complexes("/analysis/history/cell_overlap");
+  }
   return s;
 }
 

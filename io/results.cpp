@@ -83,6 +83,8 @@ void write_physics(ResultsFile& f, const setup::RunSetup& run) {
     f.attribute("lattice_start_residual", l->start_residual);
     f.attribute("lattice_newton_steps", static_cast<std::int64_t>(l->newton_steps));
     f.attribute("lattice_krylov_iterations", static_cast<std::int64_t>(l->krylov_iterations));
+    f.attribute("lattice_krylov_dimension",
+                static_cast<std::int64_t>(run.config.stationary_krylov));
     f.attribute("lattice_stencil_passes", static_cast<std::int64_t>(l->stencil_passes));
     f.attribute("lattice_solve_seconds", l->seconds);
     f.attribute("lattice_state_cache", l->cache);
@@ -180,6 +182,15 @@ void write_grid(ResultsFile& f, const Grid& g) {
   f.write("/grid/box", box, {3});
 }
 
+void ProbeSeries::add(const ProbeSample& p) {
+  step.push_back(p.step);
+  t.push_back(p.t);
+  azimuthal_amplitude.insert(azimuthal_amplitude.end(), p.azimuthal_amplitude.begin(),
+                             p.azimuthal_amplitude.end());
+  cell_norm.push_back(p.cell_norm);
+  cell_overlap.push_back(p.cell_overlap);
+}
+
 void write_series(ResultsFile& f, const Series& s) {
   f.write("/diagnostics/step", s.step);
   const auto series = [&f](const std::string& name, const std::vector<double>& v) {
@@ -196,6 +207,15 @@ void write_series(ResultsFile& f, const Series& s) {
   series("max_abs", s.max_abs);
   series("max_diagonal", s.max_diagonal);
   f.write("/diagnostics/overlap", s.overlap);
+  const ProbeSeries& p = s.probes;
+  if (!p.t.empty()) {
+    f.write("/analysis/history/step", p.step);
+    f.write("/analysis/history/t", p.t, {p.t.size()});
+    f.write("/analysis/history/azimuthal_amplitude", p.azimuthal_amplitude,
+            {p.t.size(), p.azimuthal_amplitude.size() / p.t.size()});
+    f.write("/analysis/history/cell_norm", p.cell_norm, {p.cell_norm.size()});
+    f.write("/analysis/history/cell_overlap", p.cell_overlap);
+  }
 }
 
 int write_analysis(ResultsFile& f, const Grid& g, std::span<const Complex> current,

@@ -6,6 +6,7 @@
 #include "io/hdf5_file.hpp"
 #include "setup/case_setup.hpp"
 #include "solvers/backend.hpp"
+#include "solvers/host_probe.hpp"
 #include "solvers/integrator.hpp"
 
 #include <string>
@@ -30,6 +31,17 @@ struct RunIdentity {
 /// The identity of a run starting now: the date, the host and the case file's text as read.
 RunIdentity identify_run(std::string command_line, std::string case_file, std::string case_text);
 
+/// The host probes of a run (solvers/host_probe.hpp), one row per sample.
+struct ProbeSeries {
+  std::vector<std::int64_t> step;
+  std::vector<double> t;
+  std::vector<double> azimuthal_amplitude; ///< row after row of |c_m|, m = 0 … 12
+  std::vector<double> cell_norm;
+  std::vector<Complex> cell_overlap;
+
+  void add(const ProbeSample& p);
+};
+
 /// The diagnostics time series as a run produces it: with each sample the step that reached it
 /// (Δt(t) of an adaptive run) and the scheme's step report (Scheme::step_report()).
 struct Series {
@@ -37,6 +49,7 @@ struct Series {
   std::vector<double> t, dt, norm, energy, invariant, max_abs, max_diagonal;
   std::vector<Complex> overlap;
   std::vector<std::pair<std::string, std::vector<double>>> report; ///< one column per name
+  ProbeSeries probes; ///< at the cadence time.spectrum_every (empty when 0); on rank 0 only
 
   void add(const Sample& s);
 };
@@ -48,7 +61,8 @@ void write_provenance(ResultsFile& f, const setup::RunSetup& run, const Backend&
 /// /grid: per local index the circumcentre and volume, with the origin and the box.
 void write_grid(ResultsFile& f, const Grid& g);
 /// /diagnostics/{step,t,dt,norm,energy,invariant,max_abs,max_diagonal,overlap} and one dataset per
-/// column of the scheme's step report.
+/// column of the scheme's step report; the probes, when there are any, as
+/// /analysis/history/{step,t,azimuthal_amplitude (samples × 13),cell_norm,cell_overlap}.
 void write_series(ResultsFile& f, const Series& s);
 /// /analysis: the plane z = 0 and its azimuthal spectrum (how the vortex splits); returns the fold.
 int write_analysis(ResultsFile& f, const Grid& g, std::span<const Complex> current,

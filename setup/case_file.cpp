@@ -390,6 +390,7 @@ void read_time(const Section& t, CaseConfig& c) {
   c.steps = t.integer("steps");
   c.diagnostics_every = t.integer("diagnostics_every").value_or(c.diagnostics_every);
   c.snapshot_every = t.integer("snapshot_every").value_or(c.snapshot_every);
+  c.spectrum_every = t.integer("spectrum_every").value_or(c.spectrum_every);
   read_adaptive(t, c);
 }
 
@@ -418,6 +419,11 @@ void read_initial(const Section& i, CaseConfig& c) {
     i.fail("key '" + i.path("stationary_residual") + "' needs 'initial.lattice_stationary = true'");
   }
   c.stationary_residual = i.number("stationary_residual").value_or(c.stationary_residual);
+  if (i.has("stationary_krylov") && !c.lattice_stationary) {
+    i.fail("key '" + i.path("stationary_krylov") + "' needs 'initial.lattice_stationary = true'");
+  }
+  c.stationary_krylov =
+      static_cast<int>(i.integer("stationary_krylov").value_or(c.stationary_krylov));
   if (const std::optional<Section> seed = i.section("seed")) {
     read_seed(*seed, c);
   }

@@ -66,6 +66,7 @@ struct CaseConfig {
   std::optional<long> steps;      ///< ≥ 1
   long diagnostics_every = 10;    ///< ≥ 1
   long snapshot_every = 0;        ///< 0: no snapshots, else ≥ 1
+  long spectrum_every = 0;        ///< 0: no host probes, else ≥ 1 (solvers/host_probe.hpp)
   /// Adaptive steps (solvers/schemes/step_control.hpp), with end_time: dt (or dt_fraction) is
   /// then the longest step. The split schemes follow the phase criterion, RK4 step doubling.
   bool adaptive = false;
@@ -92,6 +93,7 @@ struct CaseConfig {
   std::optional<SeedConfig> seed;     ///< a controlled perturbation, when [initial.seed] is given
   bool lattice_stationary = false;    ///< start from the grid's own stationary state
   double stationary_residual = 1e-10; ///< its tolerance ‖M(ψ)ψ − μ_h ψ‖
+  int stationary_krylov = 150;        ///< its GMRES basis per Newton step
 
   bool operator==(const CaseConfig&) const = default;
 };

@@ -170,6 +170,10 @@ std::vector<CaseKey> time_keys() {
        "Steps between the samples of the diagnostics series (`/diagnostics`)."},
       {"time.snapshot_every", KeyType::integer, "steps", "0", at_least(0),
        "Steps between snapshots of ψ in the results (0: none)."},
+      {"time.spectrum_every", KeyType::integer, "steps", "0", at_least(0),
+       "Steps between host probes of ψ (0: none): the azimuthal spectrum of the density change on "
+       "z = 0 and the per-cell sums of the paper's RMSE, in `/analysis/history`; also at step 0 "
+       "and at the end."},
       {"time.stop_when_error_exceeds", KeyType::number, "—", "none", between(0, 1, true, true),
        "Stop at the first diagnostics step where E = 1 − |⟨ψ⁰|ψ⟩| exceeds this (the vortex "
        "split: 0.01 in the paper); needs `end_time`, the longest run."},
@@ -212,6 +216,11 @@ std::vector<CaseKey> initial_output_cuda_keys() {
        between(0, 1e-3, true, false),
        "The lattice stationary state's tolerance ‖M(ψ)ψ − μ_h ψ‖; needs `lattice_stationary = "
        "true`."},
+      {"initial.stationary_krylov", KeyType::integer, "vectors", "150",
+       between(10, 2000, false, false),
+       "The lattice stationary state's GMRES basis per Newton step (device memory: one state "
+       "each); a larger basis converges in fewer Newton steps where slow modes stall it; needs "
+       "`lattice_stationary = true`."},
       {"initial.seed.modes", KeyType::integers, "—", "[1, 2, 3, 4, 5, 6, 7, 8]",
        between(1, kMaxSeedMode, false, false),
        "The azimuthal modes m of the perturbation, each at most once."},

@@ -61,13 +61,16 @@ void store(const std::filesystem::path& file, std::span<const Complex> state,
 
 std::vector<Complex> solve(const RunSetup& run, Backend& backend, VectorId psi,
                            LatticeStateInfo& info,
-                           const std::function<void(const StationaryStateReport&)>& progress) {
+                           const std::function<void(const StationaryStateReport&)>& progress,
+                           const std::function<void()>& poll) {
   const auto start = std::chrono::steady_clock::now();
   backend.upload(psi, run.current);
   StationaryStateSettings settings;
   settings.residual_tolerance = run.config.stationary_residual;
+  settings.krylov_dimension = run.config.stationary_krylov;
   settings.spectral_radius = run.spectrum.radius;
   settings.on_newton_step = progress;
+  settings.poll = poll;
   const StationaryStateReport r = solve_stationary_state(backend, psi, settings);
   if (!r.converged) {
     char line[240];
@@ -92,14 +95,15 @@ std::vector<Complex> solve(const RunSetup& run, Backend& backend, VectorId psi,
 } // namespace
 
 void settle_on_lattice(RunSetup& run, Backend& backend, const std::filesystem::path& cache_dir,
-                       const std::function<void(const StationaryStateReport&)>& progress) {
+                       const std::function<void(const StationaryStateReport&)>& progress,
+                       const std::function<void()>& poll) {
   const OwnedVector psi(backend), scratch(backend);
   const std::filesystem::path file = cache_dir / cache_name(run);
   LatticeStateInfo info;
   std::optional<std::vector<Complex>> state =
       load(file, run, backend, psi.id(), scratch.id(), info);
   if (!state) {
-    state = solve(run, backend, psi.id(), info, progress);
+    state = solve(run, backend, psi.id(), info, progress, poll);
     store(file, *state, info);
     info.cache = "written";
   }

@@ -18,8 +18,10 @@ namespace decgpe::setup {
 /// lattice_state_<hash>.h5, the hash of the problem and of the sampled state; a cached state is
 /// used only when its residual, recomputed on `backend`, is within the case's tolerance. Throws
 /// std::runtime_error (one line) when the solver does not reach the tolerance.
-/// `progress` is called after each Newton step of a solve (may be empty).
+/// `progress` is called after each Newton step of a solve, `poll` before each application of the
+/// solver's time-stepper, and may throw to abandon it (either may be empty).
 void settle_on_lattice(RunSetup& run, Backend& backend, const std::filesystem::path& cache_dir,
-                       const std::function<void(const StationaryStateReport&)>& progress = {});
+                       const std::function<void(const StationaryStateReport&)>& progress = {},
+                       const std::function<void()>& poll = {});
 
 } // namespace decgpe::setup

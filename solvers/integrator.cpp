@@ -41,6 +41,11 @@ void snapshot(Scheme& scheme, RunObserver& observer) {
   observer.on_snapshot(scheme.clock().steps, scheme.clock().time, scheme);
 }
 
+void probe(Scheme& scheme, RunObserver& observer) {
+  const NvtxRange range("host probe");
+  observer.on_probe(scheme.clock().steps, scheme.clock().time, scheme);
+}
+
 /// The first multiple of `every` after `step` (none when every is 0).
 long next_multiple(long step, long every, long otherwise) {
   return every > 0 ? std::min(otherwise, (step / every + 1) * every) : otherwise;
@@ -71,6 +76,9 @@ Outcome integrate(Scheme& scheme, const Schedule& schedule, RunObserver& observe
     if (schedule.snapshot_every > 0) {
       snapshot(scheme, observer);
     }
+    if (schedule.spectrum_every > 0) {
+      probe(scheme, observer);
+    }
   }
   long& step = outcome.steps_done;
   const auto done = [&] { return step >= schedule.steps || scheme.finished(); };
@@ -78,6 +86,7 @@ Outcome integrate(Scheme& scheme, const Schedule& schedule, RunObserver& observe
     long next = std::min(schedule.steps, step + kMaxChunk);
     next = next_multiple(step, schedule.diagnostics_every, next);
     next = next_multiple(step, schedule.snapshot_every, next);
+    next = next_multiple(step, schedule.spectrum_every, next);
     next = next_multiple(step, schedule.checkpoint_every, next);
     {
       const NvtxRange range("steps");
@@ -93,6 +102,9 @@ Outcome integrate(Scheme& scheme, const Schedule& schedule, RunObserver& observe
         if (schedule.snapshot_every > 0) {
           snapshot(scheme, observer); // the state at the stop, on or off the cadence
         }
+        if (schedule.spectrum_every > 0) {
+          probe(scheme, observer);
+        }
         observer.on_progress(step, t, 1.0);
         outcome.error_exceeded = true;
         break;
@@ -100,6 +112,9 @@ Outcome integrate(Scheme& scheme, const Schedule& schedule, RunObserver& observe
     }
     if (due(step, schedule.snapshot_every)) {
       snapshot(scheme, observer);
+    }
+    if (due(step, schedule.spectrum_every) || (schedule.spectrum_every > 0 && done())) {
+      probe(scheme, observer);
     }
     observer.on_progress(step, t, progress(scheme, schedule, step));
     if (done()) {

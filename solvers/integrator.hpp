@@ -18,6 +18,7 @@ struct Schedule {
   long steps = 0;
   long diagnostics_every = 1;
   long snapshot_every = 0;   ///< 0: none
+  long spectrum_every = 0;   ///< host probes (RunObserver::on_probe); 0: none
   long checkpoint_every = 0; ///< 0: none (by steps; wall-clock checkpoints are the observer's)
   /// > 0: stop after the first diagnostics step with E = 1 − |⟨ψ₀|ψ⟩| above this (ψ₀ normalised).
   double stop_when_error_exceeds = 0.0;
@@ -36,6 +37,8 @@ public:
   virtual ~RunObserver() = default;
   virtual void on_diagnostics(const Sample&) {}
   virtual void on_snapshot(long /*step*/, double /*t*/, Scheme&) {}
+  /// At step 0, every Schedule::spectrum_every steps and at the end (when spectrum_every > 0).
+  virtual void on_probe(long /*step*/, double /*t*/, Scheme&) {}
   /// `done` is the fraction of the run behind it (of the steps, or of the time when adaptive).
   virtual void on_progress(long /*step*/, double /*t*/, double /*done*/) {}
   virtual void on_checkpoint(long /*step*/, double /*t*/, Scheme&) {}

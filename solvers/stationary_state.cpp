@@ -58,11 +58,14 @@ private:
 /// Φ and its Jacobian's finite differences, with the vectors they need.
 class Stepper {
 public:
-  Stepper(Ops& ops, double tau, long steps)
-      : ops_(ops), tau_(tau), steps_(steps), scratch_(ops.backend()) {}
+  Stepper(Ops& ops, double tau, long steps, const std::function<void()>& poll)
+      : ops_(ops), tau_(tau), steps_(steps), poll_(poll), scratch_(ops.backend()) {}
 
   /// out ← Φ(x): `steps` imaginary steps of M − μ(x) from x, then normalised.
   void phi(VectorId x, VectorId out) {
+    if (poll_) {
+      poll_();
+    }
     const double mu = ops_.rayleigh(x, scratch_.id());
     ops_.copy(out, x);
     flow(out, mu, steps_);
@@ -80,6 +83,7 @@ private:
   Ops& ops_;
   double tau_;
   long steps_;
+  const std::function<void()>& poll_;
   OwnedVector scratch_;
 };
 
@@ -190,7 +194,7 @@ StationaryStateReport solve_stationary_state(Backend& backend, VectorId psi,
   // The polish (64 steps of 1/ρ) damps the modes with λ − μ ≥ ρ/8 by e^{−8} and grows the
   // unstable ones by e^{|λ|·64/ρ}, little next to Φ's own e^{|λ|T}.
   const long polish = 64;
-  Stepper stepper(ops, tau, steps);
+  Stepper stepper(ops, tau, steps, s.poll);
   Gmres gmres(ops, stepper, s.krylov_dimension);
   OwnedVector phi_x(backend), g(backend), delta(backend), scratch(backend);
 

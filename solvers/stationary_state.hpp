@@ -38,6 +38,9 @@ struct StationaryStateSettings {
   int max_newton_steps = 30;
   /// Called after each Newton step with the report so far (progress of long solves); may be empty.
   std::function<void(const StationaryStateReport&)> on_newton_step;
+  /// Called before every application of Φ (a fraction of a second to seconds apart); may throw to
+  /// abandon the solve (a signal asking the process to stop). May be empty.
+  std::function<void()> poll;
 };
 
 struct StationaryStateReport {

@@ -509,7 +509,7 @@ std::vector<std::string> context_of(const CaseKey& key) {
     context = {"time.scheme=rk4", "time.steps=", "time.end_time=1.0"};
   } else if (k == "time.theta" || k == "time.density_floor" || k == "time.tolerance") {
     context = {"time.scheme=rk4", "time.steps=", "time.end_time=1.0", "time.adaptive=true"};
-  } else if (k == "initial.stationary_residual") {
+  } else if (k == "initial.stationary_residual" || k == "initial.stationary_krylov") {
     context = {"initial.lattice_stationary=true"};
   } else if (k == "time.dt_fraction" || k == "time.dt_fraction_of") {
     context = {"time.dt=", "time.dt_fraction=0.5"};

@@ -42,7 +42,8 @@ class Result:
     origin: np.ndarray = field(repr=False)
     box: np.ndarray = field(repr=False)
     structures: tuple
-    analysis: dict = field(repr=False)  # /analysis: "plane" {x, y, density, initial_density}, "azimuthal_amplitude", "fold"
+    analysis: dict = field(repr=False)  # /analysis: "plane" {x, y, density, initial_density}, "azimuthal_amplitude", "fold",
+    #                                     and "history" {t, step, azimuthal_amplitude, cell_norm, cell_overlap} when probed
 
     @property
     def cells(self):
@@ -116,6 +117,8 @@ def load(path):
             analysis["plane"] = {name: a["plane"][name][()] for name in a["plane"]}
             analysis["azimuthal_amplitude"] = a["azimuthal_amplitude"][()]
             analysis["fold"] = int(a["azimuthal_amplitude"].attrs["fold"])
+            if "history" in a:  # the host probes (time.spectrum_every): t, step, azimuthal_amplitude (samples × 13), ...
+                analysis["history"] = {name: a["history"][name][()] for name in a["history"]}
         return Result(path=path, provenance=provenance, diagnostics=diagnostics,
                       centre=grid["centre"][()], volume_per_structure=grid["volume"][()],
                       origin=grid["origin"][()], box=grid["box"][()],

@@ -1,0 +1,27 @@
+#pragma once
+// What a run measures of ψ on the host at its own cadence (time.spectrum_every), beside the
+// backend's diagnostics: the azimuthal spectrum of the density change on z = 0 (how a split grows,
+// mode by mode) and the per-cell sums of the paper's RMSE, (1/m Σ_i |Ψ_i − ψ_i|²)^½, whose cells
+// count equally whatever their volume (the backend's norm and overlap weigh them by volume).
+
+#include "solvers/splitting.hpp"
+
+#include <cstdint>
+
+namespace decgpe {
+
+struct ProbeSample {
+  std::int64_t step = 0;
+  double t = 0.0;
+  std::vector<double> azimuthal_amplitude; ///< |c_m|, m = 0 … 12 (azimuthal_spectrum)
+  double cell_norm = 0.0;                  ///< Σ_i |ψ_i|²
+  Complex cell_overlap{0.0, 0.0};          ///< Σ_i conj(ψ₀_i) ψ_i
+};
+
+ProbeSample probe(const Grid& grid, std::span<const Complex> psi, std::span<const Complex> psi0,
+                  std::int64_t step, double t);
+
+/// Σ_i |ψ_i|², every cell counted once.
+double cell_norm(std::span<const Complex> psi);
+
+} // namespace decgpe
