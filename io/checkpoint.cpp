@@ -53,7 +53,7 @@ Series read_series(const InputFile& f) {
     ProbeSeries& p = s.probes;
     p.step = f.integers("/analysis/history/step");
     p.t = f.doubles("/analysis/history/t");
-    p.azimuthal_amplitude = f.doubles("/analysis/history/azimuthal_amplitude");
+    p.azimuthal_amplitude = f.matrix("/analysis/history/azimuthal_amplitude");
     p.cell_norm = f.doubles("/analysis/history/cell_norm");
     p.cell_overlap = f.complexes("/analysis/history/cell_overlap");
   }

@@ -7,7 +7,9 @@
 #include <cstdio>
 #include <cstring>
 #include <fcntl.h>
+#include <functional>
 #include <hdf5.h>
+#include <numeric>
 #include <stdexcept>
 #include <system_error>
 #include <unistd.h>
@@ -228,15 +230,23 @@ bool InputFile::has(const std::string& path) const {
   return H5Lexists(file_, path.c_str(), H5P_DEFAULT) > 0;
 }
 
-std::uint64_t InputFile::length(std::int64_t set, const std::string& dataset) const {
+std::uint64_t InputFile::length(std::int64_t set, const std::string& dataset, int rank) const {
   const std::string where = "cannot read '" + path_.string() + "' dataset '" + dataset + "'";
   Handle space(H5Dget_space(set), H5Sclose, where);
-  if (H5Sget_simple_extent_ndims(space) != 1) {
-    throw std::runtime_error(where + ": expected a 1-D dataset");
+  if (H5Sget_simple_extent_ndims(space) != rank) {
+    throw std::runtime_error(where + ": expected a " + std::to_string(rank) + "-D dataset");
   }
-  hsize_t n = 0;
-  H5Sget_simple_extent_dims(space, &n, nullptr);
-  return n;
+  std::vector<hsize_t> dims(static_cast<std::size_t>(rank));
+  H5Sget_simple_extent_dims(space, dims.data(), nullptr);
+  return std::accumulate(dims.begin(), dims.end(), hsize_t{1}, std::multiplies<>());
+}
+
+std::vector<double> InputFile::matrix(const std::string& dataset) const {
+  const std::string where = "cannot read '" + path_.string() + "' dataset '" + dataset + "'";
+  Handle set(H5Dopen2(file_, dataset.c_str(), H5P_DEFAULT), H5Dclose, where + ": no such dataset");
+  std::vector<double> out(length(set, dataset, 2));
+  check(H5Dread(set, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, out.data()), where);
+  return out;
 }
 
 std::vector<double> InputFile::doubles(const std::string& dataset) const {

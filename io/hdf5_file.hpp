@@ -74,6 +74,8 @@ public:
 
   bool has(const std::string& path) const;
   std::vector<double> doubles(const std::string& dataset) const;
+  /// A 2-D double dataset, row after row.
+  std::vector<double> matrix(const std::string& dataset) const;
   std::vector<std::int64_t> integers(const std::string& dataset) const;
   std::vector<Complex> complexes(const std::string& dataset) const;
   std::string text(const std::string& dataset) const;
@@ -86,7 +88,8 @@ public:
   std::int64_t id() const { return file_; }
 
 private:
-  std::uint64_t length(std::int64_t set, const std::string& dataset) const;
+  /// The element count of a dataset of this rank; throws for another rank.
+  std::uint64_t length(std::int64_t set, const std::string& dataset, int rank = 1) const;
   std::filesystem::path path_;
   std::int64_t file_ = -1;
 };

@@ -61,6 +61,14 @@ protected:
     }
     EXPECT_EQ(fa.doubles("/diagnostics/t"), fb.doubles("/diagnostics/t"));
     EXPECT_EQ(fa.doubles("/diagnostics/dt"), fb.doubles("/diagnostics/dt"));
+    EXPECT_EQ(fa.has("/analysis/history"), fb.has("/analysis/history"));
+    if (fa.has("/analysis/history")) { // the host probes: gathered ψ, the same on any rank count
+      EXPECT_EQ(fa.doubles("/analysis/history/t"), fb.doubles("/analysis/history/t"));
+      EXPECT_EQ(fa.matrix("/analysis/history/azimuthal_amplitude"),
+                fb.matrix("/analysis/history/azimuthal_amplitude"));
+      EXPECT_TRUE(bitwise_equal(fa.complexes("/analysis/history/cell_overlap"),
+                                fb.complexes("/analysis/history/cell_overlap")));
+    }
     if (series_too) {
       for (const char* series : {"norm", "energy", "invariant", "max_abs", "max_diagonal"}) {
         EXPECT_EQ(fa.doubles(std::string("/diagnostics/") + series),

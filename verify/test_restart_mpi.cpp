@@ -20,6 +20,7 @@ dt_fraction = 0.5
 steps = 120
 diagnostics_every = 10
 snapshot_every = 30
+spectrum_every = 20
 [initial]
 kappa = 1
 )";

@@ -28,6 +28,7 @@ dt_fraction = 0.5
 steps = 300
 diagnostics_every = 10
 snapshot_every = 50
+spectrum_every = 30
 [initial]
 kappa = 1
 )";
@@ -135,6 +136,24 @@ TEST_F(Survival, SigtermStopsWithOneLineACheckpointAndResumesBitwise) {
   EXPECT_EQ(partial.integer_attribute("complete"), 0);
   EXPECT_EQ(partial.text_attribute("stop_reason"), "SIGTERM");
   resume_and_compare(args);
+}
+
+TEST_F(Survival, ASignalDuringTheLatticeStationarySolveStopsItWithOneLineAndNothingWritten) {
+  // A residual out of reach: the solve (some 20 s on two cores) runs until the signal.
+  const std::string toml =
+      replace(replace(kCase, "h = 0.9", "h = 0.5"), "kappa = 1\n",
+              "kappa = 1\nlattice_stationary = true\nstationary_residual = 1e-15\n");
+  const std::string line = "DECGPE_CACHE=" + (dir_ / "cache").string() + " " + DECGPE_EXECUTABLE +
+                           " run " + write_case(toml).string() +
+                           " --quiet --backend openmp --out " + out().string();
+  const CommandResult stopped = verify::run_command(
+      "{ " + line + " & pid=$!; for i in $(seq 1200); do [ -e " + out().string() +
+      ".lock ] && break; sleep 0.1; done; sleep 2; kill -TERM $pid; { wait $pid; } 2>/dev/null; }");
+  EXPECT_EQ(stopped.exit_code, 128 + SIGTERM) << stopped.output;
+  expect_one_line_error(stopped,
+                        "stopped by SIGTERM while solving for the lattice stationary state");
+  EXPECT_FALSE(fs::exists(out()));
+  EXPECT_FALSE(fs::exists(checkpoint()));
 }
 
 TEST_F(Survival, AFullDiskIsOneLineAndLeavesNothing) {
