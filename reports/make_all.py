@@ -27,6 +27,7 @@ import roofline
 import scaling
 import speedup
 import splitting
+import stationary_start
 from common import provenance, short_commit
 
 
@@ -45,6 +46,8 @@ REPORTS = (  # the paper's figures and tables in its order (a figure's extension
            physics.render_density),
     Report("Seeded splits", "Fig 6's fold over controlled seeds: counts per lattice and placement; BCC's split time "
            "against the seed amplitude", (splitting.FILES,), splitting.render),
+    Report("Stationary start", "Fig 5 and Fig 6's folds from the lattice's own stationary state: μ_h, fold counts "
+           "and growth rates over seeds, the three RMSEs", (stationary_start.FILES,), stationary_start.render),
     Report("Fig 7", "GPU speedup over one CPU core and over all host cores", (speedup.FILE,), speedup.render),
     Report("Fig 8", "roofline of the step kernel", ("bench-*.json",), roofline.render),
     Report("Fig 9", "strong and weak scaling over GPUs", ("scaling_gpu.csv",), scaling.render_scaling),

@@ -40,6 +40,7 @@ import roofline  # noqa: E402
 import scaling  # noqa: E402
 import speedup  # noqa: E402
 import splitting  # noqa: E402
+import stationary_start  # noqa: E402
 from common import LABELS, plt  # noqa: E402
 
 H100 = HERE / "data" / "nvidia-h100-80gb-hbm3"
@@ -104,7 +105,7 @@ def render_recording_captions(data):
         return common.save_figure(fig, out_dir, stem)
 
     with contextlib.ExitStack() as stack:
-        for module in (integrators, physics, scaling, speedup, splitting):
+        for module in (integrators, physics, scaling, speedup, splitting, stationary_start):
             stack.enter_context(mock.patch.object(module, "footer", footer))
             stack.enter_context(mock.patch.object(module, "save_figure", save_figure))
         status, out = render(data)
@@ -339,6 +340,19 @@ class CommittedData(unittest.TestCase):
         self.assertEqual(centred["A15"][2], "3-fold 6, 4-fold 2 of 8")
         self.assertEqual(centred["A15"][3], "8 of 8: 3/4 ×6, 4/3 ×2")
         self.assertEqual(centred["BCC"][2], "3-fold 8/8")
+
+    def test_growth_rate_is_the_exponential_phase_of_the_spectrum(self):
+        """σ of a made-up |c_m|(t): noise at the start's level, then e^(0.2t), then saturation. The fit takes the
+        exponential stretch only; a mode that never grows gets no rate."""
+        t = np.linspace(0, 80, 161)
+        grown = 1e-7 * np.exp(0.2 * t)
+        c = np.where(grown < 3e-6, 3e-6 * (1 + 0.5 * np.sin(7 * t)), np.minimum(grown, 1e-2 * (1 + 0.01 * t)))
+        sigma, r2 = stationary_start.growth_rate(t, c)
+        self.assertAlmostEqual(sigma, 0.2, delta=0.004)
+        self.assertGreater(r2, 0.999)
+        flat = 1e-5 * (1 + 0.3 * np.sin(3 * t))
+        sigma, r2 = stationary_start.growth_rate(t, flat)
+        self.assertFalse(np.isfinite(sigma) and r2 >= stationary_start.MIN_R2)
 
     def test_seeded_growth_rate_is_the_jsons(self):
         """σ = −1/slope of BCC's split time against ln ε over the centred runs at ε ≥ 1e-7 (each seed one point),

@@ -1,0 +1,229 @@
+"""Splits from the lattice's own stationary state (issue 16, items 1, 3 and 4), from scripts/splitting-study-run.sh's
+DEVICE_FOLDER/splitting/splitting-study-*.json. Per lattice and placement the κ = 10 vortex is first solved on the
+lattice itself (M(ψ)ψ = μ_h ψ to a residual of 1e-8), then run from it to the split (E(t) > 0.01) or t = 100, with
+controlled seeds (ψ_h (1 + ε Σ_{m=1..8} cos(mφ + θ_m)), ε = 1e-6, the phases from the run's seed) and once unseeded.
+
+- Fold statistics (Fig 6 as counts): the dominant m ≥ 2 at the split over the seeds, the split times, and the growth
+  rates σ_3, σ_4 of the azimuthal amplitudes |c_3|, |c_4| of the density change on z = 0, fitted as ln|c_m| = a + σt
+  over the run's exponential phase (GROWTH_WINDOW below).
+- Fig 5 from the stationary start: E(t) and the three RMSEs of the unseeded runs, lattice centred.
+- The three RMSEs at t = 10: the paper's (1/m Σ_i |Ψ_i − ψ_i|², every cell counted once), volume-weighted
+  (∫ … dV / V), and phase-corrected (volume-weighted, minimised over a global phase); Ψ = ψ_h e^(−iμ_h t).
+
+    stationary_start.py DEVICE_FOLDER [--out DIR]
+
+Units are the paper's dimensionless ones: t in 1/ω⊥, σ in ω⊥, ψ and the RMSEs in a_ho^(−3/2).
+"""
+
+import statistics
+from collections import Counter
+from pathlib import Path
+
+import numpy as np
+
+import physics
+from common import LABELS, Rendered, footer, lattice_order, markdown_table, plt, read_json, run_on_folder, save_figure
+
+FILES = "splitting/splitting-study-*.json"
+ORDER = ("centred", "shifted")
+PLACEMENT = {"centred": "centred", "shifted": "shifted −1/8"}
+GROWTH_MODES = (3, 4)
+GROWTH_WINDOW = (1e-3, 1e-1)  # of the mode's largest |c_m|: below the saturation, above the start's noise
+MIN_POINTS = 5  # samples a growth fit needs
+MIN_R2 = 0.95  # a fit worse than this is no exponential growth: no rate reported
+FOLD_COLOURS = {"3-fold": "tab:blue", "4-fold": "tab:orange", "other": "0.6", "no split": "white"}
+RMSE_KINDS = (("per_cell", "paper's (per cell)"), ("volume_weighted", "volume-weighted"),
+              ("phase_corrected", "phase-corrected"))
+
+
+def load(device_dir):
+    """(states, runs, paths) over every study file, runs with their fold checked against the amplitudes."""
+    paths = sorted(Path(device_dir).glob(FILES))
+    states, runs = [], []
+    for path in paths:
+        doc = read_json(path)
+        states += doc["states"]
+        for r in doc["runs"]:
+            m1, m2, ratio = physics.dominant_folds(np.asarray(r["amplitudes"], dtype=float))
+            if m1 != r["fold"]:
+                raise ValueError(f"{path}: {r['lattice']} {r['placement']} seed {r['seed']}: fold {r['fold']} is not "
+                                 f"the largest |c_m|, m ≥ 2 (m = {m1})")
+            runs.append({**r, "runner_up": m2, "ratio": ratio})
+    return states, runs, paths
+
+
+def growth_rate(t, amplitude):
+    """(σ, R²) of ln|c| = a + σt over the samples before the largest |c| that lie within GROWTH_WINDOW of it, the
+    contiguous stretch that ends at the largest; (nan, nan) with fewer than MIN_POINTS."""
+    t, c = np.asarray(t, dtype=float), np.asarray(amplitude, dtype=float)
+    top = int(np.argmax(c))
+    low, high = GROWTH_WINDOW[0] * c[top], GROWTH_WINDOW[1] * c[top]
+    first = top
+    while first > 0 and c[first - 1] >= low:
+        first -= 1
+    chosen = [k for k in range(first, top + 1) if low <= c[k] <= high]
+    if len(chosen) < MIN_POINTS:
+        return np.nan, np.nan
+    x, y = t[chosen], np.log(c[chosen])
+    slope, intercept = np.polyfit(x, y, 1)
+    residual = y - (slope * x + intercept)
+    r2 = 1 - float(residual @ residual) / float(((y - y.mean()) ** 2).sum())
+    return float(slope), r2
+
+
+def rates(run, m):
+    history = np.asarray(run["history"], dtype=float)
+    sigma, r2 = growth_rate(run["history_t"], history[:, m])
+    return sigma if r2 >= MIN_R2 else np.nan
+
+
+def category(run):
+    if run["split_t"] is None:
+        return "no split"
+    return f"{run['fold']}-fold" if run["fold"] in (3, 4) else "other"
+
+
+def grouped(runs, seeded=True):
+    """{(lattice, placement): [run]} in lattice order, placements centred first; seeded or unseeded runs only."""
+    groups = {}
+    for r in runs:
+        if (r["seed"] > 0) == seeded:
+            groups.setdefault((r["lattice"], r["placement"]), []).append(r)
+    lattices = lattice_order({k[0] for k in groups})
+    keys = [(name, p) for name in lattices for p in ORDER if (name, p) in groups]
+    return {k: sorted(groups[k], key=lambda r: r["seed"]) for k in keys}
+
+
+def mean_sd(values, form=".3f"):
+    values = [v for v in values if np.isfinite(v)]
+    if not values:
+        return "—"
+    if len(values) == 1:
+        return f"{values[0]:{form}}"
+    return f"{statistics.mean(values):{form}} ± {statistics.stdev(values):{form}} ({len(values)})"
+
+
+def counts_text(runs):
+    counts = Counter(category(r) for r in runs)
+    return ", ".join(f"{name} {counts[name]}" for name in FOLD_COLOURS if counts[name]) + f" of {len(runs)}"
+
+
+def unseeded_text(run):
+    if run is None:
+        return "—"
+    if run["split_t"] is None:
+        return f"no split by t = {run['end_t']:.0f}"
+    return f"{category(run)} at t = {run['split_t']:.1f}"
+
+
+def fold_table(runs):
+    seeded, unseeded = grouped(runs), grouped(runs, seeded=False)
+    rows = []
+    for (lattice, placement), group in seeded.items():
+        split = [r["split_t"] for r in group if r["split_t"] is not None]
+        lone = unseeded.get((lattice, placement), [None])[0]
+        rows.append([LABELS[lattice], PLACEMENT.get(placement, placement), counts_text(group),
+                     mean_sd(split, ".1f"), *(mean_sd([rates(r, m) for r in group]) for m in GROWTH_MODES),
+                     unseeded_text(lone),
+                     "—" if lone is None else mean_sd([rates(lone, m) for m in GROWTH_MODES[:1]])])
+    head = ["lattice", "placement", "folds over the seeds", "split time", "σ₃", "σ₄", "unseeded", "unseeded σ₃"]
+    return markdown_table(head, rows)
+
+
+def state_table(states):
+    rows = []
+    for s in sorted(states, key=lambda s: (list(LABELS).index(s["lattice"]), s["placement"] != "centred")):
+        rows.append([LABELS[s["lattice"]], PLACEMENT.get(s["placement"], s["placement"]), f"{s['mu_h']:.7f}",
+                     f"{100 * (s['mu_h'] / s['mu_continuum'] - 1):+.2f}%", f"{s['start_residual']:.2g}",
+                     f"{s['residual']:.2g}", str(s["newton_steps"]), f"{s['solve_seconds']:.0f}", str(s["cells"])])
+    head = ["lattice", "placement", "μ_h", "vs continuum", "residual of the sampled state", "residual",
+            "Newton steps", "solve (s)", "cells"]
+    return markdown_table(head, rows)
+
+
+def rmse_table(runs):
+    rows = []
+    for (lattice, placement), group in grouped(runs, seeded=False).items():
+        values = group[0]["rmse_at_10"]
+        rows.append([LABELS[lattice], PLACEMENT.get(placement, placement),
+                     *("—" if values[k] is None else f"{values[k]:.2e}" for k, _ in RMSE_KINDS)])
+    return markdown_table(["lattice", "placement", *(f"RMSE(t = 10), {name}" for _, name in RMSE_KINDS)], rows)
+
+
+def folds_panel(ax, runs):
+    groups = grouped(runs)
+    labels = [f"{LABELS[l]}\n{PLACEMENT.get(p, p)}" for l, p in groups]
+    bottom = np.zeros(len(groups))
+    for name, colour in FOLD_COLOURS.items():
+        counts = np.array([sum(category(r) == name for r in g) for g in groups.values()], dtype=float)
+        ax.bar(range(len(groups)), counts, bottom=bottom, color=colour, edgecolor="0.3", label=name)
+        bottom += counts
+    ax.set_xticks(range(len(groups)), labels, fontsize="small")
+    ax.set(ylabel="runs (seeds)", title="(a) fold at the split over the seeds")
+    ax.legend(fontsize="small")
+
+
+def rates_panel(ax, runs):
+    groups = grouped(runs)
+    for m, marker in zip(GROWTH_MODES, ("o", "s")):
+        for k, group in enumerate(groups.values()):
+            values = [v for v in (rates(r, m) for r in group) if np.isfinite(v)]
+            if values:
+                ax.errorbar(k + (m - 3.5) * 0.3, np.mean(values), yerr=np.std(values) if len(values) > 1 else 0,
+                            fmt=marker, color=FOLD_COLOURS[f"{m}-fold"], capsize=3,
+                            label=f"σ_{m}" if k == 0 else None)
+    ax.set_xticks(range(len(groups)), [f"{LABELS[l]}\n{PLACEMENT.get(p, p)}" for l, p in groups], fontsize="small")
+    ax.set(ylabel="growth rate σ (ω⊥)", title="(b) growth rates of |c₃|, |c₄| (mean ± sd over the seeds)")
+    ax.legend(fontsize="small")
+
+
+def fig5_panels(axes, runs):
+    centred = {l: g[0] for (l, p), g in grouped(runs, seeded=False).items() if p == "centred"}
+    series = (("error", "t", "E(t) = 1 − |⟨ψ_h|ψ(t)⟩|"), ("per_cell", "probe_t", "RMSE, the paper's (per cell)"),
+              ("volume_weighted", "t", "RMSE, volume-weighted"), ("phase_corrected", "t", "RMSE, phase-corrected"))
+    for ax, (key, time, title) in zip(axes.flat, series):
+        for lattice, run in centred.items():
+            s = run["series"]
+            ax.plot(s[time], physics.positive(np.asarray(s[key], dtype=float)), color=physics.COLOURS[lattice],
+                    linewidth=1, label=LABELS[lattice])
+        ax.set(yscale="log", xlabel="t (1/ω⊥)", title=title)
+        ax.legend(fontsize="small")
+
+
+def render(device_dir, out_dir):
+    states, runs, paths = load(device_dir)
+    result = Rendered(inputs=list(paths))
+    fig, axes = plt.subplots(1, 2, figsize=(16, 5.6), constrained_layout=True)
+    folds_panel(axes[0], runs)
+    rates_panel(axes[1], runs)
+    fig.suptitle("Splits from the lattice's own stationary state: folds and growth rates over controlled seeds")
+    footer(fig, device_dir, result.inputs, f"ε = 1e-6 on m = 1…8; σ fitted where |c_m| is within "
+           f"{GROWTH_WINDOW[0]:g}–{GROWTH_WINDOW[1]:g} of its largest (R² ≥ {MIN_R2})")
+    result.files += save_figure(fig, out_dir, "stationary-start-folds")
+    fig, axes = plt.subplots(2, 2, figsize=(14, 9), constrained_layout=True)
+    fig5_panels(axes, runs)
+    fig.suptitle("Fig 5 from the lattice's own stationary state (unseeded, lattice centred)")
+    footer(fig, device_dir, result.inputs, "Ψ = ψ_h e^(−iμ_h t), ψ_h the lattice's stationary state")
+    result.files += save_figure(fig, out_dir, "stationary-start-fig5")
+
+    sections = [("The lattice's stationary states", state_table(states)),
+                ("Folds, split times and growth rates from the stationary state", fold_table(runs)),
+                ("The three RMSEs at t = 10, unseeded", rmse_table(runs))]
+    for title, table in sections:
+        result.tables.append(f"**{title}**\n\n{table}")
+    notes = [f"σ_m: least squares of ln|c_m| against t over the samples before the largest |c_m| within "
+             f"{GROWTH_WINDOW[0]:g}–{GROWTH_WINDOW[1]:g} of it (at least {MIN_POINTS}, R² ≥ {MIN_R2}, else no rate); "
+             "mean ± sd (number of runs with a rate).",
+             "Folds: " + physics.near_tie_note(),
+             "Units: t in 1/ω⊥, σ in ω⊥, RMSE in a_ho^(−3/2)."]
+    text = "# Splits from the lattice's own stationary state\n\n" + "\n\n".join(
+        f"## {title}\n\n{table}" for title, table in sections) + "\n\n" + "\n\n".join(notes) + "\n"
+    table_path = Path(out_dir) / "stationary-start.md"
+    table_path.write_text(text)
+    result.files.append(table_path)
+    result.notes += notes
+    return result
+
+
+if __name__ == "__main__":
+    run_on_folder(__doc__, render, folder_help="reports/data/<device> (with splitting/splitting-study-*.json)")
