@@ -1,6 +1,10 @@
 #pragma once
-// Shared by the splitting tests: a scratch folder per test and the fold count a run wrote.
+// Shared by the splitting tests: a scratch folder per test, the fold count a run wrote, and the
+// growth rate of an azimuthal mode in its host probes.
 
+#include "io/hdf5_file.hpp"
+
+#include <cmath>
 #include <filesystem>
 #include <gtest/gtest.h>
 #include <hdf5.h>
@@ -19,6 +23,40 @@ inline double fold_of(const fs::path& file) {
   H5Dclose(set);
   H5Fclose(f);
   return fold;
+}
+
+struct Growth {
+  double rate;       ///< σ of |c_m| ∝ e^{σt}
+  double r_squared;  ///< of that fit
+  double log_middle; ///< the fit's ln|c_m| at the window's middle
+};
+
+/// Least squares of ln|c_m| against t over the host probes in [from, to] (time.spectrum_every).
+inline Growth fit_growth(const fs::path& file, int m, double from, double to) {
+  const io::InputFile f(file);
+  const std::vector<double> t = f.doubles("/analysis/history/t");
+  const std::vector<double> c = f.matrix("/analysis/history/azimuthal_amplitude");
+  const std::size_t columns = c.size() / t.size();
+  std::vector<double> x, y;
+  for (std::size_t k = 0; k < t.size(); ++k) {
+    if (t[k] >= from && t[k] <= to) {
+      x.push_back(t[k] - 0.5 * (from + to));
+      y.push_back(std::log(c[k * columns + static_cast<std::size_t>(m)]));
+    }
+  }
+  const auto n = static_cast<double>(x.size());
+  double sx = 0, sy = 0, sxx = 0, sxy = 0, syy = 0;
+  for (std::size_t k = 0; k < x.size(); ++k) {
+    sx += x[k];
+    sy += y[k];
+    sxx += x[k] * x[k];
+    sxy += x[k] * y[k];
+    syy += y[k] * y[k];
+  }
+  const double rate = (n * sxy - sx * sy) / (n * sxx - sx * sx);
+  const double mean = sy / n;
+  const double explained = rate * (sxy - sx * sy / n);
+  return {rate, explained / (syy - n * mean * mean), mean - rate * sx / n};
 }
 
 class Pipeline : public ::testing::Test {

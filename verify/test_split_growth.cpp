@@ -4,8 +4,8 @@
 // it. The centred BCC grid is C4-symmetric about the trap axis, so the start's interpolation error
 // seeds m = 4 and its multiples but not m = 3: that channel holds the seed alone.
 
-#include "io/hdf5_file.hpp"
 #include "verify/run_fixture.hpp"
+#include "verify/split_runs.hpp"
 
 #include <cmath>
 #include <gtest/gtest.h>
@@ -39,39 +39,6 @@ seed = 1
 /// |c₃| passes 1e-3 near t = 21 from ε = 1e-4 and the vortex splits near t = 40).
 constexpr double kFrom = 20.0, kTo = 36.0;
 
-struct Growth {
-  double rate;       ///< σ of |c₃| ∝ e^{σt}, least squares of ln|c₃| over the window
-  double r_squared;  ///< of that fit
-  double log_middle; ///< the fit's ln|c₃| at the window's middle
-};
-
-Growth fit_m3(const std::filesystem::path& file) {
-  const io::InputFile f(file);
-  const std::vector<double> t = f.doubles("/analysis/history/t");
-  const std::vector<double> c = f.matrix("/analysis/history/azimuthal_amplitude");
-  const std::size_t columns = c.size() / t.size();
-  std::vector<double> x, y;
-  for (std::size_t k = 0; k < t.size(); ++k) {
-    if (t[k] >= kFrom && t[k] <= kTo) {
-      x.push_back(t[k] - 0.5 * (kFrom + kTo));
-      y.push_back(std::log(c[k * columns + 3]));
-    }
-  }
-  const auto n = static_cast<double>(x.size());
-  double sx = 0, sy = 0, sxx = 0, sxy = 0, syy = 0;
-  for (std::size_t k = 0; k < x.size(); ++k) {
-    sx += x[k];
-    sy += y[k];
-    sxx += x[k] * x[k];
-    sxy += x[k] * y[k];
-    syy += y[k] * y[k];
-  }
-  const double rate = (n * sxy - sx * sy) / (n * sxx - sx * sx);
-  const double mean = sy / n;
-  const double explained = rate * (sxy - sx * sy / n);
-  return {rate, explained / (syy - n * mean * mean), mean - rate * sx / n};
-}
-
 class SplitGrowth : public verify::RunFixture {};
 
 TEST_F(SplitGrowth, ASeededM3GrowsAtOneRateProportionallyToTheSeed) {
@@ -80,7 +47,7 @@ TEST_F(SplitGrowth, ASeededM3GrowsAtOneRateProportionallyToTheSeed) {
     const std::string toml = kCase + "amplitude = " + amplitude + "\n";
     const verify::CommandResult r = run(toml, "--backend openmp --no-state --force");
     ASSERT_EQ(r.exit_code, 0) << r.output;
-    fits.push_back(fit_m3(out()));
+    fits.push_back(fit_growth(out(), 3, kFrom, kTo));
   }
   for (const Growth& g : fits) {
     EXPECT_GT(g.rate, 0.1) << "m = 3 does not grow (per trap time)";
