@@ -282,8 +282,8 @@ class CommittedData(unittest.TestCase):
         index = (self.out / "index.md").read_text()
         headings = re.findall(r"^## (.+?):", index, flags=re.M)
         paper = ["Fig 5", "Fig 6", "Fig 7", "Fig 8", "Fig 9", "Fig 10", "Table 1"]
-        # the paper's order first, each once, with Fig 6's extension (the seeded splits) right after it
-        self.assertEqual(headings[:len(paper) + 1], [*paper[:2], "Seeded splits", *paper[2:]])
+        # the paper's order first, each once, with Fig 6's extensions (the seeded splits, the stationary start) after it
+        self.assertEqual(headings[:len(paper) + 2], [*paper[:2], "Seeded splits", "Stationary start", *paper[2:]])
         self.assertEqual(len(headings), len(set(headings)))
         self.assertEqual(headings, [report.figure for report in make_all.REPORTS])
         devices = sorted(d.name for d in (HERE / "data").iterdir() if d.is_dir())
@@ -353,6 +353,40 @@ class CommittedData(unittest.TestCase):
         flat = 1e-5 * (1 + 0.3 * np.sin(3 * t))
         sigma, r2 = stationary_start.growth_rate(t, flat)
         self.assertFalse(np.isfinite(sigma) and r2 >= stationary_start.MIN_R2)
+
+    def test_stationary_start_folds_and_rates_are_the_jsons(self):
+        """The stationary-start fold table: per lattice and placement the folds over the seeds (the largest |c_m|,
+        m ≥ 2, of each seeded run that split, recomputed here from the amplitudes) and the mean σ₃ (fitted here from
+        the spectrum history), from splitting/splitting-study-*.json."""
+        text = (self.out / H100.name / "stationary-start.md").read_text()
+        section = text.split("## Folds, split times and growth rates from the stationary state")[1].split("## ")[0]
+        rows = {tuple(cells[:2]): cells for cells in (
+            [c.strip() for c in line.strip("|").split("|")] for line in section.splitlines()
+            if line.startswith("| ") and not line.startswith("| lattice"))}
+        runs = {}
+        for path in sorted(SEED_STUDY.glob("splitting-study-*.json")):
+            for r in json.loads(path.read_text())["runs"]:
+                runs.setdefault((r["lattice"], r["placement"], r["seed"]), r)
+        groups = {}
+        for (lattice, placement, seed), r in runs.items():
+            if seed > 0:
+                groups.setdefault((LABELS[lattice], stationary_start.PLACEMENT[placement]), []).append(r)
+        self.assertEqual(set(rows), set(groups))
+        for key, group in groups.items():
+            split = [r for r in group if r["split_t"] is not None]
+            folds = {}
+            for r in split:
+                m = 2 + int(np.argmax(r["amplitudes"][2:]))
+                name = f"{m}-fold" if m in (3, 4) else "other"
+                folds[name] = folds.get(name, 0) + 1
+            expected = ", ".join(f"{n} {folds[n]}" for n in ("3-fold", "4-fold", "other") if n in folds)
+            if len(split) < len(group):
+                expected += (", " if expected else "") + f"no split {len(group) - len(split)}"
+            self.assertEqual(rows[key][2], f"{expected} of {len(group)}", key)
+            sigma = [stationary_start.growth_rate(r["history_t"], np.array(r["history"])[:, 3]) for r in group]
+            sigma = [s for s, r2 in sigma if r2 >= stationary_start.MIN_R2]
+            if sigma:
+                self.assertTrue(rows[key][5].startswith(f"{statistics.mean(sigma):.3f}"), (key, rows[key][5]))
 
     def test_seeded_growth_rate_is_the_jsons(self):
         """σ = −1/slope of BCC's split time against ln ε over the centred runs at ε ≥ 1e-7 (each seed one point),
