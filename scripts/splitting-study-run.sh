@@ -7,10 +7,10 @@
 # Writes DIR/splitting-study-<lattices>-<seeds>.json (per run: the split, the fold, the spectrum at the split and over
 # time, E(t) and the three RMSEs at t = 10; per state: μ_h, the residual, the solve) and the same name's .log.
 #
-#   scripts/splitting-study-run.sh DIR LATTICES [SEEDS] [BUILD] [SECONDS] [JOBS] [TOLERANCE]
+#   scripts/splitting-study-run.sh DIR LATTICES [SEEDS] [BUILD] [SECONDS] [JOBS] [TOLERANCE] [PLACEMENTS]
 #
 # LATTICES: comma-separated (cubic,fcc,bcc,a15,c15,z). SEEDS: N for 0…N, or A-B. Defaults: 0-16, build/cuda, no time
-# limit, 4 runs at once
+# limit, 4 runs at once, PLACEMENTS centred,shifted
 # on the one GPU (the results do not depend on timing). With SECONDS, runs not started by then are skipped (logged)
 # and the summary is still written, seed by seed over all lattices so that every lattice gets as many.
 # Settings (recorded in every run's results): the state to a residual of TOLERANCE (default 1e-10) with a Krylov basis
@@ -65,9 +65,10 @@ throttle() { # at most $jobs runs at once
 }
 
 IFS=, read -ra chosen <<<"$lattices"
+IFS=, read -ra placements <<<"${8:-centred,shifted}"
 # The states first (each solved once; the runs below load it from the cache).
 for lattice in "${chosen[@]}"; do
-  for placement in centred shifted; do
+  for placement in "${placements[@]}"; do
     throttle
     {
       run "state_${lattice}_$placement" "$lattice" "$placement" 0 --set time.end_time=0.05
@@ -81,7 +82,7 @@ done
 wait
 for seed in $(seq "$first" "$last"); do
   for lattice in "${chosen[@]}"; do
-    for placement in centred shifted; do
+    for placement in "${placements[@]}"; do
       if [ ! -f "$runs/state_${lattice}_$placement.h5" ]; then # its solve failed: each run would try again
         echo "study_${lattice}_${placement}_$seed skipped (no stationary state)" >>"$log"
         continue
