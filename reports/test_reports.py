@@ -40,6 +40,7 @@ import roofline  # noqa: E402
 import scaling  # noqa: E402
 import speedup  # noqa: E402
 import splitting  # noqa: E402
+import bogoliubov  # noqa: E402
 import stationary_start  # noqa: E402
 from common import LABELS, plt  # noqa: E402
 
@@ -340,6 +341,14 @@ class CommittedData(unittest.TestCase):
         self.assertEqual(centred["A15"][2], "3-fold 6, 4-fold 2 of 8")
         self.assertEqual(centred["A15"][3], "8 of 8: 3/4 ×6, 4/3 ×2")
         self.assertEqual(centred["BCC"][2], "3-fold 8/8")
+
+    def test_bogoliubov_spectrum_of_the_papers_vortex_at_a_coarse_step(self):
+        """The continuum Bogoliubov solver at h = 0.5 (2 s): μ within 0.1% of the spectral state's, m = 3 unstable at
+        the rate the lattice runs measure (0.21), m = 4 stable. A wrong sign or block fails one of the three."""
+        state = bogoliubov.ground_state(0.5, 7.5)
+        self.assertAlmostEqual(state["mu"], bogoliubov.MU_CONTINUUM, delta=1e-3 * bogoliubov.MU_CONTINUUM)
+        self.assertAlmostEqual(float(np.max(np.abs(bogoliubov.bogoliubov(state, 3, +1).imag))), 0.21, delta=0.005)
+        self.assertLess(float(np.max(np.abs(bogoliubov.bogoliubov(state, 4, +1).imag))), 1e-6)
 
     def test_growth_rate_is_the_exponential_phase_of_the_spectrum(self):
         """σ of a made-up |c_m|(t): noise at the start's level, then e^(0.2t), then saturation. The fit takes the
