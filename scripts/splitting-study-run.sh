@@ -9,10 +9,12 @@
 #
 #   scripts/splitting-study-run.sh DIR LATTICES [SEEDS] [BUILD] [SECONDS] [JOBS] [TOLERANCE] [PLACEMENTS]
 #
-# LATTICES: comma-separated (cubic,fcc,bcc,a15,c15,z). SEEDS: N for 0…N, or A-B. Defaults: 0-16, build/cuda, no time
-# limit, 4 runs at once, PLACEMENTS centred,shifted
+# LATTICES: comma-separated (cubic,fcc,bcc,a15,c15,z). SEEDS: N for 0…N, A-B, or none (the states only). Defaults:
+# 0-16, build/cuda, no time limit, 4 runs at once, PLACEMENTS centred,shifted
 # on the one GPU (the results do not depend on timing). With SECONDS, runs not started by then are skipped (logged)
-# and the summary is still written, seed by seed over all lattices so that every lattice gets as many.
+# and the summary is still written, seed by seed over all lattices so that every lattice gets as many. SIGTERM (e.g.
+# from `timeout`, which signals the whole process group) abandons the runs in flight and still writes the summary of
+# those that finished.
 # Settings (recorded in every run's results): the state to a residual of TOLERANCE (default 1e-10) with a Krylov basis
 # of KRYLOV; where that solve fails, the state to FALLBACK instead (the study only needs it far below ε).
 set -uo pipefail
@@ -21,6 +23,7 @@ dir=${1:?usage: scripts/splitting-study-run.sh DIR LATTICES [SEEDS] [BUILD] [SEC
 lattices=${2:?usage: scripts/splitting-study-run.sh DIR LATTICES [SEEDS] [BUILD] [SECONDS] [JOBS]}
 seeds=${3:-16}
 case $seeds in
+  none) first=1 last=0 ;;
   *-*) first=${seeds%-*} last=${seeds#*-} ;;
   *) first=0 last=$seeds ;;
 esac
@@ -33,8 +36,11 @@ trap 'rm -rf "$runs"' EXIT
 export DECGPE_CACHE=${DECGPE_CACHE:-$runs/cache}
 mkdir -p "$dir" "$DECGPE_CACHE"
 tag=${lattices//,/-}-$first-$last
+[ "$seeds" = none ] && tag=${lattices//,/-}-states
 log=$dir/splitting-study-$tag.log
 : >"$log"
+# The runs in flight got the signal too (same process group) and stop writing nothing; later ones are skipped.
+trap 'echo "stopped by SIGTERM: the runs in flight were abandoned" >>"$log"; deadline=0' TERM
 
 placement_flags() { # PLACEMENT
   [ "$1" = shifted ] && echo "shift=[-0.125, -0.125, -0.125]" || echo "shift=[0, 0, 0]"
