@@ -29,12 +29,44 @@ std::string latest_sample(const io::Series& s, long step) {
 } // namespace
 
 Recorder::Recorder(const RecorderSettings& settings, const Grid& grid, io::Checkpoint state)
-    : settings_(settings), grid_(grid), state_(std::move(state)), wall_before_(state_.wall_seconds),
-      snapshot_(static_cast<std::size_t>(grid.cells())), tty_(isatty(fileno(stderr)) != 0) {
+    : settings_(settings), grid_(grid), whole_(decgpe::whole_grid(grid)), state_(std::move(state)),
+      wall_before_(state_.wall_seconds), tty_(isatty(fileno(stderr)) != 0) {
+  // One process downloads straight into the whole-domain buffers; ranks download their slab's
+  // cells and rank 0 gathers the owned slices.
+  const bool split = settings_.layout->distributed();
+  const auto whole = static_cast<std::size_t>(root() ? whole_.cells() : 0);
+  if (split) {
+    slab_levels_ = std::move(state_.levels);
+    slab_levels_.resize(state_.level_names.size());
+    for (std::vector<Complex>& level : slab_levels_) {
+      level.resize(static_cast<std::size_t>(grid.cells()));
+    }
+    initial_.resize(whole);
+    settings_.layout->gather_owned(settings_.initial, initial_, grid.slice_cells());
+  }
   state_.levels.resize(state_.level_names.size());
   for (std::vector<Complex>& level : state_.levels) {
-    level.resize(static_cast<std::size_t>(grid.cells()));
+    level.resize(whole);
   }
+  snapshot_.resize(whole);
+}
+
+const std::vector<std::vector<Complex>>& Recorder::resumed_levels() const {
+  return settings_.layout->distributed() ? slab_levels_ : state_.levels;
+}
+
+std::span<const Complex> Recorder::initial() const {
+  return settings_.layout->distributed() ? std::span<const Complex>(initial_) : settings_.initial;
+}
+
+void Recorder::download(Scheme& scheme, int level, std::vector<Complex>& whole) {
+  if (!settings_.layout->distributed()) {
+    scheme.download(level, whole);
+    return;
+  }
+  std::vector<Complex>& mine = slab_levels_[static_cast<std::size_t>(level)];
+  scheme.download(level, mine); // collective over ranks: every rank takes part
+  settings_.layout->gather_owned(mine, whole, grid_.slice_cells());
 }
 
 void Recorder::start_clock() {
@@ -56,16 +88,16 @@ void Recorder::on_diagnostics(const Sample& s) {
 }
 
 void Recorder::on_snapshot(long step, double t, Scheme& scheme) {
-  scheme.download(0, snapshot_); // collective over ranks: every rank takes part
+  download(scheme, 0, snapshot_);
   if (root()) {
     io::write_snapshot(*settings_.file, step, t, snapshot_);
   }
 }
 
 void Recorder::on_probe(long step, double t, Scheme& scheme) {
-  scheme.download(0, snapshot_); // collective over ranks, as a snapshot
+  download(scheme, 0, snapshot_);
   if (root()) {
-    state_.series.probes.add(probe(grid_, snapshot_, settings_.initial, step, t));
+    state_.series.probes.add(probe(whole_, snapshot_, initial(), step, t));
   }
 }
 
@@ -86,14 +118,14 @@ void Recorder::on_progress(long step, double t, double done) {
   const double eta = pace > 0.0 ? (1.0 - done) / pace : 0.0;
   std::fprintf(stderr, "%sstep %ld  t = %.4g  %.1f%%  %s  %.3g M cell-updates/s  ETA %.0f s%s",
                tty_ ? "\r" : "", step, t, 100.0 * done, latest_sample(state_.series, step).c_str(),
-               rate * static_cast<double>(grid_.cells()) * 1e-6, eta,
+               rate * static_cast<double>(whole_.cells()) * 1e-6, eta,
                tty_ && !finished ? "   " : "\n");
   std::fflush(stderr);
 }
 
 const std::vector<std::vector<Complex>>& Recorder::gather(Scheme& scheme) {
   for (std::size_t k = 0; k < state_.levels.size(); ++k) {
-    scheme.download(static_cast<int>(k), state_.levels[k]);
+    download(scheme, static_cast<int>(k), state_.levels[k]);
   }
   return state_.levels;
 }

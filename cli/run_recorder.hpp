@@ -5,6 +5,7 @@
 
 #include "io/checkpoint.hpp"
 #include "solvers/integrator.hpp"
+#include "solvers/scaleout/decomposition.hpp"
 #include "solvers/scaleout/mpi_session.hpp"
 
 #include <chrono>
@@ -20,13 +21,15 @@ struct RecorderSettings {
   double max_seconds = 0.0;        ///< stop before this much wall time (0: no limit) ...
   std::chrono::steady_clock::time_point process_start; ///< ... since this (the batch job's clock)
   const scaleout::MpiSession* mpi = nullptr;
-  std::span<const Complex> initial; ///< ψ⁰, what the host probes compare with
+  const scaleout::Decomposition* layout = nullptr; ///< this process's slices of the domain
+  std::span<const Complex> initial; ///< ψ⁰ on this process's cells, what the probes compare with
 };
 
 class Recorder final : public RunObserver {
 public:
   /// `state` names the run (scheme, Δt, fingerprint, case, build) and holds what a resumed run
-  /// brings: its series, levels, step and earlier wall time; its levels are sized here.
+  /// brings: its series, its levels on this process's cells (`grid`), step and earlier wall time.
+  /// The buffers the results are gathered into are made here: the whole domain's on rank 0.
   Recorder(const RecorderSettings& settings, const Grid& grid, io::Checkpoint state);
 
   void on_diagnostics(const Sample& s) override;
@@ -39,9 +42,13 @@ public:
   /// Every level of the scheme, whole domain, into the buffers made at construction (on rank 0;
   /// collective over ranks).
   const std::vector<std::vector<Complex>>& gather(Scheme& scheme);
+  /// ψ⁰ of the whole domain (on rank 0).
+  std::span<const Complex> initial() const;
+  /// The whole domain's grid.
+  const Grid& whole_grid() const { return whole_; }
 
-  /// The buffers gather() fills; a resumed run's levels as its checkpoint held them until then.
-  const std::vector<std::vector<Complex>>& levels() const { return state_.levels; }
+  /// A resumed run's levels on this process's cells, as its checkpoint held them.
+  const std::vector<std::vector<Complex>>& resumed_levels() const;
   const io::Series& series() const { return state_.series; }
   /// Marks the first and the last step of this part of the run: what seconds() measures.
   void start_clock();
@@ -56,11 +63,17 @@ public:
 private:
   bool root() const { return settings_.file != nullptr; }
 
+  /// The scheme's level `level` into `whole` (the whole domain's, on rank 0); collective.
+  void download(Scheme& scheme, int level, std::vector<Complex>& whole);
+
   RecorderSettings settings_;
   const Grid& grid_;
-  io::Checkpoint state_;
+  Grid whole_;
+  io::Checkpoint state_; ///< its levels the whole domain's on rank 0 (empty elsewhere)
   double wall_before_;
-  std::vector<Complex> snapshot_;
+  std::vector<std::vector<Complex>> slab_levels_; ///< over ranks: this rank's cells of each level
+  std::vector<Complex> snapshot_;                 ///< the whole domain's, on rank 0
+  std::vector<Complex> initial_;                  ///< over ranks: ψ⁰ gathered on rank 0
   using Clock = std::chrono::steady_clock;
   Clock::time_point start_ = Clock::now();
   double stopped_at_ = -1.0; ///< seconds() once the clock is stopped

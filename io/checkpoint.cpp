@@ -60,6 +60,24 @@ Series read_series(const InputFile& f) {
   return s;
 }
 
+/// Each owned z-slice of `values` (a whole-domain array's stored slices) hashed on its own, the
+/// hashes of every rank in slice order: the same on any number of ranks.
+template <class T>
+std::vector<std::uint64_t> slice_hashes(const setup::RunSetup& run, std::span<const T> values) {
+  const Grid& g = run.problem.grid;
+  std::vector<std::uint64_t> owned;
+  if (values.empty()) {
+    return owned;
+  }
+  const auto n = static_cast<std::size_t>(g.slice_cells());
+  for (int z = g.owned_begin; z < g.owned_end; ++z) {
+    Fnv1a h;
+    h.values(values.subspan(static_cast<std::size_t>(z) * n, n));
+    owned.push_back(h.digest());
+  }
+  return run.layout.all_slices(owned);
+}
+
 } // namespace
 
 std::string fingerprint(const setup::RunSetup& run) {
@@ -75,8 +93,12 @@ std::string fingerprint(const setup::RunSetup& run) {
     h.value(run.adaptive.density_floor);
     h.value(run.adaptive.tolerance);
   }
-  h.values(std::span<const Complex>(run.current));
-  h.values(std::span<const Complex>(run.previous));
+  for (const auto& hashes :
+       {slice_hashes(run, std::span<const double>(run.problem.potential.values)),
+        slice_hashes(run, std::span<const Complex>(run.current)),
+        slice_hashes(run, std::span<const Complex>(run.previous))}) {
+    h.values(std::span<const std::uint64_t>(hashes));
+  }
   return h.hex();
 }
 
@@ -128,11 +150,21 @@ Checkpoint read_checkpoint(const std::filesystem::path& path) {
   c.fingerprint = f.text_attribute("fingerprint");
   c.case_text = f.text("/case_toml");
   c.level_names = split(f.text_attribute("levels"));
-  for (const std::string& name : c.level_names) {
-    c.levels.push_back(f.complexes("/levels/" + name));
-  }
   c.series = read_series(f);
   return c;
+}
+
+void read_checkpoint_levels(const std::filesystem::path& path, Checkpoint& c, std::uint64_t whole,
+                            std::uint64_t offset, std::uint64_t count) {
+  const InputFile f(path);
+  c.levels.clear();
+  for (const std::string& name : c.level_names) {
+    if (!f.has("/levels/" + name) || f.size("/levels/" + name) != whole) {
+      throw std::runtime_error("cannot resume from '" + path.string() +
+                               "': its levels do not match the grid");
+    }
+    c.levels.push_back(f.complexes("/levels/" + name, offset, count));
+  }
 }
 
 } // namespace decgpe::io

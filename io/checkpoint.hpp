@@ -2,7 +2,7 @@
 // A checkpoint: everything a run needs to go on bitwise as if it had not stopped — the scheme's
 // levels, the step, the guard's reference, the diagnostics so far — with the case text and the
 // build that wrote it. One file for the whole domain, written by the first rank: it restarts on
-// any backend and any number of ranks (the set-up holds the whole domain on every rank anyway).
+// any backend and any number of ranks, each rank reading only its slab's slices.
 
 #include "io/results.hpp"
 
@@ -26,7 +26,7 @@ struct Checkpoint {
   std::string case_text;
   std::string git_commit; ///< of the build that wrote it
   std::vector<std::string> level_names;
-  std::vector<std::vector<Complex>> levels;
+  std::vector<std::vector<Complex>> levels; ///< the whole domain's (written), or a slab's (read)
   Series series;
 };
 
@@ -39,6 +39,11 @@ std::string fingerprint(const setup::RunSetup& run);
 /// previous checkpoint stays until this one is complete.
 void write_checkpoint(const std::filesystem::path& path, const Checkpoint& c);
 /// Throws std::runtime_error with one line for a file that is not a complete decgpe checkpoint.
+/// Everything but the levels (read_checkpoint_levels(), once the set-up knows the slab).
 Checkpoint read_checkpoint(const std::filesystem::path& path);
+/// c.levels ← values [offset, offset + count) of each level, of `whole` values each; throws
+/// std::runtime_error with one line when the checkpoint's levels are of another size.
+void read_checkpoint_levels(const std::filesystem::path& path, Checkpoint& c, std::uint64_t whole,
+                            std::uint64_t offset, std::uint64_t count);
 
 } // namespace decgpe::io

@@ -274,6 +274,43 @@ std::vector<Complex> InputFile::complexes(const std::string& dataset) const {
   return out;
 }
 
+std::uint64_t InputFile::size(const std::string& dataset) const {
+  const std::string where = "cannot read '" + path_.string() + "' dataset '" + dataset + "'";
+  Handle set(H5Dopen2(file_, dataset.c_str(), H5P_DEFAULT), H5Dclose, where + ": no such dataset");
+  return length(set, dataset);
+}
+
+void InputFile::read_range(const std::string& dataset, std::int64_t type, std::uint64_t offset,
+                           std::uint64_t count, void* out) const {
+  const std::string where = "cannot read '" + path_.string() + "' dataset '" + dataset + "'";
+  Handle set(H5Dopen2(file_, dataset.c_str(), H5P_DEFAULT), H5Dclose, where + ": no such dataset");
+  const std::uint64_t total = length(set, dataset);
+  if (offset > total || count > total - offset) {
+    throw std::runtime_error(where + ": values " + std::to_string(offset) + " to " +
+                             std::to_string(offset + count) + " asked of " + std::to_string(total));
+  }
+  Handle file_space(H5Dget_space(set), H5Sclose, where);
+  const hsize_t start = offset, length = count;
+  check(H5Sselect_hyperslab(file_space, H5S_SELECT_SET, &start, nullptr, &length, nullptr), where);
+  Handle memory_space(H5Screate_simple(1, &length, nullptr), H5Sclose, where);
+  check(H5Dread(set, type, memory_space, file_space, H5P_DEFAULT, out), where);
+}
+
+std::vector<double> InputFile::doubles(const std::string& dataset, std::uint64_t offset,
+                                       std::uint64_t count) const {
+  std::vector<double> out(count);
+  read_range(dataset, H5T_NATIVE_DOUBLE, offset, count, out.data());
+  return out;
+}
+
+std::vector<Complex> InputFile::complexes(const std::string& dataset, std::uint64_t offset,
+                                          std::uint64_t count) const {
+  Handle type(make_complex_type(), H5Tclose, "cannot read '" + path_.string() + "'");
+  std::vector<Complex> out(count);
+  read_range(dataset, type, offset, count, out.data());
+  return out;
+}
+
 std::string InputFile::text(const std::string& dataset) const {
   const std::string where = "cannot read '" + path_.string() + "' dataset '" + dataset + "'";
   Handle set(H5Dopen2(file_, dataset.c_str(), H5P_DEFAULT), H5Dclose, where + ": no such dataset");

@@ -78,6 +78,14 @@ public:
   std::vector<double> matrix(const std::string& dataset) const;
   std::vector<std::int64_t> integers(const std::string& dataset) const;
   std::vector<Complex> complexes(const std::string& dataset) const;
+  /// The element count of a 1-D dataset.
+  std::uint64_t size(const std::string& dataset) const;
+  /// `count` values of a 1-D dataset from `offset` on (a hyperslab: a slab's part of a whole-domain
+  /// array, a virtual dataset's too); throws when they are not all in the dataset.
+  std::vector<double> doubles(const std::string& dataset, std::uint64_t offset,
+                              std::uint64_t count) const;
+  std::vector<Complex> complexes(const std::string& dataset, std::uint64_t offset,
+                                 std::uint64_t count) const;
   std::string text(const std::string& dataset) const;
   /// An attribute of the root, or of the dataset or group `object`.
   double number_attribute(const std::string& name, const std::string& object = "/") const;
@@ -90,6 +98,8 @@ public:
 private:
   /// The element count of a dataset of this rank; throws for another rank.
   std::uint64_t length(std::int64_t set, const std::string& dataset, int rank = 1) const;
+  void read_range(const std::string& dataset, std::int64_t type, std::uint64_t offset,
+                  std::uint64_t count, void* out) const;
   std::filesystem::path path_;
   std::int64_t file_ = -1;
 };

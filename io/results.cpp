@@ -53,13 +53,14 @@ void write_physics(ResultsFile& f, const setup::RunSetup& run) {
   f.attribute("case_name", c.name);
   f.attribute("lattice", c.lattice);
   f.attribute("h", c.h);
-  const std::array<std::int64_t, 3> size = {g.size[0], g.size[1], g.size[2]};
+  const std::array<std::int64_t, 3> size = {g.size[0], g.size[1], g.global_z};
   f.attribute("structures", std::span<const std::int64_t>(size));
-  f.attribute("cells", static_cast<std::int64_t>(g.cells()));
+  f.attribute("cells", static_cast<std::int64_t>(g.global_cells()));
   f.attribute("cells_per_structure", static_cast<std::int64_t>(g.ms));
   const std::array<double, 3> shift = c.shift;
   f.attribute("shift", std::span<const double>(shift));
-  f.attribute("domain_volume", static_cast<double>(g.instances()) * g.box.x * g.box.y * g.box.z);
+  f.attribute("domain_volume",
+              static_cast<double>(g.global_instances()) * g.box.x * g.box.y * g.box.z);
   const std::array<double, 2> edges = dual_edge_lengths(lattices::cell_complex(c.lattice), c.h);
   f.attribute("dual_edge_mean", edges[0]);
   f.attribute("dual_edge_max", edges[1]);

@@ -1,6 +1,7 @@
 // Scale-out over MPI ranks (labels mpi and multigpu), run under mpiexec with 1, 2 or 3 ranks: every
 // rank checks that the slabs together reproduce the reference oracle bit for bit, for every scheme.
 
+#include "solvers/scaleout/decomposition.hpp"
 #include "solvers/scaleout/mpi_session.hpp"
 #include "solvers/scaleout/slab_backend.hpp"
 #include "verify/lattice_params.hpp"
@@ -44,32 +45,49 @@ std::vector<Complex> initial_state(const Problem& p) {
   return sample_normalised(p.grid, HarmonicVortex{1, 1.0}, 0.0);
 }
 
-/// Runs `local` over all ranks and the reference on each rank, for both schemes; checks rank 0's
-/// gathered levels bitwise and the diagnostics everywhere.
+/// This rank's slab: its problem, and its stored slices of a whole-domain state.
+struct Slab {
+  scaleout::Decomposition layout;
+  Problem problem;
+
+  explicit Slab(const Problem& whole)
+      : layout(scaleout::Decomposition::slabs(whole.grid.size[2], MPI_COMM_WORLD)),
+        problem(layout.local(whole)) {}
+  std::vector<Complex> stored(std::span<const Complex> whole) const {
+    const auto part = layout.stored(whole, problem.grid.slice_cells());
+    return {part.begin(), part.end()};
+  }
+  std::unique_ptr<Backend> backend(std::string_view local) const {
+    return scaleout::make_slab_backend(local, problem, layout);
+  }
+};
+
+/// Runs `local` over all ranks and the reference on each rank, for every scheme; each rank checks
+/// its slab's levels (halos included) bitwise against the reference's, and the diagnostics.
 void expect_slabs_match_reference(std::string_view lattice, std::string_view local) {
   Problem p = make_problem(lattice);
   const std::vector<Complex> psi = initial_state(p);
+  const Slab slab(p);
+  const std::vector<Complex> mine = slab.stored(psi);
   for (const SchemeEntry& entry : scheme_registry()) {
     const std::string_view scheme = entry.name;
     const long steps = verify::comparison_steps(scheme, 201);
     const double dt = verify::test_step(scheme, p, psi);
     const std::unique_ptr<Backend> reference = make_backend("reference", p);
-    const std::unique_ptr<Backend> slabs = scaleout::make_slab_backend(local, p, MPI_COMM_WORLD);
+    const std::unique_ptr<Backend> slabs = slab.backend(local);
     const std::unique_ptr<Scheme> on_reference = make_scheme(scheme, *reference, dt);
     const std::unique_ptr<Scheme> on_slabs = make_scheme(scheme, *slabs, dt);
     on_reference->start({psi, psi, {}});
-    on_slabs->start({psi, psi, {}});
+    on_slabs->start({mine, mine, {}});
     on_reference->advance(steps);
     on_slabs->advance(steps);
-    const auto n = static_cast<std::size_t>(p.grid.cells());
     for (int level = 0; level < static_cast<int>(on_reference->level_names().size()); ++level) {
-      std::vector<Complex> a(n), b(n);
+      std::vector<Complex> a(static_cast<std::size_t>(p.grid.cells()));
+      std::vector<Complex> b(static_cast<std::size_t>(slab.problem.grid.cells()));
       on_reference->download(level, a);
       on_slabs->download(level, b);
-      if (rank() == 0) {
-        EXPECT_TRUE(verify::bitwise_equal(a, b))
-            << scheme << " level " << level << ", " << lattice << " on " << ranks() << " ranks";
-      }
+      EXPECT_TRUE(verify::bitwise_equal(slab.stored(a), b))
+          << scheme << " level " << level << ", " << lattice << " on " << ranks() << " ranks";
     }
     const Diagnostics dr = on_reference->diagnostics(), ds = on_slabs->diagnostics();
     EXPECT_NEAR(ds.norm, dr.norm, 1e-13 * dr.norm) << scheme;
@@ -87,6 +105,8 @@ void expect_slabs_match_reference(std::string_view lattice, std::string_view loc
 void expect_adaptive_slabs_match_reference(std::string_view lattice, std::string_view local) {
   const Problem p = make_problem(lattice);
   const std::vector<Complex> psi = initial_state(p);
+  const Slab slab(p);
+  const std::vector<Complex> mine = slab.stored(psi);
   double peak = 0.0;
   for (const Complex& z : psi) {
     peak = std::max(peak, norm2(z));
@@ -98,25 +118,24 @@ void expect_adaptive_slabs_match_reference(std::string_view lattice, std::string
     const double dt_max = 0.9 * verify::scheme_limit("rk4", p, psi);
     const AdaptiveSettings settings{0.05, dt_max, 0.05, 1e-2 * peak, 1e-7};
     const std::unique_ptr<Backend> reference = make_backend("reference", p);
-    const std::unique_ptr<Backend> slabs = scaleout::make_slab_backend(local, p, MPI_COMM_WORLD);
+    const std::unique_ptr<Backend> slabs = slab.backend(local);
     const std::unique_ptr<Scheme> on_reference = make_scheme(entry.name, *reference, dt_max);
     const std::unique_ptr<Scheme> on_slabs = make_scheme(entry.name, *slabs, dt_max);
+    on_reference->start({psi, psi, {}});
+    on_slabs->start({mine, mine, {}});
     for (Scheme* s : {on_reference.get(), on_slabs.get()}) {
-      s->start({psi, psi, {}});
       s->make_adaptive(entry.adaptive, settings);
     }
     const long steps = on_reference->advance(100000);
     EXPECT_EQ(on_slabs->advance(100000), steps) << entry.name;
     EXPECT_EQ(on_slabs->clock().time, settings.end_time) << entry.name;
     EXPECT_EQ(on_slabs->clock().next_dt, on_reference->clock().next_dt) << entry.name;
-    const auto n = static_cast<std::size_t>(p.grid.cells());
-    std::vector<Complex> a(n), b(n);
+    std::vector<Complex> a(static_cast<std::size_t>(p.grid.cells()));
+    std::vector<Complex> b(static_cast<std::size_t>(slab.problem.grid.cells()));
     on_reference->download(0, a);
     on_slabs->download(0, b);
-    if (rank() == 0) {
-      EXPECT_TRUE(verify::bitwise_equal(a, b))
-          << entry.name << " adaptive, " << lattice << " on " << ranks() << " ranks";
-    }
+    EXPECT_TRUE(verify::bitwise_equal(slab.stored(a), b))
+        << entry.name << " adaptive, " << lattice << " on " << ranks() << " ranks";
   }
 }
 
