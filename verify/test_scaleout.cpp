@@ -1,6 +1,8 @@
 // Scale-out over MPI ranks (labels mpi and multigpu), run under mpiexec with 1, 2 or 3 ranks: every
 // rank checks that the slabs together reproduce the reference oracle bit for bit, for every scheme.
 
+#include "io/checkpoint.hpp"
+#include "setup/case_setup.hpp"
 #include "solvers/scaleout/decomposition.hpp"
 #include "solvers/scaleout/mpi_session.hpp"
 #include "solvers/scaleout/slab_backend.hpp"
@@ -164,6 +166,59 @@ TEST_P(Gpu, CudaSlabsAreBitwiseIdenticalToReference) {
 }
 
 INSTANTIATE_TEST_SUITE_P(EveryStencil, Gpu, verify::every_stencil(), verify::lattice_name);
+
+/// A seeded stationary vortex: every set-up quantity that a reduction over the domain makes (the
+/// norm, ρ by Lanczos and Gershgorin, eq. 11, the adaptive step's density floor) and the run's
+/// fingerprint; with the leapfrog's paper start (ψ^{−1}) or RK4's adaptive steps.
+std::string setup_case(const std::string& time) {
+  return R"(lattice = "bcc"
+h = 0.8
+structures = [6, 5, 9]
+g = 40.0
+[time]
+dt_fraction = 0.5
+end_time = 0.05
+)" + time + R"([initial]
+kappa = 2
+[initial.seed]
+seed = 5
+amplitude = 1e-3
+)";
+}
+
+class SetUp : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(SetUp, EachRanksSetUpIsItsSlabOfTheOneProcessSetUpBitForBit) {
+  const setup::CaseConfig config = setup::parse_case(setup_case(GetParam()), "setup.toml");
+  const setup::RunSetup whole = setup::prepare_run(config);
+  const setup::RunSetup mine = setup::prepare_run(config, {}, MPI_COMM_WORLD);
+  EXPECT_EQ(mine.layout.ranks(), ranks());
+  EXPECT_EQ(mine.problem.grid.global_cells(), whole.problem.grid.cells());
+  EXPECT_EQ(mine.normalisation, whole.normalisation);
+  EXPECT_EQ(mine.spectrum.radius, whole.spectrum.radius);
+  EXPECT_EQ(mine.spectrum.gershgorin, whole.spectrum.gershgorin);
+  EXPECT_EQ(mine.eq11_bound, whole.eq11_bound);
+  EXPECT_EQ(mine.dt, whole.dt);
+  EXPECT_EQ(mine.adaptive.density_floor, whole.adaptive.density_floor);
+  EXPECT_EQ(io::fingerprint(mine), io::fingerprint(whole));
+  const std::int64_t n = whole.problem.grid.slice_cells();
+  const auto part = [&](const std::vector<Complex>& v) {
+    const auto s = mine.layout.stored(std::span<const Complex>(v), n);
+    return std::vector<Complex>(s.begin(), s.end());
+  };
+  EXPECT_TRUE(verify::bitwise_equal(mine.current, part(whole.current)));
+  ASSERT_EQ(mine.previous.empty(), whole.previous.empty()); // ψ^{−1}: the paper's start only
+  if (!whole.previous.empty()) {
+    EXPECT_TRUE(verify::bitwise_equal(mine.previous, part(whole.previous)));
+  }
+  if (ranks() > 1) { // a rank holds its slab only
+    EXPECT_LT(mine.current.size(), whole.current.size());
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Decomposition, SetUp,
+                         ::testing::Values("start = \"paper\"\n",
+                                           "scheme = \"rk4\"\nadaptive = true\n"));
 
 TEST(Decomposition, SlabsCoverTheDomainAndDifferByAtMostOne) {
   for (int sz : {3, 7, 10, 302}) {
