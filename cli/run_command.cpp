@@ -90,8 +90,7 @@ std::unique_ptr<Backend> make_run_backend(const std::string& name, const RunSetu
 setup::BeforeAllocating memory_check(const CaseConfig& c, const std::string& backend_name,
                                      const scaleout::MpiSession& mpi) {
   const int on_node = mpi.active() ? scaleout::ranks_on_node(MPI_COMM_WORLD) : 1;
-  return [&c, backend_name, ranks = mpi.size(), on_node](std::int64_t cells,
-                                                         std::int64_t whole_cells) {
+  return [&c, backend_name, ranks = mpi.size(), on_node](std::int64_t cells) {
     const std::string resolved = resolve_backend(backend_name);
     const BackendEntry& entry =
         *std::ranges::find(backend_registry(), resolved, &BackendEntry::name);
@@ -102,9 +101,9 @@ setup::BeforeAllocating memory_check(const CaseConfig& c, const std::string& bac
       solver.krylov_dimension = c.stationary_krylov;
       vectors = std::max(vectors, stationary_state_vectors(solver) + 2);
     }
-    const MemoryNeed need = memory_need(
-        {cells, whole_cells, vectors, scheme.takes_previous_level ? 2 : 1, c.start == "paper",
-         c.potential_kind == "tabulated", entry.memory, ranks, on_node});
+    const MemoryNeed need =
+        memory_need({cells, vectors, scheme.takes_previous_level ? 2 : 1, c.start == "paper",
+                     c.potential_kind == "tabulated", entry.memory, ranks, on_node});
     const bool device = entry.memory != BackendEntry::Memory::host;
     check_memory(need, free_host_memory(),
                  device && entry.unavailable().empty() ? entry.free_bytes() : ~0ULL);
@@ -301,7 +300,7 @@ void write_record(ResultsFile& f, const RunSetup& setup, const Scheme& scheme,
   if (!o.restart.empty()) {
     f.attribute("restarted_from", o.restart);
   }
-  io::write_grid(f, recorder.whole_grid());
+  io::write_grid(f, whole_grid(setup.problem.grid));
   io::write_series(f, recorder.series());
 }
 
@@ -390,12 +389,13 @@ void run(const Options& o) {
   }
   who.fingerprint = io::fingerprint(setup);
   std::optional<ResultsFile> file;
-  on_root(mpi, [&] {
-    file.emplace(out);
-    if (resumed) {
-      io::carry_snapshots(*file, out, who.fingerprint, resumed->step);
-    }
-  });
+  on_root(mpi, [&] { file.emplace(out); });
+  // The whole-domain datasets: each rank writes its slab's beside the results
+  // (io/domain_output.hpp).
+  io::DomainOutput results(file ? &*file : nullptr, out, setup.problem.grid, setup.layout);
+  if (resumed) {
+    io::carry_snapshots(results, out, who.fingerprint, resumed->step);
+  }
   const std::unique_ptr<Scheme> scheme = make_scheme(setup.config.scheme, *backend, setup.dt);
   if (setup.config.adaptive) {
     scheme->make_adaptive(find_scheme(setup.config.scheme).adaptive, setup.adaptive);
@@ -406,11 +406,12 @@ void run(const Options& o) {
   }
   const StartPoint from =
       resumed ? StartPoint{resumed->step, resumed->initial_max_abs} : StartPoint{};
-  Recorder recorder({file ? &*file : nullptr, o.quiet, checkpoint, config.checkpoint_minutes,
-                     o.max_hours * 3600.0, process_start, &mpi, &setup.layout, setup.current},
+  Recorder recorder({file ? &*file : nullptr, &results, o.quiet, checkpoint,
+                     config.checkpoint_minutes, o.max_hours * 3600.0, process_start, &mpi,
+                     &setup.layout, setup.current},
                     setup.problem.grid, run_state(setup, *scheme, who, std::move(resumed)));
   if (from.step > 0) {
-    scheme->resume(recorder.resumed_levels(), setup.current);
+    scheme->resume(recorder.levels(), setup.current);
   } else {
     scheme->start({setup.current, setup.current, setup.previous});
   }
@@ -431,20 +432,22 @@ void run(const Options& o) {
                                       ? std::string(signal_name(recorder.stop_signal()))
                                       : std::string("max-hours");
   if (root) {
-    ResultsFile& f = *file;
-    write_record(f, setup, *scheme, who, recorder, outcome, o, stop_reason, peaks);
-    const int fold =
-        io::write_analysis(f, recorder.whole_grid(), levels.front(), recorder.initial());
-    if (!o.no_state) {
-      io::write_levels(f, scheme->level_names(), levels);
-      io::write_viz_fields(f, "state", scheme->clock().time, levels.front());
-    }
-    // Points for ParaView only where there are fields to show: --no-state runs stay small.
-    const bool viewable = !o.no_state || setup.schedule.snapshot_every > 0;
-    if (viewable) {
-      io::write_viz_points(f, recorder.whole_grid());
-    }
-    f.commit();
+    write_record(*file, setup, *scheme, who, recorder, outcome, o, stop_reason, peaks);
+  }
+  const int fold = recorder.write_analysis(levels.front());
+  if (!o.no_state) {
+    io::write_levels(results, scheme->level_names(), levels);
+    io::write_viz_fields(results, "state", scheme->clock().time, results.owned(levels.front()));
+  }
+  // Points for ParaView only where there are fields to show: --no-state runs stay small.
+  const bool viewable = !o.no_state || setup.schedule.snapshot_every > 0;
+  if (viewable) {
+    io::write_viz_points(results);
+  }
+  results.commit();
+  if (root) {
+    file->commit();
+    results.remove_superseded();
     if (viewable) {
       io::write_xdmf(out);
     }
@@ -456,8 +459,7 @@ void run(const Options& o) {
                    o.case_file.c_str(), o.overrides.empty() ? "" : " ",
                    set_flags(o.overrides).c_str(), checkpoint.c_str(), out.c_str());
     } else {
-      std::error_code ec;
-      fs::remove(checkpoint, ec); // superseded by the complete results
+      io::remove_with_parts(checkpoint); // superseded by the complete results
       if (!o.quiet) {
         summarise(setup, recorder.series(), outcome, outcome.steps_done - from.step,
                   recorder.seconds(), fold, out.string());

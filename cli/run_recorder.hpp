@@ -4,6 +4,7 @@
 // buffer it gathers into is allocated when it is made, before the first step.
 
 #include "io/checkpoint.hpp"
+#include "io/domain_output.hpp"
 #include "solvers/integrator.hpp"
 #include "solvers/scaleout/decomposition.hpp"
 #include "solvers/scaleout/mpi_session.hpp"
@@ -14,7 +15,8 @@
 namespace decgpe::cli {
 
 struct RecorderSettings {
-  io::ResultsFile* file = nullptr; ///< null on the ranks that do not write (all but rank 0)
+  io::ResultsFile* file = nullptr;    ///< null on the ranks that do not write (all but rank 0)
+  io::DomainOutput* output = nullptr; ///< the results' whole-domain datasets, on every rank
   bool quiet = false;
   std::filesystem::path checkpoint;
   double checkpoint_minutes = 0.0; ///< 0: none by time
@@ -29,7 +31,7 @@ class Recorder final : public RunObserver {
 public:
   /// `state` names the run (scheme, Δt, fingerprint, case, build) and holds what a resumed run
   /// brings: its series, its levels on this process's cells (`grid`), step and earlier wall time.
-  /// The buffers the results are gathered into are made here: the whole domain's on rank 0.
+  /// Every buffer is made here, of this process's cells (no rank holds the domain).
   Recorder(const RecorderSettings& settings, const Grid& grid, io::Checkpoint state);
 
   void on_diagnostics(const Sample& s) override;
@@ -39,16 +41,15 @@ public:
   void on_checkpoint(long step, double t, Scheme& scheme) override;
   bool keep_going(long step, double t, Scheme& scheme) override;
 
-  /// Every level of the scheme, whole domain, into the buffers made at construction (on rank 0;
-  /// collective over ranks).
+  /// Every level of the scheme on this process's cells, into the buffers made at construction
+  /// (collective over ranks).
   const std::vector<std::vector<Complex>>& gather(Scheme& scheme);
-  /// ψ⁰ of the whole domain (on rank 0).
-  std::span<const Complex> initial() const;
-  /// The whole domain's grid.
-  const Grid& whole_grid() const { return whole_; }
-
-  /// A resumed run's levels on this process's cells, as its checkpoint held them.
-  const std::vector<std::vector<Complex>>& resumed_levels() const;
+  /// A resumed run's levels as its checkpoint held them, until gather() replaces them.
+  const std::vector<std::vector<Complex>>& levels() const { return state_.levels; }
+  /// /analysis of ψ = `current` (this process's cells) into the results on rank 0: the plane z = 0
+  /// and its spectrum, from the slices around it gathered there. Returns the fold (0 on the other
+  /// ranks). Collective.
+  int write_analysis(std::span<const Complex> current) const;
   const io::Series& series() const { return state_.series; }
   /// Marks the first and the last step of this part of the run: what seconds() measures.
   void start_clock();
@@ -62,18 +63,17 @@ public:
 
 private:
   bool root() const { return settings_.file != nullptr; }
-
-  /// The scheme's level `level` into `whole` (the whole domain's, on rank 0); collective.
-  void download(Scheme& scheme, int level, std::vector<Complex>& whole);
+  const scaleout::Decomposition& layout() const { return *settings_.layout; }
+  /// The plane's slices of `psi` (this process's cells), on rank 0.
+  std::vector<Complex> on_plane(std::span<const Complex> psi) const;
 
   RecorderSettings settings_;
   const Grid& grid_;
-  Grid whole_;
-  io::Checkpoint state_; ///< its levels the whole domain's on rank 0 (empty elsewhere)
+  io::Checkpoint state_; ///< its levels this process's cells
   double wall_before_;
-  std::vector<std::vector<Complex>> slab_levels_; ///< over ranks: this rank's cells of each level
-  std::vector<Complex> snapshot_;                 ///< the whole domain's, on rank 0
-  std::vector<Complex> initial_;                  ///< over ranks: ψ⁰ gathered on rank 0
+  std::vector<Complex> snapshot_;
+  Grid plane_;                         ///< the slices around z = 0 (plane_slices())
+  std::vector<Complex> plane_initial_; ///< ψ⁰ there, on rank 0
   using Clock = std::chrono::steady_clock;
   Clock::time_point start_ = Clock::now();
   double stopped_at_ = -1.0; ///< seconds() once the clock is stopped

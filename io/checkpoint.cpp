@@ -1,18 +1,21 @@
 #include "io/checkpoint.hpp"
 
 #include "cli/build_info.hpp"
+#include "io/domain_output.hpp"
 #include "io/fnv1a.hpp"
 
 #include <cstdio>
 #include <cstring>
+#include <optional>
 #include <stdexcept>
 
 namespace decgpe::io {
 
 namespace {
 
-/// Format 2 added the step clock of adaptive runs (last_dt, next_dt) and /diagnostics/dt.
-constexpr const char* kFormat = "decgpe checkpoint 2";
+/// Format 2 added the step clock of adaptive runs (last_dt, next_dt) and /diagnostics/dt; format 3
+/// hashes the fingerprint's states slice by slice, and its levels may join per-rank parts.
+constexpr const char* kFormat = "decgpe checkpoint 3";
 
 std::string join(const std::vector<std::string>& names) {
   std::string out;
@@ -102,8 +105,21 @@ std::string fingerprint(const setup::RunSetup& run) {
   return h.hex();
 }
 
-void write_checkpoint(const std::filesystem::path& path, const Checkpoint& c) {
-  ResultsFile f(path);
+void write_checkpoint(const std::filesystem::path& path, const Checkpoint& c, const Grid& grid,
+                      const scaleout::Decomposition& layout) {
+  std::optional<ResultsFile> first;
+  if (layout.rank() == 0) {
+    first.emplace(path);
+  }
+  DomainOutput out(first ? &*first : nullptr, path, grid, layout);
+  for (std::size_t k = 0; k < c.levels.size(); ++k) {
+    out.write("/levels/" + c.level_names[k], out.owned(c.levels[k]));
+  }
+  out.commit();
+  if (!first) {
+    return;
+  }
+  ResultsFile& f = *first;
   f.attribute("format", std::string(kFormat));
   f.attribute("decgpe_version", std::string(version()));
   f.attribute("git_commit", c.git_commit);
@@ -124,11 +140,9 @@ void write_checkpoint(const std::filesystem::path& path, const Checkpoint& c) {
   }
   f.attribute("step_report", join(report_names));
   f.write_text("/case_toml", c.case_text);
-  for (std::size_t k = 0; k < c.levels.size(); ++k) {
-    f.write("/levels/" + c.level_names[k], c.levels[k]);
-  }
   write_series(f, c.series);
   f.commit();
+  out.remove_superseded();
 }
 
 Checkpoint read_checkpoint(const std::filesystem::path& path) {

@@ -53,8 +53,18 @@ public:
   void attribute_of(const std::string& object, const std::string& name, double value);
   void attribute_of(const std::string& object, const std::string& name, const std::string& value);
 
-  /// Copies dataset `path` of `from` to the same path here.
-  void copy(const class InputFile& from, const std::string& path);
+  /// Rows [begin, end) of a virtual dataset, stored as dataset `path` (the virtual one's) of
+  /// `file`, a name relative to this file's folder (HDF5 resolves it from there, so the two move
+  /// together).
+  struct VirtualPart {
+    std::string file;
+    std::uint64_t begin = 0, end = 0;
+  };
+  enum class Element { complex, single };
+  /// A virtual dataset of `rows` rows of `width` values (width 1: one dimension) joined from
+  /// `parts`: h5py, ParaView and InputFile read it like any other.
+  void write_virtual(const std::string& path, Element element, std::uint64_t rows,
+                     std::uint64_t width, const std::vector<VirtualPart>& parts);
 
   void commit();
   const std::filesystem::path& path() const { return path_; }

@@ -232,14 +232,14 @@ int write_analysis(ResultsFile& f, const Grid& g, std::span<const Complex> curre
   return spectrum.fold;
 }
 
-void write_levels(ResultsFile& f, const std::vector<std::string>& names,
+void write_levels(DomainOutput& out, const std::vector<std::string>& names,
                   const std::vector<std::vector<Complex>>& levels) {
   for (std::size_t k = 0; k < names.size(); ++k) {
-    f.write("/state/" + names[k], levels[k]);
+    out.write("/state/" + names[k], out.owned(levels[k]));
   }
 }
 
-void carry_snapshots(ResultsFile& f, const std::filesystem::path& earlier,
+void carry_snapshots(DomainOutput& out, const std::filesystem::path& earlier,
                      const std::string& fingerprint, long step) {
   std::error_code ec;
   if (!std::filesystem::is_regular_file(earlier, ec)) {
@@ -249,12 +249,13 @@ void carry_snapshots(ResultsFile& f, const std::filesystem::path& earlier,
   if (from.text_attribute("fingerprint") != fingerprint) {
     return;
   }
+  const Grid& g = out.grid();
+  const auto offset = static_cast<std::uint64_t>((g.z_offset + g.owned_begin) * g.slice_cells());
   for (const std::string& name : from.members("/snapshots")) {
-    if (std::stol(name) <= step) {
-      f.copy(from, "/snapshots/" + name);
-      if (from.has("/viz/snapshots/" + name)) {
-        f.copy(from, "/viz/snapshots/" + name);
-      }
+    if (std::stol(name) <= step) { // ψ as it was; its fields are made from it as before
+      const std::string path = "/snapshots/" + name;
+      write_snapshot(out, std::stol(name), from.number_attribute("t", path),
+                     from.complexes(path, offset, static_cast<std::uint64_t>(g.owned_cells())));
     }
   }
 }
@@ -265,11 +266,11 @@ std::string snapshot_name(long step) {
   return name;
 }
 
-void write_snapshot(ResultsFile& f, long step, double t, std::span<const Complex> psi) {
+void write_snapshot(DomainOutput& out, long step, double t, std::span<const Complex> owned) {
   const std::string name = snapshot_name(step);
-  f.write("/snapshots/" + name, psi);
-  f.attribute_of("/snapshots/" + name, "t", t);
-  write_viz_fields(f, "snapshots/" + name, t, psi);
+  out.write("/snapshots/" + name, owned);
+  out.attribute_of("/snapshots/" + name, "t", t);
+  write_viz_fields(out, "snapshots/" + name, t, owned);
 }
 
 } // namespace decgpe::io

@@ -145,12 +145,12 @@ void finish(RunSetup& run, const State& state, const lattices::CellComplex& comp
   } else {
     size = structures_covering(complex, *config.domain, config.h);
   }
-  const std::int64_t whole_cells = checked_cell_count(size, complex.cells_per_structure());
+  checked_cell_count(size, complex.cells_per_structure());
   run.layout = scaleout::Decomposition::slabs(size[2], comm);
   if (before_allocating) {
     const int stored = run.layout.last() - run.layout.first();
-    before_allocating(checked_cell_count({size[0], size[1], stored}, complex.cells_per_structure()),
-                      whole_cells);
+    before_allocating(
+        checked_cell_count({size[0], size[1], stored}, complex.cells_per_structure()));
   }
   Grid whole = make_grid(complex, size, config.h);
   whole.origin += lattices::Vec3{config.shift[0], config.shift[1], config.shift[2]} * config.h;

@@ -61,9 +61,9 @@ struct RunSetup {
 /// Where solved stationary-vortex profiles are cached: $DECGPE_CACHE, else out/cache.
 std::filesystem::path vortex_cache_dir();
 
-/// Called with this process's cell count (its slab's, halos included) and the domain's once they
-/// are known and before anything per cell is allocated (the memory check); may throw.
-using BeforeAllocating = std::function<void(std::int64_t cells, std::int64_t whole_cells)>;
+/// Called with this process's cell count (its slab's, halos included) once it is known and before
+/// anything per cell is allocated (the memory check); may throw.
+using BeforeAllocating = std::function<void(std::int64_t cells)>;
 
 /// Throws std::invalid_argument / std::runtime_error with one line, e.g. for Δt above the scheme's
 /// stability limit or a step count that does not fit. With `comm`, this rank's slab of the ranks

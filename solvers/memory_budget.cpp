@@ -59,15 +59,11 @@ MemoryNeed memory_need(const RunShape& shape) {
     return bytes * static_cast<std::uint64_t>(shape.cells);
   };
   const std::uint64_t levels = static_cast<std::uint64_t>(shape.levels);
-  // Held for the whole run: ψ⁰ (the overlap's reference), ψ^{−1} of the paper's start, a tabulated
-  // V, the levels for checkpoints and results (a restart reads its checkpoint into them) and the
-  // snapshot buffer: all of them the whole domain's in one process.
+  // Held for the whole run, of this rank's cells: ψ⁰ (the overlap's reference), ψ^{−1} of the
+  // paper's start, a tabulated V, the levels for checkpoints and results (a restart reads its
+  // checkpoint into them) and the snapshot buffer.
   std::uint64_t host = per_cell(kComplexBytes * (1 + (shape.previous_level ? 1 : 0) + levels + 1) +
                                 (shape.tabulated_potential ? 8 : 0));
-  // Over ranks, rank 0 also gathers the whole domain's levels, snapshot and ψ⁰.
-  const std::uint64_t gathered =
-      shape.ranks > 1 ? kComplexBytes * (levels + 2) * static_cast<std::uint64_t>(shape.whole_cells)
-                      : 0;
   const std::uint64_t slab_vectors =
       per_cell(kComplexBytes * static_cast<std::uint64_t>(shape.scheme_vectors));
   MemoryNeed need;
@@ -78,7 +74,7 @@ MemoryNeed memory_need(const RunShape& shape) {
   }
   // The set-up's Lanczos vectors (four doubles per cell) are freed before the backend allocates.
   const std::uint64_t per_rank = kFixedHostBytes + std::max(host, per_cell(kComplexBytes * 2 + 32));
-  need.host = per_rank * static_cast<std::uint64_t>(shape.ranks_on_node) + gathered;
+  need.host = per_rank * static_cast<std::uint64_t>(shape.ranks_on_node);
   return need;
 }
 

@@ -82,26 +82,32 @@ std::vector<std::uint64_t> Decomposition::all_slices(std::span<const std::uint64
   return every;
 }
 
-void Decomposition::gather_owned(std::span<const Complex> stored, std::span<Complex> whole,
-                                 std::int64_t slice_values) const {
-  const std::span<const Complex> owned =
-      stored.subspan(static_cast<std::size_t>((owned_.begin - first_) * slice_values),
-                     static_cast<std::size_t>((owned_.end - owned_.begin) * slice_values));
+std::vector<Complex> Decomposition::gather_slices(std::span<const Complex> stored, int begin,
+                                                  int end, std::int64_t slice_values) const {
+  const int mine_begin = std::max(begin, owned_.begin), mine_end = std::min(end, owned_.end);
+  const std::span<const Complex> mine =
+      mine_end > mine_begin
+          ? stored.subspan(static_cast<std::size_t>((mine_begin - first_) * slice_values),
+                           static_cast<std::size_t>((mine_end - mine_begin) * slice_values))
+          : std::span<const Complex>();
   if (!distributed()) {
-    std::copy(owned.begin(), owned.end(), whole.begin());
-    return;
+    return {mine.begin(), mine.end()};
   }
-  // Counts in doubles (two per value) must fit MPI's int.
-  if (2 * global_z_ * slice_values > std::numeric_limits<int>::max()) {
-    throw std::runtime_error("domain too large to gather on one rank");
+  if (2 * (end - begin) * slice_values > std::numeric_limits<int>::max()) {
+    throw std::runtime_error("too many slices to gather on one rank");
   }
-  std::vector<int> counts, offsets;
+  std::vector<int> counts, offsets; // in doubles, two per value
   for (std::size_t r = 0; r < owned_counts_.size(); ++r) {
-    counts.push_back(static_cast<int>(2 * owned_counts_[r] * slice_values));
-    offsets.push_back(static_cast<int>(2 * owned_offsets_[r] * slice_values));
+    const int b = std::max(begin, owned_offsets_[r]);
+    const int e = std::min(end, owned_offsets_[r] + owned_counts_[r]);
+    counts.push_back(static_cast<int>(2 * std::max(0, e - b) * slice_values));
+    offsets.push_back(static_cast<int>(2 * std::max(0, b - begin) * slice_values));
   }
-  MPI_Gatherv(owned.data(), counts[static_cast<std::size_t>(rank_)], MPI_DOUBLE, whole.data(),
+  std::vector<Complex> band(rank_ == 0 ? static_cast<std::size_t>((end - begin) * slice_values)
+                                       : 0);
+  MPI_Gatherv(mine.data(), counts[static_cast<std::size_t>(rank_)], MPI_DOUBLE, band.data(),
               counts.data(), offsets.data(), MPI_DOUBLE, 0, comm_);
+  return band;
 }
 
 double Decomposition::max(double mine) const {
@@ -109,6 +115,19 @@ double Decomposition::max(double mine) const {
     MPI_Allreduce(MPI_IN_PLACE, &mine, 1, MPI_DOUBLE, MPI_MAX, comm_);
   }
   return mine;
+}
+
+std::uint64_t Decomposition::broadcast(std::uint64_t value) const {
+  if (distributed()) {
+    MPI_Bcast(&value, 1, MPI_UINT64_T, 0, comm_);
+  }
+  return value;
+}
+
+void Decomposition::barrier() const {
+  if (distributed()) {
+    MPI_Barrier(comm_);
+  }
 }
 
 bool Decomposition::all(bool mine) const {

@@ -41,6 +41,8 @@ public:
   int first() const { return first_; }
   int last() const { return last_; }
   SlabRange owned() const { return owned_; }
+  /// The slices rank `r` owns.
+  SlabRange owned_by(int r) const { return slab_range(r, ranks_, global_z_); }
   /// The neighbouring ranks below and above, or −1 at the domain's faces.
   int lower() const { return first_ < owned_.begin ? rank_ - 1 : -1; }
   int upper() const { return last_ > owned_.end ? rank_ + 1 : -1; }
@@ -62,11 +64,15 @@ public:
   double sum_slices(std::span<const double> owned) const;
   /// Every slice's value in slice order, from each rank's owned ones (the same on every rank).
   std::vector<std::uint64_t> all_slices(std::span<const std::uint64_t> owned) const;
-  /// The owned slices of each rank's `stored` (`slice_values` per slice) into `whole` on rank 0
-  /// (untouched elsewhere): what a results file written by one rank needs.
-  void gather_owned(std::span<const Complex> stored, std::span<Complex> whole,
-                    std::int64_t slice_values) const;
+  /// Global slices [begin, end) of the ranks' `stored` arrays (`slice_values` values per slice),
+  /// on rank 0 (empty elsewhere): a few slices, never the domain (the plane z = 0 of the analysis).
+  std::vector<Complex> gather_slices(std::span<const Complex> stored, int begin, int end,
+                                     std::int64_t slice_values) const;
   double max(double mine) const;
+  /// Rank 0's value on every rank.
+  std::uint64_t broadcast(std::uint64_t value) const;
+  /// Waits for every rank.
+  void barrier() const;
   bool all(bool mine) const;
   /// The neighbours' owned boundary slices into this rank's halo slices of a host array of the
   /// stored slices, `slice_values` doubles each.
