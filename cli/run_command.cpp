@@ -24,6 +24,7 @@
 #include <memory>
 #include <numbers>
 #include <optional>
+#include <sys/resource.h>
 
 namespace decgpe::cli {
 
@@ -71,14 +72,18 @@ template <class Action> void on_root(const scaleout::MpiSession& mpi, Action&& a
   }
 }
 
-/// Under an MPI launcher with several ranks, the slab backend over all of them; else one process.
-std::unique_ptr<Backend> make_run_backend(const std::string& name, const Problem& p,
-                                          const CaseConfig& c, const scaleout::MpiSession& mpi) {
-  const BackendTuning tuning{c.cuda_block_shape, c.cuda_graphs};
-  if (!mpi.active() || mpi.size() == 1) {
-    return make_backend(name, p, nullptr, tuning);
+/// The ranks a run is split over: all of an MPI launcher's when there are several.
+MPI_Comm run_comm(const scaleout::MpiSession& mpi) {
+  return mpi.active() && mpi.size() > 1 ? MPI_COMM_WORLD : MPI_COMM_NULL;
+}
+
+/// Over several ranks, the slab backend on this rank's part of the set-up; else one process.
+std::unique_ptr<Backend> make_run_backend(const std::string& name, const RunSetup& setup) {
+  const BackendTuning tuning{setup.config.cuda_block_shape, setup.config.cuda_graphs};
+  if (!setup.layout.distributed()) {
+    return make_backend(name, setup.problem, nullptr, tuning);
   }
-  return scaleout::make_slab_backend(name, p, MPI_COMM_WORLD, tuning);
+  return scaleout::make_slab_backend(name, setup.problem, setup.layout, tuning);
 }
 
 /// The memory check, once the cell count is known and before anything per cell is allocated.
@@ -117,8 +122,8 @@ void announce(const RunSetup& run, const Backend& backend, long from_step) {
   }
   std::printf("decgpe run %s: %s, S = %dx%dx%d (%lld cells), h = %g, %s, dt %s %.4g (limit %.4g "
               "by %s, eq. 11 %.4g), %s%s, backend %s (%s)\n",
-              run.config.name.c_str(), g.lattice.c_str(), g.size[0], g.size[1], g.size[2],
-              static_cast<long long>(g.cells()), g.h, run.config.scheme.c_str(),
+              run.config.name.c_str(), g.lattice.c_str(), g.size[0], g.size[1], g.global_z,
+              static_cast<long long>(g.global_cells()), g.h, run.config.scheme.c_str(),
               run.config.adaptive ? "<=" : "=", run.dt, run.limit, run.spectrum.method.c_str(),
               run.eq11_bound, steps,
               from_step > 0 ? (", resumed at step " + std::to_string(from_step)).c_str() : "",
@@ -189,7 +194,7 @@ void summarise(const RunSetup& run, const io::Series& s, const Outcome& outcome,
         t_end, *run.config.stop_when_error_exceeds, fold);
   }
   const double updates =
-      static_cast<double>(run.problem.grid.cells()) * static_cast<double>(steps_run);
+      static_cast<double>(run.problem.grid.global_cells()) * static_cast<double>(steps_run);
   if (run.config.adaptive) {
     const auto [shortest, longest] = std::ranges::minmax(std::span(s.dt).subspan(1));
     std::printf("adaptive: %ld steps, dt from %.4g to %.4g (sampled every %ld steps)\n",
@@ -262,10 +267,23 @@ std::string set_flags(const std::vector<std::string>& overrides) {
   return flags;
 }
 
+/// Each rank's peak resident host memory so far in bytes, on rank 0 in rank order (collective).
+std::vector<double> host_peaks(const scaleout::MpiSession& mpi) {
+  struct rusage usage {};
+  getrusage(RUSAGE_SELF, &usage);
+  double mine = static_cast<double>(usage.ru_maxrss) * 1024.0; // Linux counts KiB
+  std::vector<double> every(static_cast<std::size_t>(mpi.size()), mine);
+  if (mpi.active() && mpi.size() > 1) {
+    MPI_Gather(&mine, 1, MPI_DOUBLE, every.data(), 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+  }
+  return every;
+}
+
 /// Everything but the levels and the analysis: provenance, how the run ended, grid, series.
 void write_record(ResultsFile& f, const RunSetup& setup, const Scheme& scheme,
                   const io::RunIdentity& who, const Recorder& recorder, const Outcome& outcome,
-                  const Options& o, const std::string& stop_reason) {
+                  const Options& o, const std::string& stop_reason,
+                  std::span<const double> host_peak_bytes) {
   io::write_provenance(f, setup, scheme.backend(), who);
   for (const auto& [name, value] : scheme.properties()) {
     f.attribute("scheme_" + name, value);
@@ -274,6 +292,7 @@ void write_record(ResultsFile& f, const RunSetup& setup, const Scheme& scheme,
     f.attribute("tuning_" + name, value);
   }
   f.attribute("mpi_ranks", static_cast<std::int64_t>(o.mpi->size()));
+  f.attribute("host_peak_bytes", host_peak_bytes); // per rank, when the results were written
   f.attribute("wall_seconds", recorder.total_seconds());
   f.attribute("steps_done", static_cast<std::int64_t>(outcome.steps_done));
   f.attribute("complete", static_cast<std::int64_t>(stop_reason.empty() ? 1 : 0));
@@ -281,7 +300,7 @@ void write_record(ResultsFile& f, const RunSetup& setup, const Scheme& scheme,
   if (!o.restart.empty()) {
     f.attribute("restarted_from", o.restart);
   }
-  io::write_grid(f, setup.problem.grid);
+  io::write_grid(f, whole_grid(setup.problem.grid));
   io::write_series(f, recorder.series());
 }
 
@@ -334,10 +353,15 @@ void run(const Options& o) {
   }
   RunSetup setup = [&] {
     const NvtxRange range("setup");
-    return setup::prepare_run(config, memory_check(config, o.backend, mpi));
+    return setup::prepare_run(config, memory_check(config, o.backend, mpi), run_comm(mpi));
   }();
-  const std::unique_ptr<Backend> backend =
-      make_run_backend(o.backend, setup.problem, setup.config, mpi);
+  if (resumed) { // this rank's slices only
+    const Grid& g = setup.problem.grid;
+    io::read_checkpoint_levels(o.restart, *resumed, static_cast<std::uint64_t>(g.global_cells()),
+                               static_cast<std::uint64_t>(g.z_offset * g.slice_cells()),
+                               static_cast<std::uint64_t>(g.cells()));
+  }
+  const std::unique_ptr<Backend> backend = make_run_backend(o.backend, setup);
   if (setup.config.lattice_stationary) {
     const NvtxRange range("lattice stationary state");
     setup::settle_on_lattice(
@@ -365,12 +389,13 @@ void run(const Options& o) {
   }
   who.fingerprint = io::fingerprint(setup);
   std::optional<ResultsFile> file;
-  on_root(mpi, [&] {
-    file.emplace(out);
-    if (resumed) {
-      io::carry_snapshots(*file, out, who.fingerprint, resumed->step);
-    }
-  });
+  on_root(mpi, [&] { file.emplace(out); });
+  // The whole-domain datasets: each rank writes its slab's beside the results
+  // (io/domain_output.hpp).
+  io::DomainOutput results(file ? &*file : nullptr, out, setup.problem.grid, setup.layout);
+  if (resumed) {
+    io::carry_snapshots(results, out, who.fingerprint, resumed->step);
+  }
   const std::unique_ptr<Scheme> scheme = make_scheme(setup.config.scheme, *backend, setup.dt);
   if (setup.config.adaptive) {
     scheme->make_adaptive(find_scheme(setup.config.scheme).adaptive, setup.adaptive);
@@ -381,8 +406,9 @@ void run(const Options& o) {
   }
   const StartPoint from =
       resumed ? StartPoint{resumed->step, resumed->initial_max_abs} : StartPoint{};
-  Recorder recorder({file ? &*file : nullptr, o.quiet, checkpoint, config.checkpoint_minutes,
-                     o.max_hours * 3600.0, process_start, &mpi, setup.current},
+  Recorder recorder({file ? &*file : nullptr, &results, o.quiet, checkpoint,
+                     config.checkpoint_minutes, o.max_hours * 3600.0, process_start, &mpi,
+                     &setup.layout, setup.current},
                     setup.problem.grid, run_state(setup, *scheme, who, std::move(resumed)));
   if (from.step > 0) {
     scheme->resume(recorder.levels(), setup.current);
@@ -400,24 +426,28 @@ void run(const Options& o) {
 
   const NvtxRange io_range("write results");
   const std::vector<std::vector<Complex>>& levels = recorder.gather(*scheme);
+  const std::vector<double> peaks = host_peaks(mpi);
   const std::string stop_reason = !outcome.stopped ? ""
                                   : recorder.stop_signal() != 0
                                       ? std::string(signal_name(recorder.stop_signal()))
                                       : std::string("max-hours");
   if (root) {
-    ResultsFile& f = *file;
-    write_record(f, setup, *scheme, who, recorder, outcome, o, stop_reason);
-    const int fold = io::write_analysis(f, setup.problem.grid, levels.front(), setup.current);
-    if (!o.no_state) {
-      io::write_levels(f, scheme->level_names(), levels);
-      io::write_viz_fields(f, "state", scheme->clock().time, levels.front());
-    }
-    // Points for ParaView only where there are fields to show: --no-state runs stay small.
-    const bool viewable = !o.no_state || setup.schedule.snapshot_every > 0;
-    if (viewable) {
-      io::write_viz_points(f, setup.problem.grid);
-    }
-    f.commit();
+    write_record(*file, setup, *scheme, who, recorder, outcome, o, stop_reason, peaks);
+  }
+  const int fold = recorder.write_analysis(levels.front());
+  if (!o.no_state) {
+    io::write_levels(results, scheme->level_names(), levels);
+    io::write_viz_fields(results, "state", scheme->clock().time, results.owned(levels.front()));
+  }
+  // Points for ParaView only where there are fields to show: --no-state runs stay small.
+  const bool viewable = !o.no_state || setup.schedule.snapshot_every > 0;
+  if (viewable) {
+    io::write_viz_points(results);
+  }
+  results.commit();
+  if (root) {
+    file->commit();
+    results.remove_superseded();
     if (viewable) {
       io::write_xdmf(out);
     }
@@ -429,8 +459,7 @@ void run(const Options& o) {
                    o.case_file.c_str(), o.overrides.empty() ? "" : " ",
                    set_flags(o.overrides).c_str(), checkpoint.c_str(), out.c_str());
     } else {
-      std::error_code ec;
-      fs::remove(checkpoint, ec); // superseded by the complete results
+      io::remove_with_parts(checkpoint); // superseded by the complete results
       if (!o.quiet) {
         summarise(setup, recorder.series(), outcome, outcome.steps_done - from.step,
                   recorder.seconds(), fold, out.string());

@@ -1,6 +1,7 @@
 #include "cli/run_recorder.hpp"
 
 #include "cli/stop_signals.hpp"
+#include "io/results.hpp"
 #include "solvers/host_probe.hpp"
 #include "solvers/nvtx.hpp"
 
@@ -30,11 +31,26 @@ std::string latest_sample(const io::Series& s, long step) {
 
 Recorder::Recorder(const RecorderSettings& settings, const Grid& grid, io::Checkpoint state)
     : settings_(settings), grid_(grid), state_(std::move(state)), wall_before_(state_.wall_seconds),
-      snapshot_(static_cast<std::size_t>(grid.cells())), tty_(isatty(fileno(stderr)) != 0) {
+      tty_(isatty(fileno(stderr)) != 0) {
   state_.levels.resize(state_.level_names.size());
-  for (std::vector<Complex>& level : state_.levels) {
+  for (std::vector<Complex>& level : state_.levels) { // a resumed run's hold its checkpoint's
     level.resize(static_cast<std::size_t>(grid.cells()));
   }
+  snapshot_.resize(static_cast<std::size_t>(grid.cells()));
+  // The slices around z = 0 that the spectrum and the plane are taken on, gathered on rank 0.
+  const auto [first, last] = plane_slices(grid_);
+  plane_ = make_slab(decgpe::whole_grid(grid_), first, last, first, last);
+  plane_initial_ = layout().gather_slices(settings_.initial, first, last, grid_.slice_cells());
+}
+
+std::vector<Complex> Recorder::on_plane(std::span<const Complex> psi) const {
+  return layout().gather_slices(psi, plane_.z_offset, plane_.z_offset + plane_.size[2],
+                                grid_.slice_cells());
+}
+
+int Recorder::write_analysis(std::span<const Complex> current) const {
+  const std::vector<Complex> plane = on_plane(current);
+  return root() ? io::write_analysis(*settings_.file, plane_, plane, plane_initial_) : 0;
 }
 
 void Recorder::start_clock() {
@@ -57,15 +73,23 @@ void Recorder::on_diagnostics(const Sample& s) {
 
 void Recorder::on_snapshot(long step, double t, Scheme& scheme) {
   scheme.download(0, snapshot_); // collective over ranks: every rank takes part
-  if (root()) {
-    io::write_snapshot(*settings_.file, step, t, snapshot_);
-  }
+  io::write_snapshot(*settings_.output, step, t, settings_.output->owned(snapshot_));
 }
 
 void Recorder::on_probe(long step, double t, Scheme& scheme) {
-  scheme.download(0, snapshot_); // collective over ranks, as a snapshot
+  scheme.download(0, snapshot_);
+  // The cell sums slice by slice over every rank (the same bits on any split), the spectrum on the
+  // plane's slices gathered on rank 0.
+  const SliceSums sums = cell_sums_by_slice(grid_, snapshot_, settings_.initial);
+  ProbeSample p;
+  p.step = step;
+  p.t = t;
+  p.cell_norm = layout().sum_slices(sums.norm);
+  p.cell_overlap = {layout().sum_slices(sums.overlap_re), layout().sum_slices(sums.overlap_im)};
+  const std::vector<Complex> plane = on_plane(snapshot_);
   if (root()) {
-    state_.series.probes.add(probe(grid_, snapshot_, settings_.initial, step, t));
+    p.azimuthal_amplitude = azimuthal_spectrum(plane_, plane, plane_initial_).amplitude;
+    state_.series.probes.add(p);
   }
 }
 
@@ -86,7 +110,7 @@ void Recorder::on_progress(long step, double t, double done) {
   const double eta = pace > 0.0 ? (1.0 - done) / pace : 0.0;
   std::fprintf(stderr, "%sstep %ld  t = %.4g  %.1f%%  %s  %.3g M cell-updates/s  ETA %.0f s%s",
                tty_ ? "\r" : "", step, t, 100.0 * done, latest_sample(state_.series, step).c_str(),
-               rate * static_cast<double>(grid_.cells()) * 1e-6, eta,
+               rate * static_cast<double>(grid_.global_cells()) * 1e-6, eta,
                tty_ && !finished ? "   " : "\n");
   std::fflush(stderr);
 }
@@ -102,19 +126,17 @@ void Recorder::on_checkpoint(long step, double t, Scheme& scheme) {
   const NvtxRange range("checkpoint");
   const double began = seconds();
   gather(scheme);
-  if (root()) {
-    io::Checkpoint& c = state_;
-    const long resumed_at = c.step;
-    c.step = step;
-    c.t = t;
-    c.last_dt = scheme.clock().last_dt;
-    c.next_dt = scheme.clock().next_dt;
-    c.initial_max_abs = c.series.max_abs.front();
-    c.wall_seconds = wall_before_ + began;
-    io::write_checkpoint(settings_.checkpoint, c);
-    c.step = resumed_at;
-    c.wall_seconds = wall_before_;
-  }
+  io::Checkpoint& c = state_; // every rank's levels; the rest is rank 0's to write
+  const long resumed_at = c.step;
+  c.step = step;
+  c.t = t;
+  c.last_dt = scheme.clock().last_dt;
+  c.next_dt = scheme.clock().next_dt;
+  c.initial_max_abs = c.series.max_abs.front();
+  c.wall_seconds = wall_before_ + began;
+  io::write_checkpoint(settings_.checkpoint, c, grid_, layout());
+  c.step = resumed_at;
+  c.wall_seconds = wall_before_;
   last_checkpoint_step_ = step;
   last_checkpoint_ = seconds();
   checkpoint_seconds_ = last_checkpoint_ - began;

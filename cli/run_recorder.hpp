@@ -4,7 +4,9 @@
 // buffer it gathers into is allocated when it is made, before the first step.
 
 #include "io/checkpoint.hpp"
+#include "io/domain_output.hpp"
 #include "solvers/integrator.hpp"
+#include "solvers/scaleout/decomposition.hpp"
 #include "solvers/scaleout/mpi_session.hpp"
 
 #include <chrono>
@@ -13,20 +15,23 @@
 namespace decgpe::cli {
 
 struct RecorderSettings {
-  io::ResultsFile* file = nullptr; ///< null on the ranks that do not write (all but rank 0)
+  io::ResultsFile* file = nullptr;    ///< null on the ranks that do not write (all but rank 0)
+  io::DomainOutput* output = nullptr; ///< the results' whole-domain datasets, on every rank
   bool quiet = false;
   std::filesystem::path checkpoint;
   double checkpoint_minutes = 0.0; ///< 0: none by time
   double max_seconds = 0.0;        ///< stop before this much wall time (0: no limit) ...
   std::chrono::steady_clock::time_point process_start; ///< ... since this (the batch job's clock)
   const scaleout::MpiSession* mpi = nullptr;
-  std::span<const Complex> initial; ///< ψ⁰, what the host probes compare with
+  const scaleout::Decomposition* layout = nullptr; ///< this process's slices of the domain
+  std::span<const Complex> initial; ///< ψ⁰ on this process's cells, what the probes compare with
 };
 
 class Recorder final : public RunObserver {
 public:
   /// `state` names the run (scheme, Δt, fingerprint, case, build) and holds what a resumed run
-  /// brings: its series, levels, step and earlier wall time; its levels are sized here.
+  /// brings: its series, its levels on this process's cells (`grid`), step and earlier wall time.
+  /// Every buffer is made here, of this process's cells (no rank holds the domain).
   Recorder(const RecorderSettings& settings, const Grid& grid, io::Checkpoint state);
 
   void on_diagnostics(const Sample& s) override;
@@ -36,12 +41,15 @@ public:
   void on_checkpoint(long step, double t, Scheme& scheme) override;
   bool keep_going(long step, double t, Scheme& scheme) override;
 
-  /// Every level of the scheme, whole domain, into the buffers made at construction (on rank 0;
-  /// collective over ranks).
+  /// Every level of the scheme on this process's cells, into the buffers made at construction
+  /// (collective over ranks).
   const std::vector<std::vector<Complex>>& gather(Scheme& scheme);
-
-  /// The buffers gather() fills; a resumed run's levels as its checkpoint held them until then.
+  /// A resumed run's levels as its checkpoint held them, until gather() replaces them.
   const std::vector<std::vector<Complex>>& levels() const { return state_.levels; }
+  /// /analysis of ψ = `current` (this process's cells) into the results on rank 0: the plane z = 0
+  /// and its spectrum, from the slices around it gathered there. Returns the fold (0 on the other
+  /// ranks). Collective.
+  int write_analysis(std::span<const Complex> current) const;
   const io::Series& series() const { return state_.series; }
   /// Marks the first and the last step of this part of the run: what seconds() measures.
   void start_clock();
@@ -55,12 +63,17 @@ public:
 
 private:
   bool root() const { return settings_.file != nullptr; }
+  const scaleout::Decomposition& layout() const { return *settings_.layout; }
+  /// The plane's slices of `psi` (this process's cells), on rank 0.
+  std::vector<Complex> on_plane(std::span<const Complex> psi) const;
 
   RecorderSettings settings_;
   const Grid& grid_;
-  io::Checkpoint state_;
+  io::Checkpoint state_; ///< its levels this process's cells
   double wall_before_;
   std::vector<Complex> snapshot_;
+  Grid plane_;                         ///< the slices around z = 0 (plane_slices())
+  std::vector<Complex> plane_initial_; ///< ψ⁰ there, on rank 0
   using Clock = std::chrono::steady_clock;
   Clock::time_point start_ = Clock::now();
   double stopped_at_ = -1.0; ///< seconds() once the clock is stopped

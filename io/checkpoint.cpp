@@ -1,18 +1,21 @@
 #include "io/checkpoint.hpp"
 
 #include "cli/build_info.hpp"
+#include "io/domain_output.hpp"
 #include "io/fnv1a.hpp"
 
 #include <cstdio>
 #include <cstring>
+#include <optional>
 #include <stdexcept>
 
 namespace decgpe::io {
 
 namespace {
 
-/// Format 2 added the step clock of adaptive runs (last_dt, next_dt) and /diagnostics/dt.
-constexpr const char* kFormat = "decgpe checkpoint 2";
+/// Format 2 added the step clock of adaptive runs (last_dt, next_dt) and /diagnostics/dt; format 3
+/// hashes the fingerprint's states slice by slice, and its levels may join per-rank parts.
+constexpr const char* kFormat = "decgpe checkpoint 3";
 
 std::string join(const std::vector<std::string>& names) {
   std::string out;
@@ -60,6 +63,24 @@ Series read_series(const InputFile& f) {
   return s;
 }
 
+/// Each owned z-slice of `values` (a whole-domain array's stored slices) hashed on its own, the
+/// hashes of every rank in slice order: the same on any number of ranks.
+template <class T>
+std::vector<std::uint64_t> slice_hashes(const setup::RunSetup& run, std::span<const T> values) {
+  const Grid& g = run.problem.grid;
+  std::vector<std::uint64_t> owned;
+  if (values.empty()) {
+    return owned;
+  }
+  const auto n = static_cast<std::size_t>(g.slice_cells());
+  for (int z = g.owned_begin; z < g.owned_end; ++z) {
+    Fnv1a h;
+    h.values(values.subspan(static_cast<std::size_t>(z) * n, n));
+    owned.push_back(h.digest());
+  }
+  return run.layout.all_slices(owned);
+}
+
 } // namespace
 
 std::string fingerprint(const setup::RunSetup& run) {
@@ -75,13 +96,30 @@ std::string fingerprint(const setup::RunSetup& run) {
     h.value(run.adaptive.density_floor);
     h.value(run.adaptive.tolerance);
   }
-  h.values(std::span<const Complex>(run.current));
-  h.values(std::span<const Complex>(run.previous));
+  for (const auto& hashes :
+       {slice_hashes(run, std::span<const double>(run.problem.potential.values)),
+        slice_hashes(run, std::span<const Complex>(run.current)),
+        slice_hashes(run, std::span<const Complex>(run.previous))}) {
+    h.values(std::span<const std::uint64_t>(hashes));
+  }
   return h.hex();
 }
 
-void write_checkpoint(const std::filesystem::path& path, const Checkpoint& c) {
-  ResultsFile f(path);
+void write_checkpoint(const std::filesystem::path& path, const Checkpoint& c, const Grid& grid,
+                      const scaleout::Decomposition& layout) {
+  std::optional<ResultsFile> first;
+  if (layout.rank() == 0) {
+    first.emplace(path);
+  }
+  DomainOutput out(first ? &*first : nullptr, path, grid, layout);
+  for (std::size_t k = 0; k < c.levels.size(); ++k) {
+    out.write("/levels/" + c.level_names[k], out.owned(c.levels[k]));
+  }
+  out.commit();
+  if (!first) {
+    return;
+  }
+  ResultsFile& f = *first;
   f.attribute("format", std::string(kFormat));
   f.attribute("decgpe_version", std::string(version()));
   f.attribute("git_commit", c.git_commit);
@@ -102,11 +140,9 @@ void write_checkpoint(const std::filesystem::path& path, const Checkpoint& c) {
   }
   f.attribute("step_report", join(report_names));
   f.write_text("/case_toml", c.case_text);
-  for (std::size_t k = 0; k < c.levels.size(); ++k) {
-    f.write("/levels/" + c.level_names[k], c.levels[k]);
-  }
   write_series(f, c.series);
   f.commit();
+  out.remove_superseded();
 }
 
 Checkpoint read_checkpoint(const std::filesystem::path& path) {
@@ -128,11 +164,21 @@ Checkpoint read_checkpoint(const std::filesystem::path& path) {
   c.fingerprint = f.text_attribute("fingerprint");
   c.case_text = f.text("/case_toml");
   c.level_names = split(f.text_attribute("levels"));
-  for (const std::string& name : c.level_names) {
-    c.levels.push_back(f.complexes("/levels/" + name));
-  }
   c.series = read_series(f);
   return c;
+}
+
+void read_checkpoint_levels(const std::filesystem::path& path, Checkpoint& c, std::uint64_t whole,
+                            std::uint64_t offset, std::uint64_t count) {
+  const InputFile f(path);
+  c.levels.clear();
+  for (const std::string& name : c.level_names) {
+    if (!f.has("/levels/" + name) || f.size("/levels/" + name) != whole) {
+      throw std::runtime_error("cannot resume from '" + path.string() +
+                               "': its levels do not match the grid");
+    }
+    c.levels.push_back(f.complexes("/levels/" + name, offset, count));
+  }
 }
 
 } // namespace decgpe::io

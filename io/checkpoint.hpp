@@ -1,8 +1,9 @@
 #pragma once
 // A checkpoint: everything a run needs to go on bitwise as if it had not stopped — the scheme's
 // levels, the step, the guard's reference, the diagnostics so far — with the case text and the
-// build that wrote it. One file for the whole domain, written by the first rank: it restarts on
-// any backend and any number of ranks (the set-up holds the whole domain on every rank anyway).
+// build that wrote it. Over ranks each writes its slab's cells beside the file, which presents the
+// levels whole (io/domain_output.hpp): it restarts on any backend and any number of ranks, each
+// rank reading only its slab's slices.
 
 #include "io/results.hpp"
 
@@ -26,7 +27,7 @@ struct Checkpoint {
   std::string case_text;
   std::string git_commit; ///< of the build that wrote it
   std::vector<std::string> level_names;
-  std::vector<std::vector<Complex>> levels;
+  std::vector<std::vector<Complex>> levels; ///< this process's stored cells of each level
   Series series;
 };
 
@@ -36,9 +37,17 @@ struct Checkpoint {
 std::string fingerprint(const setup::RunSetup& run);
 
 /// Writes atomically: under a temporary name, synced, then renamed over `path`, so that the
-/// previous checkpoint stays until this one is complete.
-void write_checkpoint(const std::filesystem::path& path, const Checkpoint& c);
+/// previous checkpoint stays until this one is complete. Collective over the ranks of `layout`:
+/// each writes the owned cells of its levels (c.levels: the stored cells of `grid`, its part of the
+/// domain; io/domain_output.hpp), the first rank everything else.
+void write_checkpoint(const std::filesystem::path& path, const Checkpoint& c, const Grid& grid,
+                      const scaleout::Decomposition& layout);
 /// Throws std::runtime_error with one line for a file that is not a complete decgpe checkpoint.
+/// Everything but the levels (read_checkpoint_levels(), once the set-up knows the slab).
 Checkpoint read_checkpoint(const std::filesystem::path& path);
+/// c.levels ← values [offset, offset + count) of each level, of `whole` values each; throws
+/// std::runtime_error with one line when the checkpoint's levels are of another size.
+void read_checkpoint_levels(const std::filesystem::path& path, Checkpoint& c, std::uint64_t whole,
+                            std::uint64_t offset, std::uint64_t count);
 
 } // namespace decgpe::io

@@ -3,6 +3,7 @@
 
 #include "solvers/problem.hpp"
 
+#include <array>
 #include <cstdint>
 #include <cstdio>
 #include <span>
@@ -28,17 +29,18 @@ public:
     value(v.size());
     bytes(v.data(), v.size_bytes());
   }
-  /// The equation: lattice, grid, potential and g.
+  /// The equation but for a tabulated potential's values: lattice, the whole domain's grid, the
+  /// potential's kind and g (the same for every part of a domain split over ranks).
   void problem(const Problem& p) {
     text(p.grid.lattice);
     value(p.grid.h);
-    value(p.grid.size);
+    value(std::array<int, 3>{p.grid.size[0], p.grid.size[1], p.grid.global_z});
     value(p.grid.origin);
     value(static_cast<int>(p.potential.kind));
     value(p.potential.lambda);
-    values(std::span<const double>(p.potential.values));
     value(p.g);
   }
+  std::uint64_t digest() const { return hash_; }
   std::string hex() const {
     char buffer[17];
     std::snprintf(buffer, sizeof buffer, "%016llx", static_cast<unsigned long long>(hash_));

@@ -164,6 +164,28 @@ void ResultsFile::write(const std::string& path, std::span<const float> data,
 void ResultsFile::write(const std::string& path, std::span<const std::int64_t> data) {
   write_dataset(file_, path, H5T_NATIVE_INT64, data.data(), {data.size()});
 }
+void ResultsFile::write_virtual(const std::string& path, Element element, std::uint64_t rows,
+                                std::uint64_t width, const std::vector<VirtualPart>& parts) {
+  const std::string what = "cannot create virtual dataset " + path;
+  Handle type(element == Element::complex ? make_complex_type() : H5Tcopy(H5T_NATIVE_FLOAT),
+              H5Tclose, what);
+  const int rank = width == 1 ? 1 : 2;
+  const hsize_t dims[2] = {rows, width};
+  Handle space(H5Screate_simple(rank, dims, nullptr), H5Sclose, what);
+  Handle dcpl(H5Pcreate(H5P_DATASET_CREATE), H5Pclose, what);
+  for (const VirtualPart& part : parts) {
+    const hsize_t part_dims[2] = {part.end - part.begin, width};
+    Handle source(H5Screate_simple(rank, part_dims, nullptr), H5Sclose, what);
+    const hsize_t start[2] = {part.begin, 0};
+    check(H5Sselect_hyperslab(space, H5S_SELECT_SET, start, nullptr, part_dims, nullptr), what);
+    check(H5Pset_virtual(dcpl, space, part.file.c_str(), path.c_str(), source), what);
+  }
+  check(H5Sselect_all(space), what);
+  Handle lcpl(H5Pcreate(H5P_LINK_CREATE), H5Pclose, what);
+  check(H5Pset_create_intermediate_group(lcpl, 1), what);
+  Handle set(H5Dcreate2(file_, path.c_str(), type, space, lcpl, dcpl, H5P_DEFAULT), H5Dclose, what);
+}
+
 void ResultsFile::write(const std::string& path, std::span<const Complex> data) {
   Handle type(make_complex_type(), H5Tclose, "cannot write dataset " + path);
   write_dataset(file_, path, type, data.data(), {data.size()});
@@ -180,13 +202,6 @@ void ResultsFile::write_text(const std::string& path, const std::string& text) {
   Handle set(H5Dcreate2(file_, path.c_str(), type, space, lcpl, H5P_DEFAULT, H5P_DEFAULT), H5Dclose,
              what);
   check(H5Dwrite(set, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, text.empty() ? "" : text.data()), what);
-}
-
-void ResultsFile::copy(const InputFile& from, const std::string& path) {
-  const std::string what = "cannot copy " + path;
-  Handle lcpl(H5Pcreate(H5P_LINK_CREATE), H5Pclose, what);
-  check(H5Pset_create_intermediate_group(lcpl, 1), what);
-  check(H5Ocopy(from.id(), path.c_str(), file_, path.c_str(), H5P_DEFAULT, lcpl), what);
 }
 
 void ResultsFile::commit() {
@@ -271,6 +286,43 @@ std::vector<Complex> InputFile::complexes(const std::string& dataset) const {
   Handle type(make_complex_type(), H5Tclose, where);
   std::vector<Complex> out(length(set, dataset));
   check(H5Dread(set, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, out.data()), where);
+  return out;
+}
+
+std::uint64_t InputFile::size(const std::string& dataset) const {
+  const std::string where = "cannot read '" + path_.string() + "' dataset '" + dataset + "'";
+  Handle set(H5Dopen2(file_, dataset.c_str(), H5P_DEFAULT), H5Dclose, where + ": no such dataset");
+  return length(set, dataset);
+}
+
+void InputFile::read_range(const std::string& dataset, std::int64_t type, std::uint64_t offset,
+                           std::uint64_t count, void* out) const {
+  const std::string where = "cannot read '" + path_.string() + "' dataset '" + dataset + "'";
+  Handle set(H5Dopen2(file_, dataset.c_str(), H5P_DEFAULT), H5Dclose, where + ": no such dataset");
+  const std::uint64_t total = length(set, dataset);
+  if (offset > total || count > total - offset) {
+    throw std::runtime_error(where + ": values " + std::to_string(offset) + " to " +
+                             std::to_string(offset + count) + " asked of " + std::to_string(total));
+  }
+  Handle file_space(H5Dget_space(set), H5Sclose, where);
+  const hsize_t start = offset, length = count;
+  check(H5Sselect_hyperslab(file_space, H5S_SELECT_SET, &start, nullptr, &length, nullptr), where);
+  Handle memory_space(H5Screate_simple(1, &length, nullptr), H5Sclose, where);
+  check(H5Dread(set, type, memory_space, file_space, H5P_DEFAULT, out), where);
+}
+
+std::vector<double> InputFile::doubles(const std::string& dataset, std::uint64_t offset,
+                                       std::uint64_t count) const {
+  std::vector<double> out(count);
+  read_range(dataset, H5T_NATIVE_DOUBLE, offset, count, out.data());
+  return out;
+}
+
+std::vector<Complex> InputFile::complexes(const std::string& dataset, std::uint64_t offset,
+                                          std::uint64_t count) const {
+  Handle type(make_complex_type(), H5Tclose, "cannot read '" + path_.string() + "'");
+  std::vector<Complex> out(count);
+  read_range(dataset, type, offset, count, out.data());
   return out;
 }
 

@@ -53,8 +53,18 @@ public:
   void attribute_of(const std::string& object, const std::string& name, double value);
   void attribute_of(const std::string& object, const std::string& name, const std::string& value);
 
-  /// Copies dataset `path` of `from` to the same path here.
-  void copy(const class InputFile& from, const std::string& path);
+  /// Rows [begin, end) of a virtual dataset, stored as dataset `path` (the virtual one's) of
+  /// `file`, a name relative to this file's folder (HDF5 resolves it from there, so the two move
+  /// together).
+  struct VirtualPart {
+    std::string file;
+    std::uint64_t begin = 0, end = 0;
+  };
+  enum class Element { complex, single };
+  /// A virtual dataset of `rows` rows of `width` values (width 1: one dimension) joined from
+  /// `parts`: h5py, ParaView and InputFile read it like any other.
+  void write_virtual(const std::string& path, Element element, std::uint64_t rows,
+                     std::uint64_t width, const std::vector<VirtualPart>& parts);
 
   void commit();
   const std::filesystem::path& path() const { return path_; }
@@ -78,6 +88,14 @@ public:
   std::vector<double> matrix(const std::string& dataset) const;
   std::vector<std::int64_t> integers(const std::string& dataset) const;
   std::vector<Complex> complexes(const std::string& dataset) const;
+  /// The element count of a 1-D dataset.
+  std::uint64_t size(const std::string& dataset) const;
+  /// `count` values of a 1-D dataset from `offset` on (a hyperslab: a slab's part of a whole-domain
+  /// array, a virtual dataset's too); throws when they are not all in the dataset.
+  std::vector<double> doubles(const std::string& dataset, std::uint64_t offset,
+                              std::uint64_t count) const;
+  std::vector<Complex> complexes(const std::string& dataset, std::uint64_t offset,
+                                 std::uint64_t count) const;
   std::string text(const std::string& dataset) const;
   /// An attribute of the root, or of the dataset or group `object`.
   double number_attribute(const std::string& name, const std::string& object = "/") const;
@@ -90,6 +108,8 @@ public:
 private:
   /// The element count of a dataset of this rank; throws for another rank.
   std::uint64_t length(std::int64_t set, const std::string& dataset, int rank = 1) const;
+  void read_range(const std::string& dataset, std::int64_t type, std::uint64_t offset,
+                  std::uint64_t count, void* out) const;
   std::filesystem::path path_;
   std::int64_t file_ = -1;
 };

@@ -53,13 +53,14 @@ void write_physics(ResultsFile& f, const setup::RunSetup& run) {
   f.attribute("case_name", c.name);
   f.attribute("lattice", c.lattice);
   f.attribute("h", c.h);
-  const std::array<std::int64_t, 3> size = {g.size[0], g.size[1], g.size[2]};
+  const std::array<std::int64_t, 3> size = {g.size[0], g.size[1], g.global_z};
   f.attribute("structures", std::span<const std::int64_t>(size));
-  f.attribute("cells", static_cast<std::int64_t>(g.cells()));
+  f.attribute("cells", static_cast<std::int64_t>(g.global_cells()));
   f.attribute("cells_per_structure", static_cast<std::int64_t>(g.ms));
   const std::array<double, 3> shift = c.shift;
   f.attribute("shift", std::span<const double>(shift));
-  f.attribute("domain_volume", static_cast<double>(g.instances()) * g.box.x * g.box.y * g.box.z);
+  f.attribute("domain_volume",
+              static_cast<double>(g.global_instances()) * g.box.x * g.box.y * g.box.z);
   const std::array<double, 2> edges = dual_edge_lengths(lattices::cell_complex(c.lattice), c.h);
   f.attribute("dual_edge_mean", edges[0]);
   f.attribute("dual_edge_max", edges[1]);
@@ -231,14 +232,14 @@ int write_analysis(ResultsFile& f, const Grid& g, std::span<const Complex> curre
   return spectrum.fold;
 }
 
-void write_levels(ResultsFile& f, const std::vector<std::string>& names,
+void write_levels(DomainOutput& out, const std::vector<std::string>& names,
                   const std::vector<std::vector<Complex>>& levels) {
   for (std::size_t k = 0; k < names.size(); ++k) {
-    f.write("/state/" + names[k], levels[k]);
+    out.write("/state/" + names[k], out.owned(levels[k]));
   }
 }
 
-void carry_snapshots(ResultsFile& f, const std::filesystem::path& earlier,
+void carry_snapshots(DomainOutput& out, const std::filesystem::path& earlier,
                      const std::string& fingerprint, long step) {
   std::error_code ec;
   if (!std::filesystem::is_regular_file(earlier, ec)) {
@@ -248,12 +249,13 @@ void carry_snapshots(ResultsFile& f, const std::filesystem::path& earlier,
   if (from.text_attribute("fingerprint") != fingerprint) {
     return;
   }
+  const Grid& g = out.grid();
+  const auto offset = static_cast<std::uint64_t>((g.z_offset + g.owned_begin) * g.slice_cells());
   for (const std::string& name : from.members("/snapshots")) {
-    if (std::stol(name) <= step) {
-      f.copy(from, "/snapshots/" + name);
-      if (from.has("/viz/snapshots/" + name)) {
-        f.copy(from, "/viz/snapshots/" + name);
-      }
+    if (std::stol(name) <= step) { // ψ as it was; its fields are made from it as before
+      const std::string path = "/snapshots/" + name;
+      write_snapshot(out, std::stol(name), from.number_attribute("t", path),
+                     from.complexes(path, offset, static_cast<std::uint64_t>(g.owned_cells())));
     }
   }
 }
@@ -264,11 +266,11 @@ std::string snapshot_name(long step) {
   return name;
 }
 
-void write_snapshot(ResultsFile& f, long step, double t, std::span<const Complex> psi) {
+void write_snapshot(DomainOutput& out, long step, double t, std::span<const Complex> owned) {
   const std::string name = snapshot_name(step);
-  f.write("/snapshots/" + name, psi);
-  f.attribute_of("/snapshots/" + name, "t", t);
-  write_viz_fields(f, "snapshots/" + name, t, psi);
+  out.write("/snapshots/" + name, owned);
+  out.attribute_of("/snapshots/" + name, "t", t);
+  write_viz_fields(out, "snapshots/" + name, t, owned);
 }
 
 } // namespace decgpe::io

@@ -3,6 +3,7 @@
 // attributes and /case_toml, /grid, /diagnostics, /analysis, /state/<level>,
 // /snapshots/<step> and /viz (io/visualisation.hpp).
 
+#include "io/domain_output.hpp"
 #include "io/hdf5_file.hpp"
 #include "setup/case_setup.hpp"
 #include "solvers/backend.hpp"
@@ -65,19 +66,23 @@ void write_grid(ResultsFile& f, const Grid& g);
 /// /analysis/history/{step,t,azimuthal_amplitude (samples × 13),cell_norm,cell_overlap}.
 void write_series(ResultsFile& f, const Series& s);
 /// /analysis: the plane z = 0 and its azimuthal spectrum (how the vortex splits); returns the fold.
+/// `g` may be the slab of the slices that hold the plane (splitting.hpp's plane_slices()), with
+/// the states on it.
 int write_analysis(ResultsFile& f, const Grid& g, std::span<const Complex> current,
                    std::span<const Complex> initial);
-/// /state/<name> for each of the scheme's levels.
-void write_levels(ResultsFile& f, const std::vector<std::string>& names,
+/// /state/<name> for each of the scheme's levels, from each rank's stored values. Collective.
+void write_levels(DomainOutput& out, const std::vector<std::string>& names,
                   const std::vector<std::vector<Complex>>& levels);
 /// The snapshots up to `step` of the results file `earlier` (what an interrupted run wrote before
-/// the checkpoint it resumes from), when that file is of the same trajectory.
-void carry_snapshots(ResultsFile& f, const std::filesystem::path& earlier,
+/// the checkpoint it resumes from), when that file is of the same trajectory: each rank reads and
+/// writes its owned cells'. Collective.
+void carry_snapshots(DomainOutput& out, const std::filesystem::path& earlier,
                      const std::string& fingerprint, long step);
 /// A snapshot's name: its step, zero-padded to 12 digits so that name order is step order
 /// (steps are at most 10¹²).
 std::string snapshot_name(long step);
-/// /snapshots/<name> with its time, and its fields for visualisation (/viz/snapshots/<name>).
-void write_snapshot(ResultsFile& f, long step, double t, std::span<const Complex> psi);
+/// /snapshots/<name> with its time, and its fields for visualisation (/viz/snapshots/<name>), from
+/// each rank's owned values of ψ. Collective.
+void write_snapshot(DomainOutput& out, long step, double t, std::span<const Complex> owned);
 
 } // namespace decgpe::io

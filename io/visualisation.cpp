@@ -134,31 +134,32 @@ void replace_file(const fs::path& path, const std::string& text) {
 
 } // namespace
 
-void write_viz_points(ResultsFile& f, const Grid& g) {
+void write_viz_points(DomainOutput& out) {
+  const Grid& g = out.grid();
   std::vector<float> points;
-  points.reserve(static_cast<std::size_t>(g.cells()) * 3);
-  for (std::int64_t i = 0; i < g.cells(); ++i) {
+  points.reserve(static_cast<std::size_t>(g.owned_cells()) * 3);
+  for (std::int64_t i = g.owned_begin * g.slice_cells(); i < g.owned_end * g.slice_cells(); ++i) {
     const lattices::Vec3 p = g.position(i);
     points.insert(points.end(),
                   {static_cast<float>(p.x), static_cast<float>(p.y), static_cast<float>(p.z)});
   }
-  f.write("/viz/points", points, {static_cast<std::uint64_t>(g.cells()), 3});
-  f.attribute_of("/viz/points", "units", std::string("a_ho"));
+  out.write("/viz/points", points, 3);
+  out.attribute_of("/viz/points", "units", std::string("a_ho"));
 }
 
-void write_viz_fields(ResultsFile& f, const std::string& name, double t,
-                      std::span<const Complex> psi) {
+void write_viz_fields(DomainOutput& out, const std::string& name, double t,
+                      std::span<const Complex> owned) {
   const std::string group = "/viz/" + name;
-  std::vector<float> values(psi.size());
+  std::vector<float> values(owned.size());
   for (const Field& field : kFields) {
-    for (std::size_t i = 0; i < psi.size(); ++i) {
-      values[i] = field.value(psi[i]);
+    for (std::size_t i = 0; i < owned.size(); ++i) {
+      values[i] = field.value(owned[i]);
     }
     const std::string path = group + "/" + field.name;
-    f.write(path, values, {psi.size()});
-    f.attribute_of(path, "units", std::string(field.units));
+    out.write(path, values, 1);
+    out.attribute_of(path, "units", std::string(field.units));
   }
-  f.attribute_of(group, "t", t);
+  out.attribute_of(group, "t", t);
 }
 
 fs::path xdmf_path(const fs::path& results) {

@@ -5,6 +5,7 @@
 // units. The XDMF sidecar <results>.xmf names those datasets: a temporal collection over the
 // snapshots and the final state, one point (a vertex cell) per cell of the grid.
 
+#include "io/domain_output.hpp"
 #include "io/hdf5_file.hpp"
 #include "solvers/grid.hpp"
 
@@ -14,12 +15,14 @@
 
 namespace decgpe::io {
 
-/// /viz/points: the circumcentres of all cells (N × 3, memory order), in trap lengths a_ho.
-void write_viz_points(ResultsFile& f, const Grid& g);
+/// /viz/points: the circumcentres of all cells (N × 3, memory order), in trap lengths a_ho; each
+/// rank writes its owned cells'. Collective.
+void write_viz_points(DomainOutput& out);
 
-/// /viz/<name>/{density, phase, re_psi, im_psi} of ψ at time t (attribute t of the group).
-void write_viz_fields(ResultsFile& f, const std::string& name, double t,
-                      std::span<const Complex> psi);
+/// /viz/<name>/{density, phase, re_psi, im_psi} of ψ at time t (attribute t of the group), from
+/// each rank's owned values of ψ. Collective.
+void write_viz_fields(DomainOutput& out, const std::string& name, double t,
+                      std::span<const Complex> owned);
 
 /// The sidecar of a results file: run.h5 → run.xmf.
 std::filesystem::path xdmf_path(const std::filesystem::path& results);

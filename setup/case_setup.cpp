@@ -21,6 +21,8 @@ namespace {
 /// that asks for them has an end_time or dt that is off by orders of magnitude.
 constexpr double kMaxSteps = 1e12;
 
+/// The potential on this process's cells (`grid`, a slab's or the whole domain's): a tabulated one
+/// is read for the stored slices only.
 Potential make_potential(const CaseConfig& c, const Grid& grid) {
   Potential v;
   if (c.potential_kind == "harmonic") {
@@ -29,27 +31,34 @@ Potential make_potential(const CaseConfig& c, const Grid& grid) {
     return v;
   }
   v.kind = Potential::Kind::tabulated;
-  v.values = io::read_doubles(c.potential_file, c.potential_dataset);
+  const io::InputFile file(c.potential_file);
   const std::string where =
       "tabulated potential '" + c.potential_file + "' dataset '" + c.potential_dataset + "'";
-  if (static_cast<std::int64_t>(v.values.size()) != grid.cells()) {
-    throw std::invalid_argument(where + " has " + std::to_string(v.values.size()) +
-                                " values, the grid has " + std::to_string(grid.cells()) + " cells");
+  const std::uint64_t values = file.size(c.potential_dataset);
+  if (static_cast<std::int64_t>(values) != grid.global_cells()) {
+    throw std::invalid_argument(where + " has " + std::to_string(values) +
+                                " values, the grid has " + std::to_string(grid.global_cells()) +
+                                " cells");
   }
+  const auto offset = static_cast<std::uint64_t>(grid.z_offset * grid.slice_cells());
+  v.values = file.doubles(c.potential_dataset, offset, static_cast<std::uint64_t>(grid.cells()));
   for (std::size_t i = 0; i < v.values.size(); ++i) {
     if (!std::isfinite(v.values[i])) {
-      throw std::invalid_argument(where + " has a non-finite value at index " + std::to_string(i));
+      throw std::invalid_argument(where + " has a non-finite value at index " +
+                                  std::to_string(offset + i));
     }
   }
   return v;
 }
 
-double max_density(std::span<const Complex> psi) {
+/// max |ψ_i|² over the owned cells of every rank.
+double max_density(const RunSetup& run, std::span<const Complex> psi) {
+  const Grid& g = run.problem.grid;
   double most = 0.0;
-  for (const Complex& z : psi) {
-    most = std::max(most, norm2(z));
+  for (std::int64_t i = g.owned_begin * g.slice_cells(); i < g.owned_end * g.slice_cells(); ++i) {
+    most = std::max(most, norm2(psi[static_cast<std::size_t>(i)]));
   }
-  return most;
+  return run.layout.max(most);
 }
 
 std::string format(const char* pattern, double a, double b = 0.0, double c = 0.0) {
@@ -64,8 +73,8 @@ void choose_step(RunSetup& run, std::span<const Complex> psi0) {
   const CaseConfig& config = run.config;
   const Problem& p = run.problem;
   const SchemeEntry& scheme = find_scheme(config.scheme);
-  run.eq11_bound = stability_bound(p.grid, p.potential, p.g, psi0);
-  run.spectrum = estimate_spectrum(p.grid, p.potential, p.g, psi0);
+  run.eq11_bound = stability_bound(p.grid, p.potential, p.g, psi0, &run.layout);
+  run.spectrum = estimate_spectrum(p.grid, p.potential, p.g, psi0, 80, &run.layout);
   run.limit = scheme.limit_factor / run.spectrum.radius;
   const bool unconditional = scheme.limit_factor == kUnconditionallyStable;
   if (!unconditional && (!std::isfinite(run.limit) || !(run.limit > 0.0))) {
@@ -110,7 +119,7 @@ void choose_step(RunSetup& run, std::span<const Complex> psi0) {
     run.dt = requested;
     run.schedule.steps = static_cast<long>(kMaxSteps);
     run.adaptive = {*config.end_time, requested, config.theta,
-                    config.density_floor * max_density(psi0), config.tolerance};
+                    config.density_floor * max_density(run, psi0), config.tolerance};
     return;
   }
   // Whole steps that end exactly at end_time without exceeding the requested step.
@@ -127,7 +136,7 @@ void choose_step(RunSetup& run, std::span<const Complex> psi0) {
 /// Everything after the state is chosen, for either kind of state.
 template <class State>
 void finish(RunSetup& run, const State& state, const lattices::CellComplex& complex,
-            const BeforeAllocating& before_allocating) {
+            const BeforeAllocating& before_allocating, MPI_Comm comm) {
   const CaseConfig& config = run.config;
   Problem& p = run.problem;
   std::array<int, 3> size{};
@@ -136,12 +145,16 @@ void finish(RunSetup& run, const State& state, const lattices::CellComplex& comp
   } else {
     size = structures_covering(complex, *config.domain, config.h);
   }
-  const std::int64_t cells = checked_cell_count(size, complex.cells_per_structure());
+  checked_cell_count(size, complex.cells_per_structure());
+  run.layout = scaleout::Decomposition::slabs(size[2], comm);
   if (before_allocating) {
-    before_allocating(cells);
+    const int stored = run.layout.last() - run.layout.first();
+    before_allocating(
+        checked_cell_count({size[0], size[1], stored}, complex.cells_per_structure()));
   }
-  p.grid = make_grid(complex, size, config.h);
-  p.grid.origin += lattices::Vec3{config.shift[0], config.shift[1], config.shift[2]} * config.h;
+  Grid whole = make_grid(complex, size, config.h);
+  whole.origin += lattices::Vec3{config.shift[0], config.shift[1], config.shift[2]} * config.h;
+  p.grid = run.layout.local(whole);
   p.potential = make_potential(config, p.grid);
   p.g = config.g;
   run.mu = state.mu();
@@ -154,7 +167,7 @@ void finish(RunSetup& run, const State& state, const lattices::CellComplex& comp
       apply_seed(p.grid, *run.seed, psi0);
     }
   }
-  const double norm = grid_norm(p.grid, psi0);
+  const double norm = run.layout.sum_slices(slice_norms(p.grid, psi0));
   if (!(norm > 0.0) || !std::isfinite(norm)) {
     throw std::invalid_argument("the initial state vanishes on this grid (norm " +
                                 std::to_string(norm) + ")");
@@ -187,12 +200,13 @@ std::filesystem::path vortex_cache_dir() {
                                         : std::filesystem::path("out/cache");
 }
 
-RunSetup prepare_run(const CaseConfig& config, const BeforeAllocating& before_allocating) {
+RunSetup prepare_run(const CaseConfig& config, const BeforeAllocating& before_allocating,
+                     MPI_Comm comm) {
   RunSetup run;
   run.config = config;
   const lattices::CellComplex& complex = lattices::cell_complex(config.lattice);
   if (config.initial_kind == "harmonic_vortex") {
-    finish(run, HarmonicVortex{config.kappa, config.lambda}, complex, before_allocating);
+    finish(run, HarmonicVortex{config.kappa, config.lambda}, complex, before_allocating, comm);
     return run;
   }
   const StationaryVortex vortex =
@@ -214,7 +228,7 @@ RunSetup prepare_run(const CaseConfig& config, const BeforeAllocating& before_al
             .h;
   }
   run.effective_wavelength = 2.0 * std::numbers::pi / std::sqrt(2.0 * vortex.energies().kinetic);
-  finish(run, vortex, complex, before_allocating);
+  finish(run, vortex, complex, before_allocating, comm);
   return run;
 }
 

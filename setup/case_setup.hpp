@@ -6,6 +6,7 @@
 #include "setup/initial_state.hpp"
 #include "solvers/integrator.hpp"
 #include "solvers/problem.hpp"
+#include "solvers/scaleout/decomposition.hpp"
 #include "solvers/schemes/step_control.hpp"
 #include "solvers/stability.hpp"
 
@@ -31,6 +32,12 @@ struct LatticeStateInfo {
 
 struct RunSetup {
   CaseConfig config;
+  /// Which z-slices this process holds: the whole domain, or its rank's slab. Everything per cell
+  /// below is of the stored slices only; the scalars are the whole domain's, the same bits on any
+  /// number of ranks.
+  scaleout::Decomposition layout;
+  /// This process's part of the problem: its grid is a slab when the layout is distributed
+  /// (grid.global_z and global_cells() give the whole domain).
   Problem problem;
   Schedule schedule;
   double mu = 0.0; ///< chemical potential: the exact state evolves as e^{−iμt}
@@ -54,12 +61,14 @@ struct RunSetup {
 /// Where solved stationary-vortex profiles are cached: $DECGPE_CACHE, else out/cache.
 std::filesystem::path vortex_cache_dir();
 
-/// Called with the grid's cell count once it is known and before anything per cell is allocated
-/// (the memory check); may throw.
+/// Called with this process's cell count (its slab's, halos included) once it is known and before
+/// anything per cell is allocated (the memory check); may throw.
 using BeforeAllocating = std::function<void(std::int64_t cells)>;
 
 /// Throws std::invalid_argument / std::runtime_error with one line, e.g. for Δt above the scheme's
-/// stability limit or a step count that does not fit.
-RunSetup prepare_run(const CaseConfig& config, const BeforeAllocating& before_allocating = {});
+/// stability limit or a step count that does not fit. With `comm`, this rank's slab of the ranks
+/// of `comm` (collective); without, the whole domain.
+RunSetup prepare_run(const CaseConfig& config, const BeforeAllocating& before_allocating = {},
+                     MPI_Comm comm = MPI_COMM_NULL);
 
 } // namespace decgpe::setup

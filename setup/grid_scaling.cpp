@@ -13,7 +13,7 @@ double operations_per_step(const Grid& grid) {
   for (int l = 0; l < grid.ms; ++l) {
     per_instance += grid.row_begin[l + 1] - grid.row_begin[l] + 1;
   }
-  return per_instance * static_cast<double>(grid.instances());
+  return per_instance * static_cast<double>(grid.global_instances());
 }
 
 double max_diagonal_without_density(const Grid& grid, double lambda) {

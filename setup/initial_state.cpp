@@ -55,12 +55,26 @@ void apply_seed(const Grid& grid, const AzimuthalSeed& seed, std::span<Complex> 
   }
 }
 
-double grid_norm(const Grid& grid, std::span<const Complex> psi) {
-  double sum = 0.0;
-  for (std::size_t i = 0; i < psi.size(); ++i) {
-    sum += grid.volume[i % static_cast<std::size_t>(grid.ms)] * norm2(psi[i]);
+std::vector<double> slice_norms(const Grid& grid, std::span<const Complex> psi) {
+  const auto n = static_cast<std::size_t>(grid.slice_cells());
+  std::vector<double> sums;
+  for (int z = grid.owned_begin; z < grid.owned_end; ++z) {
+    double sum = 0.0;
+    for (std::size_t i = static_cast<std::size_t>(z) * n; i < static_cast<std::size_t>(z + 1) * n;
+         ++i) {
+      sum += grid.volume[i % static_cast<std::size_t>(grid.ms)] * norm2(psi[i]);
+    }
+    sums.push_back(sum);
   }
-  return sum;
+  return sums;
+}
+
+double grid_norm(const Grid& grid, std::span<const Complex> psi) {
+  double total = 0.0;
+  for (const double s : slice_norms(grid, psi)) {
+    total += s;
+  }
+  return total;
 }
 
 std::vector<Complex> sample_normalised(const Grid& grid, const HarmonicVortex& state, double t) {

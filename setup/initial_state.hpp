@@ -49,7 +49,11 @@ std::vector<Complex> sample(const Grid& grid, const State& state, double t, doub
   return psi;
 }
 
-/// Σ_i |B_i| |ψ_i|², the discrete norm with per-cell volumes.
+/// Σ_i |B_i| |ψ_i|² over each owned z-slice of the grid, in slice order.
+std::vector<double> slice_norms(const Grid& grid, std::span<const Complex> psi);
+
+/// Σ_i |B_i| |ψ_i|², the discrete norm with per-cell volumes: the slice norms added in order (so a
+/// split over ranks, Decomposition::sum_slices, gets the same bits).
 double grid_norm(const Grid& grid, std::span<const Complex> psi);
 
 /// ψ(r_i, t) scaled so that its discrete norm is 1: the state the tests and benchmarks start from.

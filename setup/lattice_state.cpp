@@ -18,6 +18,7 @@ namespace {
 std::string cache_name(const RunSetup& run) {
   io::Fnv1a h;
   h.problem(run.problem);
+  h.values(std::span<const double>(run.problem.potential.values));
   h.value(run.config.stationary_residual);
   h.values(std::span<const Complex>(run.current));
   return "lattice_state_" + h.hex() + ".h5";

@@ -77,6 +77,15 @@ Grid make_slab(const Grid& global, int first, int last, int owned_first, int own
   return slab;
 }
 
+Grid whole_grid(const Grid& part) {
+  Grid whole = part;
+  whole.size[2] = part.global_z;
+  whole.z_offset = 0;
+  whole.owned_begin = 0;
+  whole.owned_end = part.global_z;
+  return whole;
+}
+
 std::array<int, 3> structures_covering(const lattices::CellComplex& complex,
                                        std::array<double, 3> extent, double h) {
   std::array<int, 3> s{};

@@ -49,6 +49,9 @@ struct Grid {
   std::int64_t cells() const { return instances() * ms; } ///< m, the number of DOFs
   std::int64_t slice_cells() const { return std::int64_t{size[0]} * size[1] * ms; } ///< one z-slice
   std::int64_t owned_cells() const { return (owned_end - owned_begin) * slice_cells(); }
+  /// Of the whole domain: instances() and cells() when the grid is not a slab.
+  std::int64_t global_instances() const { return std::int64_t{size[0]} * size[1] * global_z; }
+  std::int64_t global_cells() const { return global_instances() * ms; }
   /// Whether global z-slice `gz` exists (ψ = 0 beyond the domain's faces).
   bool z_inside(std::int64_t gz) const { return gz >= 0 && gz < global_z; }
   lattices::Vec3 position(std::int64_t i) const; ///< circumcentre of global cell i
@@ -63,6 +66,9 @@ struct Grid {
 
 /// The slab of `global` that stores global slices [first, last) and owns [owned_first, owned_last).
 Grid make_slab(const Grid& global, int first, int last, int owned_first, int owned_last);
+
+/// The whole domain's grid of which `part` is a slab (a copy of `part` when it is not one).
+Grid whole_grid(const Grid& part);
 
 /// Builds the grid; throws std::invalid_argument for sizes < 1 or h ≤ 0 (or non-finite).
 Grid make_grid(const lattices::CellComplex& complex, std::array<int, 3> size, double h);

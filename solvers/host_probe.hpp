@@ -18,10 +18,17 @@ struct ProbeSample {
   Complex cell_overlap{0.0, 0.0};          ///< Σ_i conj(ψ₀_i) ψ_i
 };
 
+/// The sample of the whole domain `grid`.
 ProbeSample probe(const Grid& grid, std::span<const Complex> psi, std::span<const Complex> psi0,
                   std::int64_t step, double t);
 
-/// Σ_i |ψ_i|², every cell counted once.
-double cell_norm(std::span<const Complex> psi);
+/// Σ_i |ψ_i|² and Σ_i conj(ψ₀_i) ψ_i over each owned z-slice of `grid`, in slice order: added in
+/// order (over ranks, Decomposition::sum_slices) they are ProbeSample's cell sums, the same bits
+/// for every split.
+struct SliceSums {
+  std::vector<double> norm, overlap_re, overlap_im;
+};
+SliceSums cell_sums_by_slice(const Grid& grid, std::span<const Complex> psi,
+                             std::span<const Complex> psi0);
 
 } // namespace decgpe

@@ -58,17 +58,14 @@ MemoryNeed memory_need(const RunShape& shape) {
   const auto per_cell = [&](std::uint64_t bytes) {
     return bytes * static_cast<std::uint64_t>(shape.cells);
   };
-  // Held for the whole run: ψ⁰ (the overlap's reference), ψ^{−1} of the paper's start, a tabulated
-  // V, the levels gathered for checkpoints and results (a restart reads its checkpoint into them)
-  // and the snapshot buffer.
-  std::uint64_t host = per_cell(kComplexBytes * (1 + (shape.previous_level ? 1 : 0) +
-                                                 static_cast<std::uint64_t>(shape.levels) + 1) +
+  const std::uint64_t levels = static_cast<std::uint64_t>(shape.levels);
+  // Held for the whole run, of this rank's cells: ψ⁰ (the overlap's reference), ψ^{−1} of the
+  // paper's start, a tabulated V, the levels for checkpoints and results (a restart reads its
+  // checkpoint into them) and the snapshot buffer.
+  std::uint64_t host = per_cell(kComplexBytes * (1 + (shape.previous_level ? 1 : 0) + levels + 1) +
                                 (shape.tabulated_potential ? 8 : 0));
-  // One slab's vectors (its two halo slices are within the rounding up).
   const std::uint64_t slab_vectors =
-      per_cell(kComplexBytes * static_cast<std::uint64_t>(shape.scheme_vectors)) /
-          static_cast<std::uint64_t>(shape.ranks) +
-      1;
+      per_cell(kComplexBytes * static_cast<std::uint64_t>(shape.scheme_vectors));
   MemoryNeed need;
   if (shape.memory == BackendEntry::Memory::host) {
     host += slab_vectors;

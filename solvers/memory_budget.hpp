@@ -25,18 +25,19 @@ struct MemoryNeed {
 /// What the pieces of a run hold per cell (bytes): the set-up's levels, the scheme's vectors on
 /// the backend, the buffers the results and checkpoints are gathered into.
 struct RunShape {
-  std::int64_t cells = 0;
+  std::int64_t cells = 0;      ///< this rank's: its slab's, halos included (the domain's alone)
   int scheme_vectors = 0;      ///< the most vectors the scheme holds at once (its start included)
   int levels = 0;              ///< state levels written to results and checkpoints
   bool previous_level = false; ///< the set-up holds ψ^{−1} (the paper's start)
   bool tabulated_potential = false;
   BackendEntry::Memory memory = BackendEntry::Memory::host;
-  int ranks = 1;         ///< MPI ranks the domain is split over (each backend holds a slab)
+  int ranks = 1;         ///< MPI ranks the domain is split over (each holds a slab)
   int ranks_on_node = 1; ///< of them, those sharing this node's host memory
 };
 
-/// The host need is this node's (every rank holds the whole set-up and gather buffers, and its
-/// slab's vectors when the backend is a host one); the device need is one GPU's (one rank's slab).
+/// The host need is this node's: every rank holds its slab's set-up, levels and snapshot buffer
+/// (and its vectors when the backend is a host one; no rank gathers the domain); the device need
+/// is one GPU's (one rank's slab).
 MemoryNeed memory_need(const RunShape& shape);
 
 /// Bytes this process can still allocate on the host: the least of the kernel's MemAvailable, the

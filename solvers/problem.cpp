@@ -1,25 +1,28 @@
 #include "solvers/problem.hpp"
 
+#include "solvers/scaleout/decomposition.hpp"
+
 #include <algorithm>
 
 namespace decgpe {
 
 double max_diagonal(const Grid& grid, const Potential& potential, double g,
-                    std::span<const Complex> psi) {
-  double best = 0.0; // a max: the same for any thread count
+                    std::span<const Complex> psi, const scaleout::Decomposition* layout) {
+  double best = 0.0; // a max: the same for any thread count and any split
+  const std::int64_t n = grid.slice_cells();
 #pragma omp parallel for schedule(static) reduction(max : best)
-  for (std::int64_t i = 0; i < grid.cells(); ++i) {
+  for (std::int64_t i = grid.owned_begin * n; i < grid.owned_end * n; ++i) {
     const int l = static_cast<int>(i % grid.ms);
     const double m_ii = 0.5 * grid.weight_sum[l] + potential.at(grid, i) +
                         g * norm2(psi[static_cast<std::size_t>(i)]);
     best = std::max(best, m_ii);
   }
-  return best;
+  return layout != nullptr ? layout->max(best) : best;
 }
 
 double stability_bound(const Grid& grid, const Potential& potential, double g,
-                       std::span<const Complex> psi) {
-  return 1.0 / (2.0 * max_diagonal(grid, potential, g, psi));
+                       std::span<const Complex> psi, const scaleout::Decomposition* layout) {
+  return 1.0 / (2.0 * max_diagonal(grid, potential, g, psi, layout));
 }
 
 } // namespace decgpe

@@ -1,5 +1,6 @@
 #include "solvers/splitting.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 namespace decgpe {
@@ -43,6 +44,15 @@ AzimuthalSpectrum azimuthal_spectrum(const Grid& grid, std::span<const Complex> 
     }
   }
   return s;
+}
+
+std::pair<int, int> plane_slices(const Grid& grid) {
+  // Slice sz spans z from origin + sz·box (its cells' centres lie within it, give or take the
+  // rounding): one slice more on each side is enough.
+  const double half = 0.5 * grid.box.z;
+  const int first = static_cast<int>(std::floor((-half - grid.origin.z) / grid.box.z)) - 1;
+  const int last = static_cast<int>(std::ceil((half - grid.origin.z) / grid.box.z)) + 1;
+  return {std::clamp(first, 0, grid.global_z), std::clamp(last, 0, grid.global_z)};
 }
 
 PlaneSample sample_plane(const Grid& grid, std::span<const Complex> psi,

@@ -23,6 +23,11 @@ struct AzimuthalSpectrum {
 AzimuthalSpectrum azimuthal_spectrum(const Grid& grid, std::span<const Complex> psi,
                                      std::span<const Complex> psi0, int max_m = 12);
 
+/// The global z-slices of structures [first, second) that hold every cell of that slab: what a
+/// rank gathers of a domain split over ranks to take the spectrum (the grid's, or its whole
+/// domain's when it is a slab).
+std::pair<int, int> plane_slices(const Grid& grid);
+
 /// The cells of that slab: positions x, y and the densities |ψ|², |ψ₀|² (for the Fig 6 images).
 struct PlaneSample {
   std::vector<double> x, y, density, initial_density;

@@ -21,12 +21,13 @@ std::vector<double> frozen_potential(const Grid& grid, const Potential& potentia
   return u;
 }
 
-/// out = M v for a real v: ½ Σ_F w_F (v_i − v_j) + U_i v_i, v_j = 0 beyond the domain.
+/// out = M v for a real v on the owned slices: ½ Σ_F w_F (v_i − v_j) + U_i v_i, v_j = 0 beyond
+/// the domain (v's halo slices hold the neighbouring slabs' values).
 void apply(const Grid& g, const std::vector<double>& u, const std::vector<double>& v,
            std::vector<double>& out) {
-  const std::int64_t nx = g.size[0], ny = g.size[1], nz = g.size[2];
+  const std::int64_t nx = g.size[0], ny = g.size[1];
 #pragma omp parallel for collapse(2) schedule(static)
-  for (std::int64_t sz = 0; sz < nz; ++sz) {
+  for (std::int64_t sz = g.owned_begin; sz < g.owned_end; ++sz) {
     for (std::int64_t sy = 0; sy < ny; ++sy) {
       std::int64_t i = g.ms * ((sz * ny + sy) * nx);
       for (std::int64_t sx = 0; sx < nx; ++sx) {
@@ -35,7 +36,7 @@ void apply(const Grid& g, const std::vector<double>& u, const std::vector<double
           for (int e = g.row_begin[l]; e < g.row_begin[l + 1]; ++e) {
             const StencilEntry& s = g.stencil[e];
             const std::int64_t x = sx + s.dx, y = sy + s.dy, z = sz + s.dz;
-            const bool inside = x >= 0 && y >= 0 && z >= 0 && x < nx && y < ny && z < nz;
+            const bool inside = x >= 0 && y >= 0 && x < nx && y < ny && g.z_inside(z + g.z_offset);
             lap += s.weight *
                    (v[i] - (inside ? v[g.ms * ((z * ny + y) * nx + x) + s.neighbour] : 0.0));
           }
@@ -46,24 +47,42 @@ void apply(const Grid& g, const std::vector<double>& u, const std::vector<double
   }
 }
 
-/// Σ_i |B_i| a_i b_i in a fixed number of fixed chunks: the same sum for any thread count.
-double dot(const Grid& g, const std::vector<double>& a, const std::vector<double>& b) {
-  constexpr std::int64_t kChunks = 256;
-  const auto n = static_cast<std::int64_t>(a.size());
-  std::vector<double> partial(kChunks, 0.0);
+/// Σ_i |B_i| a_i b_i over the owned cells, slice by slice: the same sum for any thread count and
+/// any split over ranks.
+double dot(const Grid& g, const scaleout::Decomposition& layout, const std::vector<double>& a,
+           const std::vector<double>& b) {
+  const std::int64_t n = g.slice_cells();
+  std::vector<double> partial(static_cast<std::size_t>(g.owned_end - g.owned_begin));
 #pragma omp parallel for schedule(static)
-  for (std::int64_t c = 0; c < kChunks; ++c) {
+  for (std::size_t s = 0; s < partial.size(); ++s) {
+    const std::int64_t begin = (g.owned_begin + static_cast<std::int64_t>(s)) * n;
     double sum = 0.0;
-    for (std::int64_t i = c * n / kChunks; i < (c + 1) * n / kChunks; ++i) {
+    for (std::int64_t i = begin; i < begin + n; ++i) {
       sum += g.volume[static_cast<std::size_t>(i % g.ms)] * a[i] * b[i];
     }
-    partial[c] = sum;
+    partial[s] = sum;
   }
-  double total = 0.0;
-  for (double p : partial) {
-    total += p;
+  return layout.sum_slices(partial);
+}
+
+/// The LCG's state after `steps` more steps from `state` (x ← a x + c, composed by squaring).
+std::uint64_t lcg_advance(std::uint64_t state, std::uint64_t steps) {
+  std::uint64_t a = 6364136223846793005ULL, c = 1442695040888963407ULL;
+  std::uint64_t total_a = 1, total_c = 0;
+  for (; steps > 0; steps >>= 1) {
+    if ((steps & 1) != 0) {
+      total_a *= a;
+      total_c = total_c * a + c;
+    }
+    c *= a + 1;
+    a *= a;
   }
-  return total;
+  return total_a * state + total_c;
+}
+
+/// The whole domain's process when there is no layout.
+scaleout::Decomposition or_whole(const Grid& grid, const scaleout::Decomposition* layout) {
+  return layout != nullptr ? *layout : scaleout::Decomposition::whole(grid.global_z);
 }
 
 /// Eigenvalues and eigenvectors of a small symmetric matrix (row-major, n × n) by cyclic Jacobi
@@ -116,7 +135,7 @@ void jacobi_eigen(std::vector<double>& a, std::vector<double>& vectors, int n) {
 } // namespace
 
 double gershgorin_radius(const Grid& grid, const Potential& potential, double g,
-                         std::span<const Complex> psi) {
+                         std::span<const Complex> psi, const scaleout::Decomposition* layout) {
   // Row l of ½L: diagonal ½Σw, off-diagonal magnitudes ½Σ|w| (= Σw for the DEC lattices' positive
   // weights; cubic4's second neighbours have negative ones).
   std::vector<double> row_bound(static_cast<std::size_t>(grid.ms));
@@ -128,44 +147,50 @@ double gershgorin_radius(const Grid& grid, const Potential& potential, double g,
     row_bound[static_cast<std::size_t>(l)] =
         0.5 * (grid.weight_sum[static_cast<std::size_t>(l)] + abs_sum);
   }
-  double best = 0.0; // a max: the same for any thread count
+  double best = 0.0; // a max: the same for any thread count and any split
+  const std::int64_t n = grid.slice_cells();
 #pragma omp parallel for schedule(static) reduction(max : best)
-  for (std::int64_t i = 0; i < grid.cells(); ++i) {
+  for (std::int64_t i = grid.owned_begin * n; i < grid.owned_end * n; ++i) {
     const double u = potential.at(grid, i) + g * norm2(psi[static_cast<std::size_t>(i)]);
     best = std::max(best, row_bound[static_cast<std::size_t>(i % grid.ms)] + std::abs(u));
   }
-  return best;
+  return layout != nullptr ? layout->max(best) : best;
 }
 
 SpectrumEstimate estimate_spectrum(const Grid& grid, const Potential& potential, double g,
-                                   std::span<const Complex> psi, int iterations) {
+                                   std::span<const Complex> psi, int iterations,
+                                   const scaleout::Decomposition* given_layout) {
+  const scaleout::Decomposition layout = or_whole(grid, given_layout);
   SpectrumEstimate e;
-  e.gershgorin = gershgorin_radius(grid, potential, g, psi);
+  e.gershgorin = gershgorin_radius(grid, potential, g, psi, &layout);
   const std::vector<double> u = frozen_potential(grid, potential, g, psi);
   const auto n = static_cast<std::size_t>(grid.cells());
   std::vector<double> q(n), q_prev(n, 0.0), w(n);
-  std::uint64_t state = 0x9e3779b97f4a7c15ULL; // fixed seed: the same estimate on every run
+  // A fixed seed, the sequence in global cell order: the same start on every run and every split.
+  std::uint64_t state = lcg_advance(0x9e3779b97f4a7c15ULL,
+                                    static_cast<std::uint64_t>(grid.z_offset * grid.slice_cells()));
   for (double& x : q) {
     state = state * 6364136223846793005ULL + 1442695040888963407ULL;
     x = static_cast<double>(state >> 11) * 0x1.0p-53 * 2.0 - 1.0;
   }
-  const double start_norm = std::sqrt(dot(grid, q, q));
+  const double start_norm = std::sqrt(dot(grid, layout, q, q));
   for (double& x : q) {
     x /= start_norm;
   }
   std::vector<double> alpha, beta;
-  const int k_max =
-      static_cast<int>(std::min<std::size_t>(static_cast<std::size_t>(iterations), n));
+  const int k_max = static_cast<int>(
+      std::min<std::int64_t>(static_cast<std::int64_t>(iterations), grid.global_cells()));
   for (int k = 0; k < k_max; ++k) {
+    layout.exchange_halos(q, grid.slice_cells());
     apply(grid, u, q, w);
     const double b_prev = beta.empty() ? 0.0 : beta.back();
-    const double a = dot(grid, w, q);
+    const double a = dot(grid, layout, w, q);
 #pragma omp parallel for schedule(static)
     for (std::int64_t i = 0; i < static_cast<std::int64_t>(n); ++i) {
       w[i] -= a * q[i] + b_prev * q_prev[i];
     }
     alpha.push_back(a);
-    const double b = std::sqrt(dot(grid, w, w));
+    const double b = std::sqrt(dot(grid, layout, w, w));
     beta.push_back(b);
     if (!(b > 1e-12 * std::abs(a))) {
       break; // an invariant subspace: the Ritz values are eigenvalues

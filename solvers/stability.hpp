@@ -6,6 +6,7 @@
 // it negative, which is why ρ, not max M_ii, sets the limit.
 
 #include "solvers/problem.hpp"
+#include "solvers/scaleout/decomposition.hpp"
 
 #include <span>
 #include <string>
@@ -23,14 +24,18 @@ struct SpectrumEstimate {
 };
 
 /// The Gershgorin bound alone: safe for any sign of V and g, up to (Σw + |U|)/(Σw/2 + U) × too
-/// cautious.
+/// cautious. With a layout, `grid` and ψ are this rank's part and the bound is the whole domain's.
 double gershgorin_radius(const Grid& grid, const Potential& potential, double g,
-                         std::span<const Complex> psi);
+                         std::span<const Complex> psi,
+                         const scaleout::Decomposition* layout = nullptr);
 
-/// `iterations` Lanczos steps on M(ψ) from a fixed pseudo-random start (the result does not depend
-/// on the thread count). Each extreme Ritz value θ with residual norm r has an eigenvalue within r
-/// of it; θ + r estimates the spectrum's end from outside, and the Gershgorin bound caps it.
+/// `iterations` Lanczos steps on M(ψ) from a fixed pseudo-random start. The result depends neither
+/// on the thread count nor on the split over ranks (`layout`, with `grid` and ψ this rank's part;
+/// null: the whole domain here). Each extreme Ritz value θ with residual norm r has an eigenvalue
+/// within r of it; θ + r estimates the spectrum's end from outside, and the Gershgorin bound caps
+/// it.
 SpectrumEstimate estimate_spectrum(const Grid& grid, const Potential& potential, double g,
-                                   std::span<const Complex> psi, int iterations = 80);
+                                   std::span<const Complex> psi, int iterations = 80,
+                                   const scaleout::Decomposition* layout = nullptr);
 
 } // namespace decgpe

@@ -6,13 +6,16 @@
 #include "verify/bitwise.hpp"
 #include "verify/run_fixture.hpp"
 
+#include <set>
 #include <string>
+#include <system_error>
 #include <vector>
 
 namespace decgpe::verify {
 
 class RestartFixture : public RunFixture {
 protected:
+  mutable std::error_code ec_;
   fs::path checkpoint() const { return dir_ / "out" / "result.checkpoint.h5"; }
 
   /// Runs `toml` with `flags` in parts, part k under the launcher prefix `launchers[k]` (e.g. an
@@ -38,10 +41,16 @@ protected:
       }
     }
     EXPECT_FALSE(fs::exists(checkpoint())) << "a complete run removes its checkpoint";
+    const fs::path parts = out().string() + ".parts";
     for (const fs::directory_entry& file : fs::directory_iterator(out().parent_path())) {
-      EXPECT_TRUE(file.path() == out() || file.path() == sidecar())
-          << "only the results and their sidecar are left, found " << file.path();
+      EXPECT_TRUE(file.path() == out() || file.path() == sidecar() || file.path() == parts)
+          << "only the results, their sidecar and their parts are left, found " << file.path();
     }
+    std::set<std::string> tags; // one write's parts (the last part's ranks), none superseded
+    for (const fs::directory_entry& file : fs::directory_iterator(parts, ec_)) {
+      tags.insert(file.path().filename().string().substr(0, 16));
+    }
+    EXPECT_LE(tags.size(), 1U);
   }
 
   /// The levels and snapshots of `b` are bitwise those of `a`, and so is the diagnostics series

@@ -1,6 +1,9 @@
 // Scale-out over MPI ranks (labels mpi and multigpu), run under mpiexec with 1, 2 or 3 ranks: every
 // rank checks that the slabs together reproduce the reference oracle bit for bit, for every scheme.
 
+#include "io/checkpoint.hpp"
+#include "setup/case_setup.hpp"
+#include "solvers/scaleout/decomposition.hpp"
 #include "solvers/scaleout/mpi_session.hpp"
 #include "solvers/scaleout/slab_backend.hpp"
 #include "verify/lattice_params.hpp"
@@ -44,32 +47,49 @@ std::vector<Complex> initial_state(const Problem& p) {
   return sample_normalised(p.grid, HarmonicVortex{1, 1.0}, 0.0);
 }
 
-/// Runs `local` over all ranks and the reference on each rank, for both schemes; checks rank 0's
-/// gathered levels bitwise and the diagnostics everywhere.
+/// This rank's slab: its problem, and its stored slices of a whole-domain state.
+struct Slab {
+  scaleout::Decomposition layout;
+  Problem problem;
+
+  explicit Slab(const Problem& whole)
+      : layout(scaleout::Decomposition::slabs(whole.grid.size[2], MPI_COMM_WORLD)),
+        problem(layout.local(whole)) {}
+  std::vector<Complex> stored(std::span<const Complex> whole) const {
+    const auto part = layout.stored(whole, problem.grid.slice_cells());
+    return {part.begin(), part.end()};
+  }
+  std::unique_ptr<Backend> backend(std::string_view local) const {
+    return scaleout::make_slab_backend(local, problem, layout);
+  }
+};
+
+/// Runs `local` over all ranks and the reference on each rank, for every scheme; each rank checks
+/// its slab's levels (halos included) bitwise against the reference's, and the diagnostics.
 void expect_slabs_match_reference(std::string_view lattice, std::string_view local) {
   Problem p = make_problem(lattice);
   const std::vector<Complex> psi = initial_state(p);
+  const Slab slab(p);
+  const std::vector<Complex> mine = slab.stored(psi);
   for (const SchemeEntry& entry : scheme_registry()) {
     const std::string_view scheme = entry.name;
     const long steps = verify::comparison_steps(scheme, 201);
     const double dt = verify::test_step(scheme, p, psi);
     const std::unique_ptr<Backend> reference = make_backend("reference", p);
-    const std::unique_ptr<Backend> slabs = scaleout::make_slab_backend(local, p, MPI_COMM_WORLD);
+    const std::unique_ptr<Backend> slabs = slab.backend(local);
     const std::unique_ptr<Scheme> on_reference = make_scheme(scheme, *reference, dt);
     const std::unique_ptr<Scheme> on_slabs = make_scheme(scheme, *slabs, dt);
     on_reference->start({psi, psi, {}});
-    on_slabs->start({psi, psi, {}});
+    on_slabs->start({mine, mine, {}});
     on_reference->advance(steps);
     on_slabs->advance(steps);
-    const auto n = static_cast<std::size_t>(p.grid.cells());
     for (int level = 0; level < static_cast<int>(on_reference->level_names().size()); ++level) {
-      std::vector<Complex> a(n), b(n);
+      std::vector<Complex> a(static_cast<std::size_t>(p.grid.cells()));
+      std::vector<Complex> b(static_cast<std::size_t>(slab.problem.grid.cells()));
       on_reference->download(level, a);
       on_slabs->download(level, b);
-      if (rank() == 0) {
-        EXPECT_TRUE(verify::bitwise_equal(a, b))
-            << scheme << " level " << level << ", " << lattice << " on " << ranks() << " ranks";
-      }
+      EXPECT_TRUE(verify::bitwise_equal(slab.stored(a), b))
+          << scheme << " level " << level << ", " << lattice << " on " << ranks() << " ranks";
     }
     const Diagnostics dr = on_reference->diagnostics(), ds = on_slabs->diagnostics();
     EXPECT_NEAR(ds.norm, dr.norm, 1e-13 * dr.norm) << scheme;
@@ -87,6 +107,8 @@ void expect_slabs_match_reference(std::string_view lattice, std::string_view loc
 void expect_adaptive_slabs_match_reference(std::string_view lattice, std::string_view local) {
   const Problem p = make_problem(lattice);
   const std::vector<Complex> psi = initial_state(p);
+  const Slab slab(p);
+  const std::vector<Complex> mine = slab.stored(psi);
   double peak = 0.0;
   for (const Complex& z : psi) {
     peak = std::max(peak, norm2(z));
@@ -98,25 +120,24 @@ void expect_adaptive_slabs_match_reference(std::string_view lattice, std::string
     const double dt_max = 0.9 * verify::scheme_limit("rk4", p, psi);
     const AdaptiveSettings settings{0.05, dt_max, 0.05, 1e-2 * peak, 1e-7};
     const std::unique_ptr<Backend> reference = make_backend("reference", p);
-    const std::unique_ptr<Backend> slabs = scaleout::make_slab_backend(local, p, MPI_COMM_WORLD);
+    const std::unique_ptr<Backend> slabs = slab.backend(local);
     const std::unique_ptr<Scheme> on_reference = make_scheme(entry.name, *reference, dt_max);
     const std::unique_ptr<Scheme> on_slabs = make_scheme(entry.name, *slabs, dt_max);
+    on_reference->start({psi, psi, {}});
+    on_slabs->start({mine, mine, {}});
     for (Scheme* s : {on_reference.get(), on_slabs.get()}) {
-      s->start({psi, psi, {}});
       s->make_adaptive(entry.adaptive, settings);
     }
     const long steps = on_reference->advance(100000);
     EXPECT_EQ(on_slabs->advance(100000), steps) << entry.name;
     EXPECT_EQ(on_slabs->clock().time, settings.end_time) << entry.name;
     EXPECT_EQ(on_slabs->clock().next_dt, on_reference->clock().next_dt) << entry.name;
-    const auto n = static_cast<std::size_t>(p.grid.cells());
-    std::vector<Complex> a(n), b(n);
+    std::vector<Complex> a(static_cast<std::size_t>(p.grid.cells()));
+    std::vector<Complex> b(static_cast<std::size_t>(slab.problem.grid.cells()));
     on_reference->download(0, a);
     on_slabs->download(0, b);
-    if (rank() == 0) {
-      EXPECT_TRUE(verify::bitwise_equal(a, b))
-          << entry.name << " adaptive, " << lattice << " on " << ranks() << " ranks";
-    }
+    EXPECT_TRUE(verify::bitwise_equal(slab.stored(a), b))
+        << entry.name << " adaptive, " << lattice << " on " << ranks() << " ranks";
   }
 }
 
@@ -145,6 +166,59 @@ TEST_P(Gpu, CudaSlabsAreBitwiseIdenticalToReference) {
 }
 
 INSTANTIATE_TEST_SUITE_P(EveryStencil, Gpu, verify::every_stencil(), verify::lattice_name);
+
+/// A seeded stationary vortex: every set-up quantity that a reduction over the domain makes (the
+/// norm, ρ by Lanczos and Gershgorin, eq. 11, the adaptive step's density floor) and the run's
+/// fingerprint; with the leapfrog's paper start (ψ^{−1}) or RK4's adaptive steps.
+std::string setup_case(const std::string& time) {
+  return R"(lattice = "bcc"
+h = 0.8
+structures = [6, 5, 9]
+g = 40.0
+[time]
+dt_fraction = 0.5
+end_time = 0.05
+)" + time + R"([initial]
+kappa = 2
+[initial.seed]
+seed = 5
+amplitude = 1e-3
+)";
+}
+
+class SetUp : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(SetUp, EachRanksSetUpIsItsSlabOfTheOneProcessSetUpBitForBit) {
+  const setup::CaseConfig config = setup::parse_case(setup_case(GetParam()), "setup.toml");
+  const setup::RunSetup whole = setup::prepare_run(config);
+  const setup::RunSetup mine = setup::prepare_run(config, {}, MPI_COMM_WORLD);
+  EXPECT_EQ(mine.layout.ranks(), ranks());
+  EXPECT_EQ(mine.problem.grid.global_cells(), whole.problem.grid.cells());
+  EXPECT_EQ(mine.normalisation, whole.normalisation);
+  EXPECT_EQ(mine.spectrum.radius, whole.spectrum.radius);
+  EXPECT_EQ(mine.spectrum.gershgorin, whole.spectrum.gershgorin);
+  EXPECT_EQ(mine.eq11_bound, whole.eq11_bound);
+  EXPECT_EQ(mine.dt, whole.dt);
+  EXPECT_EQ(mine.adaptive.density_floor, whole.adaptive.density_floor);
+  EXPECT_EQ(io::fingerprint(mine), io::fingerprint(whole));
+  const std::int64_t n = whole.problem.grid.slice_cells();
+  const auto part = [&](const std::vector<Complex>& v) {
+    const auto s = mine.layout.stored(std::span<const Complex>(v), n);
+    return std::vector<Complex>(s.begin(), s.end());
+  };
+  EXPECT_TRUE(verify::bitwise_equal(mine.current, part(whole.current)));
+  ASSERT_EQ(mine.previous.empty(), whole.previous.empty()); // ψ^{−1}: the paper's start only
+  if (!whole.previous.empty()) {
+    EXPECT_TRUE(verify::bitwise_equal(mine.previous, part(whole.previous)));
+  }
+  if (ranks() > 1) { // a rank holds its slab only
+    EXPECT_LT(mine.current.size(), whole.current.size());
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Decomposition, SetUp,
+                         ::testing::Values("start = \"paper\"\n",
+                                           "scheme = \"rk4\"\nadaptive = true\n"));
 
 TEST(Decomposition, SlabsCoverTheDomainAndDifferByAtMostOne) {
   for (int sz : {3, 7, 10, 302}) {

@@ -44,16 +44,6 @@ void MpiSession::abort(int code) const {
   std::exit(code);
 }
 
-SlabRange slab_range(int rank, int ranks, int sz) {
-  if (ranks > sz) {
-    throw std::invalid_argument(std::to_string(ranks) + " ranks but only " + std::to_string(sz) +
-                                " z-slices of structures: use fewer ranks or a larger domain");
-  }
-  const int base = sz / ranks, extra = sz % ranks;
-  const int begin = rank * base + std::min(rank, extra);
-  return {begin, begin + base + (rank < extra ? 1 : 0)};
-}
-
 namespace {
 
 /// This rank's index on its node and the number of ranks there.

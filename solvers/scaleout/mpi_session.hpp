@@ -26,13 +26,6 @@ private:
   int size_ = 1;
 };
 
-/// Slices [begin, end) of Sz that rank `rank` of `ranks` owns: as even as possible, sizes differ by
-/// at most one.
-struct SlabRange {
-  int begin, end;
-};
-SlabRange slab_range(int rank, int ranks, int sz);
-
 /// This rank's index among the ranks on its node, for picking a GPU.
 int node_local_rank(MPI_Comm comm);
 /// How many ranks of `comm` share this rank's node (and its memory).

@@ -5,17 +5,18 @@
 
 #include "solvers/backend.hpp"
 #include "solvers/backend_registry.hpp"
-
-#include <mpi.h>
+#include "solvers/scaleout/decomposition.hpp"
 
 namespace decgpe::scaleout {
 
-/// A backend spanning the ranks of `comm`; `local` is a registered backend that runs on slabs
-/// (openmp, cuda, cuda:plain, cuda:shared; "auto" picks one). upload() takes the whole domain's
-/// values on every rank; download() gathers them on rank 0 (other ranks' outputs are left
-/// untouched); diagnostics() are reduced over all ranks. With cuda, each rank takes the GPU of its
-/// node-local rank.
-std::unique_ptr<Backend> make_slab_backend(std::string_view local, const Problem& global,
-                                           MPI_Comm comm, const BackendTuning& tuning = {});
+/// A backend spanning the ranks of `layout`; `local` is a registered backend that runs on slabs
+/// (openmp, cuda, cuda:plain, cuda:shared; "auto" picks one) and `slab` this rank's problem
+/// (layout.local() of the whole domain's). Like every backend it works on its problem's cells:
+/// upload() and download() take this rank's stored slices (halos included), no rank ever holds the
+/// whole domain; diagnostics() are reduced over all ranks. With cuda, each rank takes the GPU of
+/// its node-local rank.
+std::unique_ptr<Backend> make_slab_backend(std::string_view local, const Problem& slab,
+                                           const Decomposition& layout,
+                                           const BackendTuning& tuning = {});
 
 } // namespace decgpe::scaleout

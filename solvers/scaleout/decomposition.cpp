@@ -1,0 +1,159 @@
+#include "solvers/scaleout/decomposition.hpp"
+
+#include <algorithm>
+#include <limits>
+#include <stdexcept>
+#include <string>
+
+namespace decgpe::scaleout {
+
+SlabRange slab_range(int rank, int ranks, int sz) {
+  if (ranks > sz) {
+    throw std::invalid_argument(std::to_string(ranks) + " ranks but only " + std::to_string(sz) +
+                                " z-slices of structures: use fewer ranks or a larger domain");
+  }
+  const int base = sz / ranks, extra = sz % ranks;
+  const int begin = rank * base + std::min(rank, extra);
+  return {begin, begin + base + (rank < extra ? 1 : 0)};
+}
+
+Decomposition Decomposition::whole(int sz) {
+  return slabs(sz, MPI_COMM_NULL);
+}
+
+Decomposition Decomposition::slabs(int sz, MPI_Comm comm) {
+  Decomposition d;
+  d.global_z_ = sz;
+  if (comm != MPI_COMM_NULL) {
+    d.comm_ = comm;
+    MPI_Comm_rank(comm, &d.rank_);
+    MPI_Comm_size(comm, &d.ranks_);
+  }
+  for (int r = 0; r < d.ranks_; ++r) {
+    const SlabRange s = slab_range(r, d.ranks_, sz);
+    d.owned_counts_.push_back(s.end - s.begin);
+    d.owned_offsets_.push_back(s.begin);
+  }
+  d.owned_ = slab_range(d.rank_, d.ranks_, sz);
+  d.first_ = d.owned_.begin - (d.rank_ > 0 ? 1 : 0);
+  d.last_ = d.owned_.end + (d.rank_ + 1 < d.ranks_ ? 1 : 0);
+  return d;
+}
+
+Grid Decomposition::local(const Grid& whole) const {
+  return distributed() ? make_slab(whole, first_, last_, owned_.begin, owned_.end) : whole;
+}
+
+Problem Decomposition::local(const Problem& whole) const {
+  Problem p;
+  p.grid = local(whole.grid);
+  p.potential.kind = whole.potential.kind;
+  p.potential.lambda = whole.potential.lambda;
+  if (whole.potential.kind == Potential::Kind::tabulated) {
+    const auto values =
+        stored(std::span<const double>(whole.potential.values), whole.grid.slice_cells());
+    p.potential.values.assign(values.begin(), values.end());
+  }
+  p.g = whole.g;
+  return p;
+}
+
+double Decomposition::sum_slices(std::span<const double> owned) const {
+  std::vector<double> every(owned.begin(), owned.end());
+  if (distributed()) {
+    every.resize(static_cast<std::size_t>(global_z_));
+    MPI_Allgatherv(owned.data(), static_cast<int>(owned.size()), MPI_DOUBLE, every.data(),
+                   owned_counts_.data(), owned_offsets_.data(), MPI_DOUBLE, comm_);
+  }
+  double total = 0.0;
+  for (const double s : every) {
+    total += s;
+  }
+  return total;
+}
+
+std::vector<std::uint64_t> Decomposition::all_slices(std::span<const std::uint64_t> owned) const {
+  std::vector<std::uint64_t> every(owned.begin(), owned.end());
+  if (distributed()) {
+    every.resize(static_cast<std::size_t>(global_z_));
+    MPI_Allgatherv(owned.data(), static_cast<int>(owned.size()), MPI_UINT64_T, every.data(),
+                   owned_counts_.data(), owned_offsets_.data(), MPI_UINT64_T, comm_);
+  }
+  return every;
+}
+
+std::vector<Complex> Decomposition::gather_slices(std::span<const Complex> stored, int begin,
+                                                  int end, std::int64_t slice_values) const {
+  const int mine_begin = std::max(begin, owned_.begin), mine_end = std::min(end, owned_.end);
+  const std::span<const Complex> mine =
+      mine_end > mine_begin
+          ? stored.subspan(static_cast<std::size_t>((mine_begin - first_) * slice_values),
+                           static_cast<std::size_t>((mine_end - mine_begin) * slice_values))
+          : std::span<const Complex>();
+  if (!distributed()) {
+    return {mine.begin(), mine.end()};
+  }
+  if (2 * (end - begin) * slice_values > std::numeric_limits<int>::max()) {
+    throw std::runtime_error("too many slices to gather on one rank");
+  }
+  std::vector<int> counts, offsets; // in doubles, two per value
+  for (std::size_t r = 0; r < owned_counts_.size(); ++r) {
+    const int b = std::max(begin, owned_offsets_[r]);
+    const int e = std::min(end, owned_offsets_[r] + owned_counts_[r]);
+    counts.push_back(static_cast<int>(2 * std::max(0, e - b) * slice_values));
+    offsets.push_back(static_cast<int>(2 * std::max(0, b - begin) * slice_values));
+  }
+  std::vector<Complex> band(rank_ == 0 ? static_cast<std::size_t>((end - begin) * slice_values)
+                                       : 0);
+  MPI_Gatherv(mine.data(), counts[static_cast<std::size_t>(rank_)], MPI_DOUBLE, band.data(),
+              counts.data(), offsets.data(), MPI_DOUBLE, 0, comm_);
+  return band;
+}
+
+double Decomposition::max(double mine) const {
+  if (distributed()) {
+    MPI_Allreduce(MPI_IN_PLACE, &mine, 1, MPI_DOUBLE, MPI_MAX, comm_);
+  }
+  return mine;
+}
+
+std::uint64_t Decomposition::broadcast(std::uint64_t value) const {
+  if (distributed()) {
+    MPI_Bcast(&value, 1, MPI_UINT64_T, 0, comm_);
+  }
+  return value;
+}
+
+void Decomposition::barrier() const {
+  if (distributed()) {
+    MPI_Barrier(comm_);
+  }
+}
+
+bool Decomposition::all(bool mine) const {
+  int flag = mine ? 1 : 0;
+  if (distributed()) {
+    MPI_Allreduce(MPI_IN_PLACE, &flag, 1, MPI_INT, MPI_MIN, comm_);
+  }
+  return flag == 1;
+}
+
+void Decomposition::exchange_halos(std::span<double> stored, std::int64_t slice_values) const {
+  if (!distributed()) {
+    return;
+  }
+  if (slice_values > std::numeric_limits<int>::max()) {
+    throw std::invalid_argument("z-slices too large for one MPI message");
+  }
+  const auto n = static_cast<int>(slice_values);
+  double* first_owned = stored.data() + (owned_.begin - first_) * slice_values;
+  double* last_owned = stored.data() + (owned_.end - 1 - first_) * slice_values;
+  const int below = lower() >= 0 ? lower() : MPI_PROC_NULL;
+  const int above = upper() >= 0 ? upper() : MPI_PROC_NULL;
+  MPI_Sendrecv(first_owned, n, MPI_DOUBLE, below, 0, last_owned + (above != MPI_PROC_NULL ? n : 0),
+               n, MPI_DOUBLE, above, 0, comm_, MPI_STATUS_IGNORE);
+  MPI_Sendrecv(last_owned, n, MPI_DOUBLE, above, 1, first_owned - (below != MPI_PROC_NULL ? n : 0),
+               n, MPI_DOUBLE, below, 1, comm_, MPI_STATUS_IGNORE);
+}
+
+} // namespace decgpe::scaleout
