@@ -178,7 +178,8 @@ g = 40.0
 [time]
 dt_fraction = 0.5
 end_time = 0.05
-)" + time + R"([initial]
+)" + time +
+         R"([initial]
 kappa = 2
 [initial.seed]
 seed = 5
