@@ -174,6 +174,11 @@ TEST_F(Survival, TooLittleMemoryIsRefusedBeforeAnyStepNamingBothNumbers) {
 }
 
 TEST_F(Survival, TheMemoryEstimateBoundsTheMeasuredPeak) {
+#if defined(__SANITIZE_ADDRESS__)
+  GTEST_SKIP()
+      << "AddressSanitizer's shadow memory, redzones and quarantine are in the measured peak "
+         "(600 MB against 572 MB estimated here); the plain build measures the estimate";
+#endif
   // 2.1M cells: large enough that the per-cell terms dominate the libraries.
   const std::string toml =
       replace(kCase, "h = 0.9\ndomain = [8.0, 8.0, 8.0]", "h = 0.5\nstructures = [56, 56, 56]");
