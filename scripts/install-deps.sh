@@ -6,7 +6,7 @@ packages=(build-essential cmake ninja-build git pkg-config
   libhdf5-dev libgtest-dev libbenchmark-dev libopenmpi-dev openmpi-bin
   nlohmann-json3-dev libcli11-dev libtomlplusplus-dev
   python3 python3-numpy python3-matplotlib python3-h5py python3-venv python3-pip python3-setuptools
-  paraview python3-paraview xvfb xauth)
+  paraview python3-paraview xvfb)
 
 missing=()
 for p in "${packages[@]}"; do
