@@ -79,7 +79,8 @@ MPI_Comm run_comm(const scaleout::MpiSession& mpi) {
 
 /// Over several ranks, the slab backend on this rank's part of the set-up; else one process.
 std::unique_ptr<Backend> make_run_backend(const std::string& name, const RunSetup& setup) {
-  const BackendTuning tuning{setup.config.cuda_block_shape, setup.config.cuda_graphs};
+  const BackendTuning tuning{setup.config.cuda_block_shape, setup.config.cuda_graphs,
+                             setup.config.halo_depth};
   if (!setup.layout.distributed()) {
     return make_backend(name, setup.problem, nullptr, tuning);
   }

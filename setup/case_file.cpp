@@ -435,6 +435,13 @@ void read_cuda(const Section& s, CaseConfig& c) {
   c.cuda_graphs = s.boolean("graphs");
 }
 
+void read_scaleout(const Section& s, CaseConfig& c) {
+  s.allow_only_schema_keys();
+  if (const std::optional<std::int64_t> k = s.integer("halo_depth")) {
+    c.halo_depth = static_cast<int>(*k);
+  }
+}
+
 void read_output(const Section& o, CaseConfig& c) {
   o.allow_only_schema_keys();
   c.checkpoint_every = o.integer("checkpoint_every").value_or(c.checkpoint_every);
@@ -472,6 +479,9 @@ CaseConfig parse_case(std::string_view toml, std::string_view source, const fs::
   }
   if (const std::optional<Section> cuda = top.section("cuda")) {
     read_cuda(*cuda, c);
+  }
+  if (const std::optional<Section> scaleout = top.section("scaleout")) {
+    read_scaleout(*scaleout, c);
   }
   // What eq. 15 and Table 1 need: a stationary state to measure the domain and the step on.
   if (c.operations_per_time && c.dt_fraction_of != "eq11") {

@@ -88,6 +88,9 @@ constexpr std::array kTables{
     CaseTable{"cuda", false,
               "The CUDA backend's tunables: they change its speed, never its results, and are "
               "recorded in the results."},
+    CaseTable{"scaleout", false,
+              "How a run split over MPI ranks (`mpirun -np N decgpe run …`) moves its halos: it "
+              "changes the speed, never the results, and is recorded in the results."},
 };
 
 std::vector<CaseKey> top_level_keys() {
@@ -244,6 +247,12 @@ std::vector<CaseKey> initial_output_cuda_keys() {
        "none",
        {},
        "Replay pairs of leapfrog steps as CUDA graphs; unset: `DECGPE_CUDA_GRAPHS`, else on."},
+      {"scaleout.halo_depth", KeyType::integer, "z-slices", "1", between(1, 64, false, false),
+       "k: the halo slices each slab stores towards a neighbouring slab (deep halos). A "
+       "vector's halos are exchanged every k stencil kernels instead of every one, the slices in "
+       "between computed on both ranks: fewer, larger messages for k − 1 slices of redundant "
+       "work per side. Every rank must own at least k z-slices. Recorded as `tuning_halo_depth`; "
+       "one process ignores it."},
   };
 }
 

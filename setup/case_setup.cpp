@@ -146,7 +146,7 @@ void finish(RunSetup& run, const State& state, const lattices::CellComplex& comp
     size = structures_covering(complex, *config.domain, config.h);
   }
   checked_cell_count(size, complex.cells_per_structure());
-  run.layout = scaleout::Decomposition::slabs(size[2], comm);
+  run.layout = scaleout::Decomposition::slabs(size[2], comm, config.halo_depth.value_or(1));
   if (before_allocating) {
     const int stored = run.layout.last() - run.layout.first();
     before_allocating(

@@ -4,11 +4,11 @@
 // implements it where its data lives. The state never leaves the backend between steps; only
 // diagnostics (a few numbers) cross to the host per cadence, ψ only on upload and download.
 //
-// Vectors are whole-domain fields of grid.cells() complex values, named by a VectorId. Stencil
-// kernels read their input with its neighbours; on a slab they finish by exchanging the halo
-// slices of the output that the next stencil kernel reads (the one named `out` / `next`). Pointwise
-// kernels run over every stored cell, halo slices included, so halo-valid inputs give a halo-valid
-// output. Diagnostics sum the owned cells only.
+// Vectors are fields of grid.cells() complex values, named by a VectorId. Stencil kernels read
+// their input with its neighbours; on a slab, one first exchanges its inputs' halo slices when they
+// are no longer current (every k stencil kernels with k halo slices: solvers/halo_schedule.hpp) and
+// computes its owned slices and the halo slices its inputs allow. Pointwise kernels run over every
+// stored cell, so current inputs give a current output. Diagnostics sum the owned cells only.
 
 #include "solvers/cell_arithmetic.hpp"
 #include "solvers/complex.hpp"
@@ -106,9 +106,10 @@ public:
   /// not fit in the backend's memory.
   virtual VectorId create_vector() = 0;
   virtual void destroy_vector(VectorId v) = 0;
-  /// Sets v from the whole domain's values (a slab takes its stored slices).
+  /// Sets v from the problem's cells (a slab's stored slices; its halo slices are not trusted).
   virtual void upload(VectorId v, std::span<const Complex> values) = 0;
-  /// The whole domain's values of v (a slab backend gathers them on its first rank only).
+  /// v's values on the problem's cells (a slab's stored slices: the owned ones; the halo slices
+  /// hold whatever the last kernels left there, current or not).
   virtual void download(VectorId v, std::span<Complex> values) = 0;
 
   // Stencil kernels.

@@ -21,6 +21,9 @@ namespace decgpe {
 struct BackendTuning {
   std::string cuda_block_shape;    ///< cuda:plain's block, "1x256", "1x512" or "2x256"; "": default
   std::optional<bool> cuda_graphs; ///< replay pairs of leapfrog steps as CUDA graphs
+  /// A slab backend's halo slices per side as the case set them (the Decomposition stores them;
+  /// this says where they came from, for the record); unset: the default, 1.
+  std::optional<int> halo_depth;
 };
 
 struct BackendEntry {

@@ -10,6 +10,7 @@
 
 #include "lattices/cell_complex.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <string>
@@ -38,7 +39,8 @@ struct Grid {
   std::vector<double> weight_sum; ///< Σ_F weight per local index: the Laplacian's diagonal
 
   // A z-slab of a larger domain (scale-out) stores slices [z_offset, z_offset + size[2]) of the
-  // global domain: its owned slices plus one halo slice per neighbouring slab. Memory is indexed
+  // global domain: its owned slices plus k halo slices per neighbouring slab (deep halos,
+  // solvers/halo_schedule.hpp). Memory is indexed
   // with the local z; the potential and the Dirichlet boundary use the global one. For a whole
   // domain, z_offset = 0, global_z = size[2] and every slice is owned.
   int z_offset = 0;
@@ -49,6 +51,8 @@ struct Grid {
   std::int64_t cells() const { return instances() * ms; } ///< m, the number of DOFs
   std::int64_t slice_cells() const { return std::int64_t{size[0]} * size[1] * ms; } ///< one z-slice
   std::int64_t owned_cells() const { return (owned_end - owned_begin) * slice_cells(); }
+  /// k: the halo slices stored towards a neighbouring slab (0 for a whole domain).
+  int halo_depth() const { return std::max(owned_begin, size[2] - owned_end); }
   /// Of the whole domain: instances() and cells() when the grid is not a slab.
   std::int64_t global_instances() const { return std::int64_t{size[0]} * size[1] * global_z; }
   std::int64_t global_cells() const { return global_instances() * ms; }

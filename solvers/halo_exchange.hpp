@@ -1,10 +1,13 @@
 #pragma once
 // Moving z-slab boundary slices between neighbouring ranks, split into begin and end so that the
-// interior update overlaps the communication (AMReX-style): a step updates the owned boundary
-// slices, begin()s the exchange, updates the interior, and end()s it. Implementations: MPI (host
-// memory) and NCCL (device memory).
+// interior update overlaps the communication (AMReX-style): a stencil kernel begin()s the exchange
+// of its inputs' halos, updates the slices that need none, end()s it and updates the rest
+// (solvers/halo_schedule.hpp plans which). Implementations: MPI (host memory) and NCCL (device
+// memory).
 
 #include "solvers/complex.hpp"
+
+#include <span>
 
 namespace decgpe {
 
@@ -15,10 +18,10 @@ public:
   HaloExchange(const HaloExchange&) = delete;
   HaloExchange& operator=(const HaloExchange&) = delete;
 
-  /// Starts sending this slab's first and last owned slices of `state` to the neighbouring ranks
-  /// and receiving theirs into its halo slices. `stream` is the CUDA stream that produced `state`
-  /// (nullptr for host memory).
-  virtual void begin(Complex* state, void* stream) = 0;
+  /// Starts sending this slab's first and last k = Grid::halo_depth() owned slices of each of
+  /// `fields` to the neighbouring ranks and receiving theirs into its k halo slices. `stream` is the
+  /// CUDA stream that produced them (nullptr for host memory).
+  virtual void begin(std::span<Complex* const> fields, void* stream) = 0;
   /// Completes the exchange; on a GPU, work queued on `stream` afterwards sees the halo values.
   virtual void end(void* stream) = 0;
 };

@@ -193,7 +193,7 @@ TEST(CudaBackend, EveryTuningGivesBitwiseTheReferencesStateAndIsReported) {
   for (const char* shape : {"1x256", "1x512", "2x256"}) {
     for (const bool graphs : {true, false}) {
       const std::unique_ptr<Backend> gpu =
-          make_backend("cuda:plain", p, nullptr, BackendTuning{shape, graphs});
+          make_backend("cuda:plain", p, nullptr, BackendTuning{shape, graphs, {}});
       const auto tuning = gpu->tuning();
       ASSERT_EQ(tuning.size(), 2U);
       EXPECT_EQ(tuning[0].second, std::string(shape) + " (case)");

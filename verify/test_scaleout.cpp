@@ -1,5 +1,6 @@
 // Scale-out over MPI ranks (labels mpi and multigpu), run under mpiexec with 1, 2 or 3 ranks: every
-// rank checks that the slabs together reproduce the reference oracle bit for bit, for every scheme.
+// rank checks that the slabs together reproduce the reference oracle bit for bit, for every scheme
+// and every halo depth k = 1 … 4.
 
 #include "io/checkpoint.hpp"
 #include "setup/case_setup.hpp"
@@ -30,15 +31,19 @@ int rank() {
   return r;
 }
 
-/// Interacting, non-stationary, with at least 3 z-slices per rank so that every slab has boundary
-/// and interior slices.
+/// The deepest halo the tests run: slabs carry k = 1 … kMaxDepth halo slices.
+constexpr int kMaxDepth = 4;
+
+/// Interacting, non-stationary, with at least kMaxDepth z-slices per rank on up to 3 ranks, so that
+/// every slab has boundary and interior slices at every depth.
 Problem make_problem(std::string_view lattice) {
   const lattices::CellComplex& c = lattices::cell_complex(lattice);
   const int n =
       std::max(4, static_cast<int>(std::lround(std::cbrt(12000.0 / c.cells_per_structure()))));
   Problem p;
   p.grid = make_grid(
-      c, {n, std::max(2, static_cast<int>(std::lround(n / c.box.y))), std::max(n, 3 * 3)}, 9.0 / n);
+      c, {n, std::max(2, static_cast<int>(std::lround(n / c.box.y))), std::max(n, 3 * kMaxDepth)},
+      9.0 / n);
   p.potential.lambda = 1.4;
   p.g = 200.0;
   return p;
@@ -48,68 +53,93 @@ std::vector<Complex> initial_state(const Problem& p) {
   return sample_normalised(p.grid, HarmonicVortex{1, 1.0}, 0.0);
 }
 
-/// This rank's slab: its problem, and its stored slices of a whole-domain state.
+/// The halo depths a domain of `sz` slices allows on this many ranks (one process has no halos).
+std::vector<int> halo_depths(int sz) {
+  std::vector<int> depths{1};
+  for (int k = 2; ranks() > 1 && k <= std::min(kMaxDepth, sz / ranks()); ++k) {
+    depths.push_back(k);
+  }
+  return depths;
+}
+
+/// This rank's slab with k halo slices: its problem, and its slices of a whole-domain state.
 struct Slab {
   scaleout::Decomposition layout;
   Problem problem;
 
-  explicit Slab(const Problem& whole)
-      : layout(scaleout::Decomposition::slabs(whole.grid.size[2], MPI_COMM_WORLD)),
+  Slab(const Problem& whole, int depth)
+      : layout(scaleout::Decomposition::slabs(whole.grid.size[2], MPI_COMM_WORLD, depth)),
         problem(layout.local(whole)) {}
   std::vector<Complex> stored(std::span<const Complex> whole) const {
     const auto part = layout.stored(whole, problem.grid.slice_cells());
     return {part.begin(), part.end()};
+  }
+  /// The owned cells of this slab's stored values (a download's halo slices need not be current).
+  std::vector<Complex> owned(std::span<const Complex> mine) const {
+    const Grid& g = problem.grid;
+    const auto part = mine.subspan(static_cast<std::size_t>(g.owned_begin * g.slice_cells()),
+                                   static_cast<std::size_t>(g.owned_cells()));
+    return {part.begin(), part.end()};
+  }
+  /// The owned cells of a whole-domain state.
+  std::vector<Complex> owned_of_whole(std::span<const Complex> whole) const {
+    return owned(stored(whole));
   }
   std::unique_ptr<Backend> backend(std::string_view local) const {
     return scaleout::make_slab_backend(local, problem, layout);
   }
 };
 
-/// Runs `local` over all ranks and the reference on each rank, for every scheme; each rank checks
-/// its slab's levels (halos included) bitwise against the reference's, and the diagnostics.
+/// Runs the reference on each rank and `local` over all ranks with every halo depth, for every
+/// scheme; each rank checks its owned cells of every level bitwise against the reference's, and
+/// the diagnostics.
 void expect_slabs_match_reference(std::string_view lattice, std::string_view local) {
   Problem p = make_problem(lattice);
   const std::vector<Complex> psi = initial_state(p);
-  const Slab slab(p);
-  const std::vector<Complex> mine = slab.stored(psi);
   for (const SchemeEntry& entry : scheme_registry()) {
     const std::string_view scheme = entry.name;
     const long steps = verify::comparison_steps(scheme, 201);
     const double dt = verify::test_step(scheme, p, psi);
     const std::unique_ptr<Backend> reference = make_backend("reference", p);
-    const std::unique_ptr<Backend> slabs = slab.backend(local);
     const std::unique_ptr<Scheme> on_reference = make_scheme(scheme, *reference, dt);
-    const std::unique_ptr<Scheme> on_slabs = make_scheme(scheme, *slabs, dt);
     on_reference->start({psi, psi, {}});
-    on_slabs->start({mine, mine, {}});
     on_reference->advance(steps);
-    on_slabs->advance(steps);
-    for (int level = 0; level < static_cast<int>(on_reference->level_names().size()); ++level) {
-      std::vector<Complex> a(static_cast<std::size_t>(p.grid.cells()));
-      std::vector<Complex> b(static_cast<std::size_t>(slab.problem.grid.cells()));
-      on_reference->download(level, a);
-      on_slabs->download(level, b);
-      EXPECT_TRUE(verify::bitwise_equal(slab.stored(a), b))
-          << scheme << " level " << level << ", " << lattice << " on " << ranks() << " ranks";
+    const Diagnostics dr = on_reference->diagnostics();
+    for (const int depth : halo_depths(p.grid.size[2])) {
+      const Slab slab(p, depth);
+      const std::vector<Complex> mine = slab.stored(psi);
+      const std::unique_ptr<Backend> slabs = slab.backend(local);
+      const std::unique_ptr<Scheme> on_slabs = make_scheme(scheme, *slabs, dt);
+      on_slabs->start({mine, mine, {}});
+      on_slabs->advance(steps);
+      const std::string where = std::string(scheme) + ", " + std::string(lattice) + " on " +
+                                std::to_string(ranks()) + " ranks, halo depth " +
+                                std::to_string(depth);
+      for (int level = 0; level < static_cast<int>(on_reference->level_names().size()); ++level) {
+        std::vector<Complex> a(static_cast<std::size_t>(p.grid.cells()));
+        std::vector<Complex> b(static_cast<std::size_t>(slab.problem.grid.cells()));
+        on_reference->download(level, a);
+        on_slabs->download(level, b);
+        EXPECT_TRUE(verify::bitwise_equal(slab.owned_of_whole(a), slab.owned(b)))
+            << where << ", level " << level;
+      }
+      const Diagnostics ds = on_slabs->diagnostics();
+      EXPECT_NEAR(ds.norm, dr.norm, 1e-13 * dr.norm) << where;
+      EXPECT_NEAR(ds.energy, dr.energy, 1e-13 * std::abs(dr.energy)) << where;
+      EXPECT_NEAR(ds.invariant, dr.invariant, 1e-13 * std::abs(dr.invariant)) << where;
+      EXPECT_NEAR(ds.overlap.re, dr.overlap.re, 1e-13 * std::hypot(dr.overlap.re, dr.overlap.im));
+      EXPECT_NEAR(ds.overlap.im, dr.overlap.im, 1e-13 * std::hypot(dr.overlap.re, dr.overlap.im));
+      EXPECT_EQ(ds.max_abs, dr.max_abs) << where;
+      EXPECT_EQ(ds.max_diagonal, dr.max_diagonal) << where;
     }
-    const Diagnostics dr = on_reference->diagnostics(), ds = on_slabs->diagnostics();
-    EXPECT_NEAR(ds.norm, dr.norm, 1e-13 * dr.norm) << scheme;
-    EXPECT_NEAR(ds.energy, dr.energy, 1e-13 * std::abs(dr.energy)) << scheme;
-    EXPECT_NEAR(ds.invariant, dr.invariant, 1e-13 * std::abs(dr.invariant)) << scheme;
-    EXPECT_NEAR(ds.overlap.re, dr.overlap.re, 1e-13 * std::hypot(dr.overlap.re, dr.overlap.im));
-    EXPECT_NEAR(ds.overlap.im, dr.overlap.im, 1e-13 * std::hypot(dr.overlap.re, dr.overlap.im));
-    EXPECT_EQ(ds.max_abs, dr.max_abs) << scheme;
-    EXPECT_EQ(ds.max_diagonal, dr.max_diagonal) << scheme;
   }
 }
 
-/// Adaptive steps on slabs: every rank takes the reference's steps (the reduction's maxima are
-/// exact in any order), to the same end time and the same state.
+/// Adaptive steps on slabs of every halo depth: every rank takes the reference's steps (the
+/// reduction's maxima are exact in any order), to the same end time and the same state.
 void expect_adaptive_slabs_match_reference(std::string_view lattice, std::string_view local) {
   const Problem p = make_problem(lattice);
   const std::vector<Complex> psi = initial_state(p);
-  const Slab slab(p);
-  const std::vector<Complex> mine = slab.stored(psi);
   double peak = 0.0;
   for (const Complex& z : psi) {
     peak = std::max(peak, norm2(z));
@@ -121,24 +151,29 @@ void expect_adaptive_slabs_match_reference(std::string_view lattice, std::string
     const double dt_max = 0.9 * verify::scheme_limit("rk4", p, psi);
     const AdaptiveSettings settings{0.05, dt_max, 0.05, 1e-2 * peak, 1e-7};
     const std::unique_ptr<Backend> reference = make_backend("reference", p);
-    const std::unique_ptr<Backend> slabs = slab.backend(local);
     const std::unique_ptr<Scheme> on_reference = make_scheme(entry.name, *reference, dt_max);
-    const std::unique_ptr<Scheme> on_slabs = make_scheme(entry.name, *slabs, dt_max);
     on_reference->start({psi, psi, {}});
-    on_slabs->start({mine, mine, {}});
-    for (Scheme* s : {on_reference.get(), on_slabs.get()}) {
-      s->make_adaptive(entry.adaptive, settings);
-    }
+    on_reference->make_adaptive(entry.adaptive, settings);
     const long steps = on_reference->advance(100000);
-    EXPECT_EQ(on_slabs->advance(100000), steps) << entry.name;
-    EXPECT_EQ(on_slabs->clock().time, settings.end_time) << entry.name;
-    EXPECT_EQ(on_slabs->clock().next_dt, on_reference->clock().next_dt) << entry.name;
     std::vector<Complex> a(static_cast<std::size_t>(p.grid.cells()));
-    std::vector<Complex> b(static_cast<std::size_t>(slab.problem.grid.cells()));
     on_reference->download(0, a);
-    on_slabs->download(0, b);
-    EXPECT_TRUE(verify::bitwise_equal(slab.stored(a), b))
-        << entry.name << " adaptive, " << lattice << " on " << ranks() << " ranks";
+    for (const int depth : halo_depths(p.grid.size[2])) {
+      const Slab slab(p, depth);
+      const std::vector<Complex> mine = slab.stored(psi);
+      const std::unique_ptr<Backend> slabs = slab.backend(local);
+      const std::unique_ptr<Scheme> on_slabs = make_scheme(entry.name, *slabs, dt_max);
+      on_slabs->start({mine, mine, {}});
+      on_slabs->make_adaptive(entry.adaptive, settings);
+      const std::string where = std::string(entry.name) + " adaptive, " + std::string(lattice) +
+                                " on " + std::to_string(ranks()) + " ranks, halo depth " +
+                                std::to_string(depth);
+      EXPECT_EQ(on_slabs->advance(100000), steps) << where;
+      EXPECT_EQ(on_slabs->clock().time, settings.end_time) << where;
+      EXPECT_EQ(on_slabs->clock().next_dt, on_reference->clock().next_dt) << where;
+      std::vector<Complex> b(static_cast<std::size_t>(slab.problem.grid.cells()));
+      on_slabs->download(0, b);
+      EXPECT_TRUE(verify::bitwise_equal(slab.owned_of_whole(a), slab.owned(b))) << where;
+    }
   }
 }
 

@@ -2,13 +2,15 @@
 // are shared among threads; instances whose neighbours are all inside the domain take a path
 // without bounds checks, reading ψ_j at i + Δ_e with the offsets Δ_e precomputed per stencil entry.
 // Faces are summed in the same order as in `reference`, so the state is bitwise identical to it.
-// On a slab, stencil kernels update the boundary slices first and exchange them while the interior
-// is updated (split phase).
+// On a slab, a stencil kernel exchanges its inputs' halos when they are no longer current
+// (solvers/halo_schedule.hpp: every k kernels with k halo slices) and updates the slices that need
+// none while the messages are in flight (split phase).
 
 #include "solvers/cpu/backends.hpp"
 #include "solvers/cpu/cell_ops.hpp"
 #include "solvers/cpu/host_vectors.hpp"
 #include "solvers/halo_exchange.hpp"
+#include "solvers/halo_schedule.hpp"
 
 #include <omp.h>
 
@@ -19,7 +21,7 @@ namespace {
 class OpenMPBackend final : public Backend {
 public:
   OpenMPBackend(const Problem& problem, HaloExchange* halo)
-      : p_(problem), halo_(halo), vectors_(problem.grid.cells()) {
+      : p_(problem), halo_(halo), schedule_(problem.grid), vectors_(problem.grid.cells()) {
     const Grid& g = p_.grid;
     for (int l = 0; l < g.ms; ++l) {
       for (int e = g.row_begin[l]; e < g.row_begin[l + 1]; ++e) {
@@ -36,15 +38,22 @@ public:
   }
   const Problem& problem() const override { return p_; }
 
-  VectorId create_vector() override { return vectors_.create(); }
+  VectorId create_vector() override {
+    const VectorId v = vectors_.create();
+    schedule_.created(v);
+    return v;
+  }
   void destroy_vector(VectorId v) override { vectors_.destroy(v); }
-  void upload(VectorId v, std::span<const Complex> values) override { vectors_.upload(v, values); }
+  void upload(VectorId v, std::span<const Complex> values) override {
+    vectors_.upload(v, values);
+    schedule_.uploaded(v);
+  }
   void download(VectorId v, std::span<Complex> values) override { vectors_.download(v, values); }
 
   void apply_m(VectorId in, VectorId out) override {
     const Complex* psi = vectors_[in];
     Complex* result = vectors_[out];
-    stencil(psi, result, [&](std::int64_t i, const Complex& lap, double v) {
+    stencil(plan(in, {}, {out}), psi, [&](std::int64_t i, const Complex& lap, double v) {
       CellUpdate{p_}.apply(result, psi, i, lap, v);
     });
   }
@@ -53,9 +62,10 @@ public:
     for (long n = 0; n < steps; ++n) {
       Complex* out = vectors_[older];
       const Complex* psi = vectors_[newer];
-      stencil(psi, out, [&](std::int64_t i, const Complex& lap, double v) {
-        CellUpdate{p_}.leapfrog(out, psi, i, lap, v, 2.0 * dt);
-      });
+      stencil(plan(newer, {older}, {older}), psi,
+              [&](std::int64_t i, const Complex& lap, double v) {
+                CellUpdate{p_}.leapfrog(out, psi, i, lap, v, 2.0 * dt);
+              });
       std::swap(older, newer);
     }
   }
@@ -65,7 +75,10 @@ public:
     const Complex* base = s.stage == 3 ? nullptr : vectors_[s.base];
     Complex* acc = vectors_[s.acc];
     Complex* next = vectors_[s.next];
-    stencil(input, next, [&](std::int64_t i, const Complex& lap, double v) {
+    const StencilPlan p = s.stage == 3   ? plan(s.input, {s.acc}, {s.next})
+                          : s.stage == 0 ? plan(s.input, {s.base}, {s.acc, s.next})
+                                         : plan(s.input, {s.base, s.acc}, {s.acc, s.next});
+    stencil(p, input, [&](std::int64_t i, const Complex& lap, double v) {
       CellUpdate{p_}.rk4(s, input, base, acc, next, i, lap, v);
     });
   }
@@ -75,7 +88,7 @@ public:
     Complex* out = vectors_[s.out];
     const FaceColouring& colouring = face_colouring(p_.grid);
     const Complex* k = rotations_.at(p_.grid, s.tau).data();
-    split_phase(out, [&](int z_begin, int z_end) {
+    split_phase(plan(s.in, {}, {s.out}), [&](int z_begin, int z_end) {
       for_each_index(z_begin, z_end,
                      [&](std::int64_t sx, std::int64_t sy, std::int64_t sz, int l, std::int64_t i) {
                        out[i] =
@@ -93,7 +106,8 @@ public:
     const Complex* prev = vectors_.optional(t.prev);
     Complex* out = vectors_[t.out];
     Complex* acc = vectors_[t.acc];
-    stencil(in, t.last ? acc : out, [&](std::int64_t i, const Complex& lap, double) {
+    const StencilPlan p = plan(t.in, {t.prev, t.first ? kNoVector : t.acc}, {t.out, t.acc});
+    stencil(p, in, [&](std::int64_t i, const Complex& lap, double) {
       CellUpdate::polynomial(t, in, prev, out, acc, i, lap);
     });
   }
@@ -102,6 +116,7 @@ public:
     const Complex* xs = vectors_[x];
     const Complex* ys = vectors_[y];
     Complex* result = vectors_[out];
+    schedule_.pointwise(out, {x, y});
     const auto n = static_cast<std::int64_t>(vectors_.cells());
 #pragma omp parallel for schedule(static)
     for (std::int64_t i = 0; i < n; ++i) {
@@ -123,6 +138,7 @@ public:
     const Complex* prev = vectors_.optional(previous);
     const Complex* ref = vectors_[reference];
     const Grid& g = p_.grid;
+    split_phase(plan(current, {previous, reference}, {}), [](int, int) {}); // ψ's halos for ½Lψ
     CellSums total{};
 #pragma omp parallel
     {
@@ -161,25 +177,42 @@ public:
   }
 
 private:
-  /// f(i, Σ_F w_F (ψ_i − ψ_j), V_i) on every owned cell; on a slab, `exchanged` (the output the
-  /// next stencil kernel reads) has its boundary slices sent while the interior is updated.
-  template <class F> void stencil(const Complex* psi, Complex* exchanged, F&& f) {
-    split_phase(exchanged, [&](int z_begin, int z_end) { for_each_cell(f, psi, z_begin, z_end); });
+  /// How a stencil kernel runs: over the owned slices of a whole domain, or as the slab's
+  /// schedule plans it.
+  StencilPlan plan(VectorId stencil_input, std::initializer_list<VectorId> pointwise,
+                   std::initializer_list<VectorId> outputs) {
+    if (halo_ == nullptr) {
+      return {{}, {p_.grid.owned_begin, p_.grid.owned_end}, {}};
+    }
+    return schedule_.stencil(stencil_input, pointwise, outputs);
   }
 
-  /// update(z_begin, z_end) over the owned slices; on a slab, the boundary slices first and
-  /// `exchanged` sent while the interior is updated.
-  template <class F> void split_phase(Complex* exchanged, F&& update) {
-    const Grid& g = p_.grid;
-    if (halo_ == nullptr) {
-      update(g.owned_begin, g.owned_end);
-      return;
+  /// f(i, Σ_F w_F (ψ_i − ψ_j), V_i) on every cell of the slices `plan` computes.
+  template <class F> void stencil(const StencilPlan& plan, const Complex* psi, F&& f) {
+    split_phase(plan, [&](int z_begin, int z_end) { for_each_cell(f, psi, z_begin, z_end); });
+  }
+
+  /// update(z_begin, z_end) over the slices of `plan`: the exchange it names in flight while the
+  /// first part is updated.
+  template <class F> void split_phase(const StencilPlan& plan, F&& update) {
+    std::vector<Complex*> fields;
+    for (const VectorId v : plan.exchange) {
+      fields.push_back(vectors_[v]);
     }
-    update(g.owned_begin, g.owned_begin + 1);
-    update(std::max(g.owned_begin + 1, g.owned_end - 1), g.owned_end);
-    halo_->begin(exchanged, nullptr);
-    update(g.owned_begin + 1, g.owned_end - 1);
-    halo_->end(nullptr);
+    if (!fields.empty()) {
+      halo_->begin(fields, nullptr);
+    }
+    if (!plan.during.empty()) {
+      update(plan.during.begin, plan.during.end);
+    }
+    if (!fields.empty()) {
+      halo_->end(nullptr);
+      for (const SliceRange& r : plan.after) {
+        if (!r.empty()) {
+          update(r.begin, r.end);
+        }
+      }
+    }
   }
 
   /// f(sx, sy, sz, l, i) for every cell of the local slices [z_begin, z_end), rows shared among
@@ -248,6 +281,7 @@ private:
 
   const Problem& p_;
   HaloExchange* halo_;
+  HaloSchedule schedule_; ///< used on a slab only
   HostVectors vectors_;
   std::vector<std::int64_t> delta_; ///< per stencil entry: global index offset to the neighbour
   FaceRotationCache rotations_;

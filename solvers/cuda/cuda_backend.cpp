@@ -1,11 +1,15 @@
 // Host side of the CUDA backend: device memory, tables, launches on one stream, and diagnostics
-// read back as one small struct. ψ crosses to the host only in store().
+// read back as one small struct. ψ crosses to the host only in store(). On a slab, a stencil kernel
+// whose inputs' halos must be exchanged (solvers/halo_schedule.hpp) runs its interior on the main
+// stream at once, while the exchange and then the slices next to the halos run on a stream of the
+// highest priority; the main stream joins it before the next kernel.
 
 #include "solvers/cuda/cuda_backend.hpp"
 
 #include "solvers/cuda/cuda_check.hpp"
 #include "solvers/cuda/kernels.hpp"
 #include "solvers/face_colouring.hpp"
+#include "solvers/halo_schedule.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -97,7 +101,7 @@ class CudaBackend final : public Backend {
 public:
   CudaBackend(const Problem& problem, StepVariant variant, HaloExchange* halo,
               const BackendTuning& tuning)
-      : p_(problem), variant_(variant), halo_(halo),
+      : p_(problem), variant_(variant), halo_(halo), schedule_(problem.grid),
         shape_(chosen(tuning.cuda_block_shape, "DECGPE_PLAIN_SHAPE", "1x256")),
         graphs_setting_(chosen(tuning.cuda_graphs ? (*tuning.cuda_graphs ? "on" : "off") : "",
                                "DECGPE_CUDA_GRAPHS", "on")),
@@ -123,12 +127,25 @@ public:
       dg_.potential = potential_.get();
     }
     DECGPE_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
+    if (halo_ != nullptr) {
+      int least = 0, greatest = 0;
+      DECGPE_CUDA_CHECK(cudaDeviceGetStreamPriorityRange(&least, &greatest));
+      DECGPE_CUDA_CHECK(
+          cudaStreamCreateWithPriority(&edge_stream_, cudaStreamNonBlocking, greatest));
+      DECGPE_CUDA_CHECK(cudaEventCreateWithFlags(&fork_, cudaEventDisableTiming));
+      DECGPE_CUDA_CHECK(cudaEventCreateWithFlags(&join_, cudaEventDisableTiming));
+    }
     DECGPE_CUDA_CHECK(cudaMallocHost(&host_result_, sizeof(CellSums)));
     DECGPE_CUDA_CHECK(cudaMallocHost(&host_step_result_, sizeof(StepSums)));
   }
 
   ~CudaBackend() override {
     forget_graphs();
+    if (halo_ != nullptr) {
+      cudaEventDestroy(fork_);
+      cudaEventDestroy(join_);
+      cudaStreamDestroy(edge_stream_);
+    }
     cudaStreamDestroy(stream_);
     cudaFreeHost(host_result_);
     cudaFreeHost(host_step_result_);
@@ -151,10 +168,12 @@ public:
     for (std::size_t v = 0; v < vectors_.size(); ++v) {
       if (vectors_[v].get() == nullptr) {
         vectors_[v] = DeviceBuffer<Complex>(cells);
+        schedule_.created(static_cast<VectorId>(v));
         return static_cast<VectorId>(v);
       }
     }
     vectors_.emplace_back(cells);
+    schedule_.created(static_cast<VectorId>(vectors_.size() - 1));
     return static_cast<VectorId>(vectors_.size() - 1);
   }
   void destroy_vector(VectorId v) override {
@@ -166,6 +185,7 @@ public:
     check_size(values.size());
     synchronize();
     copy_to_device(at(v), values.data(), values.size_bytes());
+    schedule_.uploaded(v);
   }
   void download(VectorId v, std::span<Complex> values) override {
     check_size(values.size());
@@ -177,40 +197,40 @@ public:
   void apply_m(VectorId in, VectorId out) override {
     Complex* result = at(out);
     const Complex* psi = at(in);
-    stencil(result, [&](int z_begin, int z_end) {
-      launch_apply_m(cell_tiling_, dg_, psi, result, z_begin, z_end, stream_);
+    stencil(plan(in, {}, {out}), [&](int z_begin, int z_end, cudaStream_t stream) {
+      launch_apply_m(cell_tiling_, dg_, psi, result, z_begin, z_end, stream);
     });
   }
 
   void leapfrog_steps(VectorId older, VectorId newer, double dt, long steps) override {
-    Complex* a = at(older);
-    Complex* b = at(newer);
     if (dg_.two_dt != 2.0 * dt) {
       forget_graphs();
       dg_.two_dt = 2.0 * dt;
     }
     // Pairs of steps replay a captured CUDA graph (two steps return the buffers to their roles):
-    // one launch instead of one to five per step, NCCL calls included.
-    if (use_graphs_ && steps >= 2) {
-      cudaGraphExec_t pair = pair_graph(a, b);
-      for (long n = 0; n + 1 < steps; n += 2) {
-        DECGPE_CUDA_CHECK(cudaGraphLaunch(pair, stream_));
+    // one launch instead of one to five per step, NCCL calls included. On a slab a pair must also
+    // return the halo schedule to where it was, so that each replay exchanges as the capture did
+    // (with k halo slices, a pattern of period k: pairs repeat for k = 1, 2).
+    long n = 0;
+    while (n < steps) {
+      if (use_graphs_ && steps - n >= 2 && pair_repeats(older, newer)) {
+        DECGPE_CUDA_CHECK(cudaGraphLaunch(pair_graph(older, newer), stream_));
+        n += 2;
+      } else {
+        enqueue_leapfrog(older, newer);
+        std::swap(older, newer);
+        ++n;
       }
-      if (steps % 2 == 1) {
-        enqueue_leapfrog(a, b);
-      }
-      return;
-    }
-    for (long n = 0; n < steps; ++n) {
-      enqueue_leapfrog(a, b);
-      std::swap(a, b);
     }
   }
 
   void rk4_stage(const Rk4Stage& s) override {
     const Rk4Vectors v{at(s.input), s.stage == 3 ? nullptr : at(s.base), at(s.acc), at(s.next)};
-    stencil(v.next, [&](int z_begin, int z_end) {
-      launch_rk4_stage(cell_tiling_, dg_, s, v, z_begin, z_end, stream_);
+    const StencilPlan p = s.stage == 3   ? plan(s.input, {s.acc}, {s.next})
+                          : s.stage == 0 ? plan(s.input, {s.base}, {s.acc, s.next})
+                                         : plan(s.input, {s.base, s.acc}, {s.acc, s.next});
+    stencil(p, [&](int z_begin, int z_end, cudaStream_t stream) {
+      launch_rk4_stage(cell_tiling_, dg_, s, v, z_begin, z_end, stream);
     });
   }
 
@@ -219,22 +239,24 @@ public:
     Complex* out = at(s.out);
     const std::int8_t* faces = colouring_table() + s.colour * kParities * p_.grid.ms;
     const Complex* k = rotation_table(s.tau);
-    stencil(out, [&](int z_begin, int z_end) {
+    stencil(plan(s.in, {}, {s.out}), [&](int z_begin, int z_end, cudaStream_t stream) {
       launch_rotate_faces(cell_tiling_, dg_, in, out, faces, k, s.phase_tau, z_begin, z_end,
-                          stream_);
+                          stream);
     });
   }
 
   void polynomial_term(const PolynomialTerm& t) override {
     const PolynomialVectors v{at(t.in), t.prev == kNoVector ? nullptr : at(t.prev), at(t.out),
                               at(t.acc)};
-    stencil(t.last ? v.acc : v.out, [&](int z_begin, int z_end) {
-      launch_polynomial_term(cell_tiling_, dg_, t, v, z_begin, z_end, stream_);
+    const StencilPlan p = plan(t.in, {t.prev, t.first ? kNoVector : t.acc}, {t.out, t.acc});
+    stencil(p, [&](int z_begin, int z_end, cudaStream_t stream) {
+      launch_polynomial_term(cell_tiling_, dg_, t, v, z_begin, z_end, stream);
     });
   }
 
   void axpby(VectorId out, Complex a, VectorId x, Complex b, VectorId y) override {
     launch_axpby(p_.grid.cells(), at(out), a, at(x), b, at(y), stream_);
+    schedule_.pointwise(out, {x, y});
   }
 
   void rotate_phase(VectorId v, double tau) override {
@@ -244,6 +266,7 @@ public:
   void synchronize() override { DECGPE_CUDA_CHECK(cudaStreamSynchronize(stream_)); }
 
   Diagnostics diagnostics(VectorId current, VectorId previous, VectorId reference) override {
+    stencil(plan(current, {previous, reference}, {}), [](int, int, cudaStream_t) {}); // for ½Lψ
     launch_diagnostics(cell_tiling_, dg_, previous == kNoVector ? nullptr : at(previous),
                        at(current), at(reference), partials_.get(), result_.get(), stream_);
     DECGPE_CUDA_CHECK(cudaMemcpyAsync(host_result_, result_.get(), sizeof(CellSums),
@@ -288,32 +311,71 @@ private:
     }
   }
 
-  /// Runs launch(z_begin, z_end) over the owned slices; on a slab, the boundary slices first and
-  /// `exchanged` (the output the next stencil kernel reads) sent while the interior updates.
-  template <class Launch> void stencil(Complex* exchanged, Launch&& launch) {
-    const int first = p_.grid.owned_begin, last = p_.grid.owned_end;
+  /// How a stencil kernel runs: over the owned slices of a whole domain, or as the slab's
+  /// schedule plans it.
+  StencilPlan plan(VectorId stencil_input, std::initializer_list<VectorId> pointwise,
+                   std::initializer_list<VectorId> outputs) {
     if (halo_ == nullptr) {
-      launch(first, last);
+      return {{}, {p_.grid.owned_begin, p_.grid.owned_end}, {}};
+    }
+    return schedule_.stencil(stencil_input, pointwise, outputs);
+  }
+
+  /// Runs launch(z_begin, z_end, stream) over the slices of `plan`. With an exchange, the slices
+  /// needing no halo go on the main stream at once; the exchange, then the rest, on the edge
+  /// stream, which the main stream waits for.
+  template <class Launch> void stencil(const StencilPlan& plan, Launch&& launch) {
+    if (plan.exchange.empty()) {
+      launch(plan.during.begin, plan.during.end, stream_);
       return;
     }
-    launch(first, first + 1);
-    launch(std::max(first + 1, last - 1), last);
-    halo_->begin(exchanged, stream_);
-    launch(first + 1, last - 1);
-    halo_->end(stream_);
+    std::vector<Complex*> fields;
+    for (const VectorId v : plan.exchange) {
+      fields.push_back(at(v));
+    }
+    DECGPE_CUDA_CHECK(cudaEventRecord(fork_, stream_));
+    DECGPE_CUDA_CHECK(cudaStreamWaitEvent(edge_stream_, fork_));
+    halo_->begin(fields, edge_stream_);
+    if (!plan.during.empty()) {
+      launch(plan.during.begin, plan.during.end, stream_);
+    }
+    halo_->end(edge_stream_);
+    for (const SliceRange& r : plan.after) {
+      if (!r.empty()) {
+        launch(r.begin, r.end, edge_stream_);
+      }
+    }
+    DECGPE_CUDA_CHECK(cudaEventRecord(join_, edge_stream_));
+    DECGPE_CUDA_CHECK(cudaStreamWaitEvent(stream_, join_));
   }
 
   /// One fused leapfrog step, older ← older − 2iΔt M(newer)·newer, on the stream.
-  void enqueue_leapfrog(Complex* older, const Complex* newer) {
-    stencil(older, [&](int z_begin, int z_end) {
-      launch_step(variant_, tiling_, dg_, newer, older, z_begin, z_end, stream_);
+  void enqueue_leapfrog(VectorId older, VectorId newer) {
+    const Complex* psi = at(newer);
+    Complex* out = at(older);
+    stencil(plan(newer, {older}, {older}), [&](int z_begin, int z_end, cudaStream_t stream) {
+      launch_step(variant_, tiling_, dg_, psi, out, z_begin, z_end, stream);
     });
   }
 
-  /// Two leapfrog steps from (older, newer), captured once per pair of buffers and Δt.
-  cudaGraphExec_t pair_graph(Complex* older, Complex* newer) {
+  /// Whether two leapfrog steps from (older, newer) leave the halo schedule as it is.
+  bool pair_repeats(VectorId older, VectorId newer) const {
+    if (halo_ == nullptr) {
+      return true;
+    }
+    HaloSchedule after = schedule_;
+    after.stencil(newer, {older}, {older});
+    after.stencil(older, {newer}, {newer});
+    return after == schedule_;
+  }
+
+  /// Two leapfrog steps from (older, newer), captured once per pair of buffers, Δt and halo state.
+  cudaGraphExec_t pair_graph(VectorId older, VectorId newer) {
+    const PairGraph key{at(older), at(newer), schedule_.current(older), schedule_.current(newer),
+                        nullptr};
     for (const PairGraph& p : graphs_) {
-      if (p.older == older && p.newer == newer) {
+      if (p.older == key.older && p.newer == key.newer && p.older_current == key.older_current &&
+          p.newer_current == key.newer_current) {
         return p.exec;
       }
     }
@@ -325,7 +387,7 @@ private:
     DECGPE_CUDA_CHECK(cudaStreamEndCapture(stream_, &graph));
     DECGPE_CUDA_CHECK(cudaGraphInstantiate(&exec, graph, 0));
     DECGPE_CUDA_CHECK(cudaGraphDestroy(graph));
-    graphs_.push_back({older, newer, exec});
+    graphs_.push_back({key.older, key.newer, key.older_current, key.newer_current, exec});
     return exec;
   }
 
@@ -423,12 +485,14 @@ private:
   struct PairGraph {
     const Complex* older;
     const Complex* newer;
+    SliceRange older_current, newer_current; ///< the halo schedule it was captured in
     cudaGraphExec_t exec;
   };
 
   const Problem& p_;
   StepVariant variant_;
   HaloExchange* halo_;
+  HaloSchedule schedule_; ///< used on a slab only
   std::string device_name_;
   DeviceGrid dg_{};
   Tiling tiling_{};      ///< the leapfrog kernel's
@@ -441,6 +505,8 @@ private:
   DeviceBuffer<std::int8_t> colouring_d_;
   std::vector<std::pair<double, DeviceBuffer<Complex>>> rotations_d_; ///< per τ
   cudaStream_t stream_ = nullptr;
+  cudaStream_t edge_stream_ = nullptr;          ///< a slab's exchanges and edge slices
+  cudaEvent_t fork_ = nullptr, join_ = nullptr; ///< between stream_ and edge_stream_
   CellSums* host_result_ = nullptr;
   StepSums* host_step_result_ = nullptr;
   Setting shape_;          ///< the plain kernel's block

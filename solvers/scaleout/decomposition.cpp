@@ -21,9 +21,10 @@ Decomposition Decomposition::whole(int sz) {
   return slabs(sz, MPI_COMM_NULL);
 }
 
-Decomposition Decomposition::slabs(int sz, MPI_Comm comm) {
+Decomposition Decomposition::slabs(int sz, MPI_Comm comm, int halo_depth) {
   Decomposition d;
   d.global_z_ = sz;
+  d.halo_depth_ = halo_depth;
   if (comm != MPI_COMM_NULL) {
     d.comm_ = comm;
     MPI_Comm_rank(comm, &d.rank_);
@@ -34,9 +35,18 @@ Decomposition Decomposition::slabs(int sz, MPI_Comm comm) {
     d.owned_counts_.push_back(s.end - s.begin);
     d.owned_offsets_.push_back(s.begin);
   }
+  if (d.ranks_ > 1) {
+    const int fewest = *std::min_element(d.owned_counts_.begin(), d.owned_counts_.end());
+    if (halo_depth < 1 || halo_depth > fewest) {
+      throw std::invalid_argument("halo_depth " + std::to_string(halo_depth) + " with " +
+                                  std::to_string(d.ranks_) + " ranks of " + std::to_string(sz) +
+                                  " z-slices: it must be 1 to the fewest slices a " +
+                                  "rank owns (" + std::to_string(fewest) + ")");
+    }
+  }
   d.owned_ = slab_range(d.rank_, d.ranks_, sz);
-  d.first_ = d.owned_.begin - (d.rank_ > 0 ? 1 : 0);
-  d.last_ = d.owned_.end + (d.rank_ + 1 < d.ranks_ ? 1 : 0);
+  d.first_ = d.owned_.begin - (d.rank_ > 0 ? halo_depth : 0);
+  d.last_ = d.owned_.end + (d.rank_ + 1 < d.ranks_ ? halo_depth : 0);
   return d;
 }
 

@@ -28,15 +28,18 @@ class Decomposition {
 public:
   /// The whole domain of Sz = `sz` slices in this one process.
   static Decomposition whole(int sz);
-  /// Slab `rank` of the ranks of `comm` (MPI_COMM_NULL: the whole domain), with one halo slice
-  /// towards each neighbouring slab; throws std::invalid_argument for more ranks than slices.
-  static Decomposition slabs(int sz, MPI_Comm comm);
+  /// Slab `rank` of the ranks of `comm` (MPI_COMM_NULL: the whole domain), with `halo_depth` halo
+  /// slices towards each neighbouring slab (deep halos: solvers/halo_schedule.hpp); throws
+  /// std::invalid_argument for more ranks than slices, or a rank owning fewer than halo_depth.
+  static Decomposition slabs(int sz, MPI_Comm comm, int halo_depth = 1);
 
   bool distributed() const { return ranks_ > 1; }
   MPI_Comm comm() const { return comm_; }
   int rank() const { return rank_; }
   int ranks() const { return ranks_; }
   int global_z() const { return global_z_; }
+  /// Halo slices stored towards each neighbouring slab.
+  int halo_depth() const { return halo_depth_; }
   /// Global z-slices stored here: owned ones and halos.
   int first() const { return first_; }
   int last() const { return last_; }
@@ -74,14 +77,16 @@ public:
   /// Waits for every rank.
   void barrier() const;
   bool all(bool mine) const;
-  /// The neighbours' owned boundary slices into this rank's halo slices of a host array of the
-  /// stored slices, `slice_values` doubles each.
+  /// The neighbours' owned boundary slices into the halo slice next to each end of the owned ones
+  /// of a host array of the stored slices, `slice_values` doubles each (a stencil reads no
+  /// further).
   void exchange_halos(std::span<double> stored, std::int64_t slice_values) const;
 
 private:
   MPI_Comm comm_ = MPI_COMM_NULL;
   int rank_ = 0, ranks_ = 1;
   int global_z_ = 0;
+  int halo_depth_ = 1;
   int first_ = 0, last_ = 0;
   SlabRange owned_{0, 0};
   std::vector<int> owned_counts_, owned_offsets_; ///< per rank, in slices (for the gathers)

@@ -4,8 +4,8 @@
 #include "solvers/grid.hpp"
 #include "solvers/halo_exchange.hpp"
 
-#include <array>
 #include <mpi.h>
+#include <vector>
 
 namespace decgpe::scaleout {
 
@@ -14,15 +14,15 @@ public:
   /// `lower` / `upper`: the ranks owning the slabs below and above, or MPI_PROC_NULL.
   MpiHaloExchange(const Grid& slab, MPI_Comm comm, int lower, int upper);
   ~MpiHaloExchange() override;
-  void begin(Complex* state, void* stream) override;
+  void begin(std::span<Complex* const> fields, void* stream) override;
   void end(void* stream) override;
 
 private:
   const Grid& slab_;
   MPI_Comm comm_;
   int lower_, upper_;
-  MPI_Datatype slice_ = MPI_DATATYPE_NULL; ///< one z-slice of complex values
-  std::array<MPI_Request, 4> requests_{};
+  MPI_Datatype halo_ = MPI_DATATYPE_NULL; ///< k z-slices of complex values
+  std::vector<MPI_Request> requests_;     ///< four per field in flight
 };
 
 } // namespace decgpe::scaleout

@@ -28,7 +28,9 @@ NcclHaloExchange::NcclHaloExchange(const Grid& slab, MPI_Comm comm, int lower, i
   }
   MPI_Bcast(&id, sizeof id, MPI_BYTE, 0, comm);
   DECGPE_NCCL_CHECK(ncclCommInitRank(&comm_, size, id, rank));
-  DECGPE_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
+  int least = 0, greatest = 0;
+  DECGPE_CUDA_CHECK(cudaDeviceGetStreamPriorityRange(&least, &greatest));
+  DECGPE_CUDA_CHECK(cudaStreamCreateWithPriority(&stream_, cudaStreamNonBlocking, greatest));
   DECGPE_CUDA_CHECK(cudaEventCreateWithFlags(&ready_, cudaEventDisableTiming));
   DECGPE_CUDA_CHECK(cudaEventCreateWithFlags(&done_, cudaEventDisableTiming));
   warm_up();
@@ -41,7 +43,8 @@ void NcclHaloExchange::warm_up() {
   Complex* scratch = nullptr;
   DECGPE_CUDA_CHECK(cudaMalloc(&scratch, cells * sizeof(Complex)));
   DECGPE_CUDA_CHECK(cudaMemsetAsync(scratch, 0, cells * sizeof(Complex), stream_));
-  begin(scratch, stream_);
+  Complex* const fields[] = {scratch};
+  begin(fields, stream_);
   end(stream_);
   DECGPE_CUDA_CHECK(cudaStreamSynchronize(stream_));
   DECGPE_CUDA_CHECK(cudaFree(scratch));
@@ -55,23 +58,26 @@ NcclHaloExchange::~NcclHaloExchange() {
   cudaStreamDestroy(stream_);
 }
 
-void NcclHaloExchange::begin(Complex* state, void* stream) {
+void NcclHaloExchange::begin(std::span<Complex* const> fields, void* stream) {
   const auto compute = static_cast<cudaStream_t>(stream);
   const std::int64_t n = slab_.slice_cells();
-  const auto count = static_cast<std::size_t>(2 * n); // doubles
-  Complex* first_owned = state + slab_.owned_begin * n;
-  Complex* last_owned = state + (slab_.owned_end - 1) * n;
-  // The boundary slices were queued on the compute stream; the exchange waits for them only.
+  const std::int64_t halo = slab_.halo_depth() * n;
+  const auto count = static_cast<std::size_t>(2 * halo); // doubles
+  // The fields were queued on the compute stream; the exchange waits for them only.
   DECGPE_CUDA_CHECK(cudaEventRecord(ready_, compute));
   DECGPE_CUDA_CHECK(cudaStreamWaitEvent(stream_, ready_));
   DECGPE_NCCL_CHECK(ncclGroupStart());
-  if (lower_ >= 0) {
-    DECGPE_NCCL_CHECK(ncclSend(first_owned, count, ncclDouble, lower_, comm_, stream_));
-    DECGPE_NCCL_CHECK(ncclRecv(first_owned - n, count, ncclDouble, lower_, comm_, stream_));
-  }
-  if (upper_ >= 0) {
-    DECGPE_NCCL_CHECK(ncclSend(last_owned, count, ncclDouble, upper_, comm_, stream_));
-    DECGPE_NCCL_CHECK(ncclRecv(last_owned + n, count, ncclDouble, upper_, comm_, stream_));
+  for (Complex* field : fields) {
+    Complex* first_owned = field + slab_.owned_begin * n;
+    Complex* past_owned = field + slab_.owned_end * n;
+    if (lower_ >= 0) {
+      DECGPE_NCCL_CHECK(ncclSend(first_owned, count, ncclDouble, lower_, comm_, stream_));
+      DECGPE_NCCL_CHECK(ncclRecv(first_owned - halo, count, ncclDouble, lower_, comm_, stream_));
+    }
+    if (upper_ >= 0) {
+      DECGPE_NCCL_CHECK(ncclSend(past_owned - halo, count, ncclDouble, upper_, comm_, stream_));
+      DECGPE_NCCL_CHECK(ncclRecv(past_owned, count, ncclDouble, upper_, comm_, stream_));
+    }
   }
   DECGPE_NCCL_CHECK(ncclGroupEnd());
 }

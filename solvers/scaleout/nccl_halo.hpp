@@ -1,7 +1,8 @@
 #pragma once
 // Halo exchange of device-memory slabs with NCCL point-to-point (NVLink/P2P inside a node, the
-// network across nodes). It runs on its own stream, ordered after the boundary update and before
-// the next step by events, so the host never waits per step.
+// network across nodes). It runs on its own stream of the highest priority, ordered by events after
+// the kernels that produced the fields and before those that read the halos, so the host never
+// waits per step and NCCL's kernels are scheduled ahead of the interior's blocks.
 
 #include "solvers/grid.hpp"
 #include "solvers/halo_exchange.hpp"
@@ -17,7 +18,7 @@ public:
   /// Collective over `comm`; `lower` / `upper` are the neighbouring ranks or -1.
   NcclHaloExchange(const Grid& slab, MPI_Comm comm, int lower, int upper);
   ~NcclHaloExchange() override;
-  void begin(Complex* state, void* stream) override;
+  void begin(std::span<Complex* const> fields, void* stream) override;
   void end(void* stream) override;
 
 private:

@@ -21,7 +21,12 @@ class SlabBackend final : public Backend {
 public:
   SlabBackend(std::string_view local, const Problem& slab, const Decomposition& layout,
               const BackendTuning& tuning)
-      : slab_(slab), comm_(layout.comm()), ranks_(layout.ranks()) {
+      : slab_(slab), comm_(layout.comm()), ranks_(layout.ranks()),
+        halo_depth_(std::to_string(layout.halo_depth()) +
+                    (tuning.halo_depth ? " (case)" : " (default)")) {
+    if (tuning.halo_depth && *tuning.halo_depth != layout.halo_depth()) {
+      throw std::invalid_argument("the slabs were made with another halo depth than the case's");
+    }
     const int lower = layout.lower(), upper = layout.upper();
     const std::string resolved = resolve_backend(local);
     const auto registry = backend_registry();
@@ -94,7 +99,9 @@ public:
     local_->synchronize();
   }
   std::vector<std::pair<std::string, std::string>> tuning() const override {
-    return local_->tuning();
+    auto settings = local_->tuning();
+    settings.emplace_back("halo_depth", halo_depth_);
+    return settings;
   }
 
   Diagnostics diagnostics(VectorId current, VectorId previous, VectorId reference) override {
@@ -127,6 +134,7 @@ private:
   Problem slab_;
   MPI_Comm comm_;
   int ranks_ = 1;
+  std::string halo_depth_; ///< "k (source)", for the results
   std::unique_ptr<HaloExchange> halo_;
   std::unique_ptr<Backend> local_;
 };

@@ -1,7 +1,7 @@
 #pragma once
 // Scale-out: the domain's z-slices split over MPI ranks (paper §4.2, Fig 3), each rank running a
-// local backend on its slab with one halo slice per neighbour. Halos move with MPI (openmp) or NCCL
-// (cuda).
+// local backend on its slab with k halo slices per neighbour (deep halos, exchanged every k stencil
+// kernels: solvers/halo_schedule.hpp). Halos move with MPI (openmp) or NCCL (cuda).
 
 #include "solvers/backend.hpp"
 #include "solvers/backend_registry.hpp"

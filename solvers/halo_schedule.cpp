@@ -1,0 +1,112 @@
+#include "solvers/halo_schedule.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+namespace decgpe {
+
+namespace {
+
+SliceRange intersect(SliceRange a, SliceRange b) {
+  return {std::max(a.begin, b.begin), std::min(a.end, b.end)};
+}
+
+bool covers(SliceRange outer, SliceRange inner) {
+  return outer.begin <= inner.begin && inner.end <= outer.end;
+}
+
+} // namespace
+
+HaloSchedule::HaloSchedule(const Grid& slab)
+    : stored_{0, slab.size[2]}, owned_{slab.owned_begin, slab.owned_end}, depth_(slab.halo_depth()),
+      lower_(slab.owned_begin > 0), upper_(slab.owned_end < slab.size[2]) {}
+
+void HaloSchedule::created(VectorId v) {
+  at(v) = stored_;
+}
+
+void HaloSchedule::uploaded(VectorId v) {
+  at(v) = owned_;
+}
+
+SliceRange& HaloSchedule::at(VectorId v) {
+  if (v < 0) {
+    throw std::logic_error("no such vector: " + std::to_string(v));
+  }
+  if (static_cast<std::size_t>(v) >= current_.size()) {
+    current_.resize(static_cast<std::size_t>(v) + 1, stored_);
+  }
+  return current_[static_cast<std::size_t>(v)];
+}
+
+SliceRange HaloSchedule::current(VectorId v) const {
+  return v >= 0 && static_cast<std::size_t>(v) < current_.size()
+             ? current_[static_cast<std::size_t>(v)]
+             : stored_;
+}
+
+SliceRange HaloSchedule::reach(SliceRange r) const {
+  return {lower_ ? r.begin + 1 : r.begin, upper_ ? r.end - 1 : r.end};
+}
+
+SliceRange HaloSchedule::computable(VectorId stencil_input,
+                                    std::initializer_list<VectorId> pointwise) const {
+  SliceRange r = reach(current(stencil_input));
+  for (const VectorId v : pointwise) {
+    if (v != kNoVector) {
+      r = intersect(r, current(v));
+    }
+  }
+  return r;
+}
+
+StencilPlan HaloSchedule::stencil(VectorId stencil_input, std::initializer_list<VectorId> pointwise,
+                                  std::initializer_list<VectorId> outputs) {
+  StencilPlan plan;
+  SliceRange computed = computable(stencil_input, pointwise);
+  if (covers(computed, owned_)) {
+    plan.during = computed;
+  } else {
+    // Exchange every input not current on all stored slices: k kernels pass before the next.
+    std::vector<VectorId> inputs{stencil_input};
+    inputs.insert(inputs.end(), pointwise.begin(), pointwise.end());
+    for (const VectorId v : inputs) {
+      if (v != kNoVector && current(v) != stored_ &&
+          std::find(plan.exchange.begin(), plan.exchange.end(), v) == plan.exchange.end()) {
+        plan.exchange.push_back(v);
+        at(v) = stored_;
+      }
+    }
+    computed = computable(stencil_input, pointwise);
+    if (!covers(computed, owned_)) {
+      throw std::logic_error("a stencil kernel's input is not current on its owned slices");
+    }
+    // In flight: the owned slices that neither read a halo slice nor overwrite a sent one.
+    plan.during = {lower_ ? owned_.begin + depth_ : owned_.begin,
+                   upper_ ? owned_.end - depth_ : owned_.end};
+    if (plan.during.empty()) {
+      plan.during = {};
+      plan.after = {computed, SliceRange{}};
+    } else {
+      plan.after = {SliceRange{computed.begin, plan.during.begin},
+                    SliceRange{plan.during.end, computed.end}};
+    }
+  }
+  for (const VectorId v : outputs) {
+    at(v) = computed;
+  }
+  return plan;
+}
+
+void HaloSchedule::pointwise(VectorId out, std::initializer_list<VectorId> inputs) {
+  SliceRange r = stored_;
+  for (const VectorId v : inputs) {
+    if (v != kNoVector) {
+      r = intersect(r, current(v));
+    }
+  }
+  at(out) = r;
+}
+
+} // namespace decgpe

@@ -1,0 +1,69 @@
+#pragma once
+// Deep halos (communication avoiding). A slab stores k halo slices towards each neighbouring slab
+// (Grid::halo_depth()); an exchange fills all k of a vector, and each stencil kernel then computes,
+// besides its owned slices, the halo slices whose inputs are still current: the current region
+// shrinks by one slice per stencil kernel, and the next exchange of that vector comes k kernels
+// later. The schedule tracks which local slices of each vector are current and plans each stencil
+// kernel: the vectors to exchange first, the slices computed while the exchange is in flight (they
+// read no halo slice and write no slice being sent) and those computed after it. Backends run the
+// plan; the per-cell arithmetic is the whole domain's, so the state is bitwise the same for every
+// k. The schedule is host bookkeeping only (a few integers per vector).
+
+#include "solvers/backend.hpp"
+#include "solvers/grid.hpp"
+
+#include <array>
+#include <initializer_list>
+#include <vector>
+
+namespace decgpe {
+
+/// Local z-slices [begin, end).
+struct SliceRange {
+  int begin = 0, end = 0;
+  bool empty() const { return end <= begin; }
+  bool operator==(const SliceRange&) const = default;
+};
+
+/// How a backend runs one stencil kernel on a slab.
+struct StencilPlan {
+  std::vector<VectorId> exchange;  ///< begin() their halo exchange before `during`
+  SliceRange during;               ///< computed while the exchange is in flight (or at once)
+  std::array<SliceRange, 2> after; ///< computed once it is complete (empty without one)
+};
+
+class HaloSchedule {
+public:
+  explicit HaloSchedule(const Grid& slab);
+
+  /// A new vector: its values are unset, and whatever they are, every slice holds them.
+  void created(VectorId v);
+  /// Values set from the host: only the owned slices are trusted (a state downloaded earlier has
+  /// halo slices that were not current), so its first stencil kernel exchanges them.
+  void uploaded(VectorId v);
+  /// Plans a stencil kernel that reads `stencil_input` at each cell's neighbours and `pointwise`
+  /// (kNoVector entries ignored) at the cell, and writes `outputs`; they are then current on the
+  /// slices it computes.
+  StencilPlan stencil(VectorId stencil_input, std::initializer_list<VectorId> pointwise,
+                      std::initializer_list<VectorId> outputs);
+  /// A pointwise kernel over every stored slice: `out` is current where every input is.
+  void pointwise(VectorId out, std::initializer_list<VectorId> inputs);
+  /// The slices where v is current.
+  SliceRange current(VectorId v) const;
+
+  bool operator==(const HaloSchedule&) const = default;
+
+private:
+  SliceRange& at(VectorId v);
+  /// The slices a stencil kernel can compute from input current on `r`: one fewer towards each
+  /// neighbouring slab (at the domain's faces ψ = 0 beyond, which is always current).
+  SliceRange reach(SliceRange r) const;
+  SliceRange computable(VectorId stencil_input, std::initializer_list<VectorId> pointwise) const;
+
+  SliceRange stored_, owned_;
+  int depth_ = 0;
+  bool lower_ = false, upper_ = false; ///< neighbouring slabs below / above
+  std::vector<SliceRange> current_;    ///< by VectorId
+};
+
+} // namespace decgpe
