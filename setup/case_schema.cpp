@@ -247,12 +247,12 @@ std::vector<CaseKey> initial_output_cuda_keys() {
        "none",
        {},
        "Replay pairs of leapfrog steps as CUDA graphs; unset: `DECGPE_CUDA_GRAPHS`, else on."},
-      {"scaleout.halo_depth", KeyType::integer, "z-slices", "1", between(1, 64, false, false),
+      {"scaleout.halo_depth", KeyType::integer, "z-slices", "none", between(1, 64, false, false),
        "k: the halo slices each slab stores towards a neighbouring slab (deep halos). A "
        "vector's halos are exchanged every k stencil kernels instead of every one, the slices in "
        "between computed on both ranks: fewer, larger messages for k − 1 slices of redundant "
-       "work per side. Every rank must own at least k z-slices. Recorded as `tuning_halo_depth`; "
-       "one process ignores it."},
+       "work per side. Every rank must own at least k z-slices. Unset: 1. Recorded, with where it "
+       "came from, as `tuning_halo_depth`; one process ignores it."},
   };
 }
 

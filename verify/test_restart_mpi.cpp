@@ -51,5 +51,30 @@ TEST_F(MpiRestart, StoppedOnTwoRanksResumedOnThreeIsBitwiseOneProcessUninterrupt
   }
 }
 
+// Deep halos change the messages, never the state: three halo slices per side, stopped on 3 ranks
+// and resumed on 2, end bitwise where one process ends; the depth is recorded.
+TEST_F(MpiRestart, DeepHalosStoppedAndResumedAreBitwiseOneProcess) {
+  const std::string flags = "--backend openmp --scheme leapfrog";
+  ASSERT_EQ(run(kCase, flags).exit_code, 0);
+  const fs::path whole = dir_ / "whole.h5";
+  fs::rename(out(), whole);
+  run_in_parts(kCase, flags + " --set scaleout.halo_depth=3", {launcher(3), launcher(2)});
+  expect_same_run(whole, out(), false);
+  EXPECT_EQ(io::InputFile(out()).text_attribute("tuning_halo_depth"), "3 (case)");
+}
+
+TEST_F(MpiRestart, AHaloDeeperThanASlabIsRefusedWithOneLine) {
+  // 9 z-slices on 3 ranks: 3 each. (mpiexec adds its own lines about the failed ranks.)
+  const verify::CommandResult r = verify::run_command(
+      launcher(3) + DECGPE_EXECUTABLE + " run " + write_case(kCase).string() + " --quiet --out " +
+      out().string() + " --backend openmp --set scaleout.halo_depth=4");
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  const std::string line = "decgpe: error: halo_depth 4 with 3 ranks of 9 z-slices";
+  const std::size_t at = r.output.find(line);
+  ASSERT_NE(at, std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find("decgpe:", at + 1), std::string::npos) << "one line: " << r.output;
+  EXPECT_FALSE(fs::exists(out()));
+}
+
 } // namespace
 } // namespace decgpe
