@@ -87,6 +87,22 @@ std::unique_ptr<Backend> make_run_backend(const std::string& name, const RunSetu
   return scaleout::make_slab_backend(name, setup.problem, setup.layout, tuning);
 }
 
+/// Measured slab sizes where the case asks for them, or where the ranks' backends differ.
+setup::SlabBalance slab_balance(const CaseConfig& c, const std::string& backend_name) {
+  return [&c, backend_name](const Problem& whole) -> std::optional<scaleout::Calibration> {
+    if (c.slab_balance == "even" ||
+        (c.slab_balance == "auto" && !scaleout::backends_differ(backend_name, MPI_COMM_WORLD))) {
+      return std::nullopt;
+    }
+    int ranks = 1;
+    MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+    scaleout::bind_device(backend_name, MPI_COMM_WORLD);
+    const BackendTuning tuning{c.cuda_block_shape, c.cuda_graphs, c.halo_depth};
+    return scaleout::calibrate(backend_name, whole, MPI_COMM_WORLD,
+                               std::min(8, whole.grid.size[2] / ranks), 0.2, tuning);
+  };
+}
+
 /// The memory check, once the cell count is known and before anything per cell is allocated.
 setup::BeforeAllocating memory_check(const CaseConfig& c, const std::string& backend_name,
                                      const scaleout::MpiSession& mpi) {
@@ -293,6 +309,21 @@ void write_record(ResultsFile& f, const RunSetup& setup, const Scheme& scheme,
     f.attribute("tuning_" + name, value);
   }
   f.attribute("mpi_ranks", static_cast<std::int64_t>(o.mpi->size()));
+  if (setup.layout.distributed()) {
+    std::vector<std::int64_t> slices;
+    for (int r = 0; r < setup.layout.ranks(); ++r) {
+      slices.push_back(setup.layout.owned_by(r).end - setup.layout.owned_by(r).begin);
+    }
+    f.attribute("slab_slices", std::span<const std::int64_t>(slices));
+    f.attribute("slab_balance", setup.calibration ? std::string("measured") : std::string("even"));
+    if (setup.calibration) {
+      f.attribute("slab_calibration_cells_per_second",
+                  std::span<const double>(setup.calibration->cells_per_second));
+      f.attribute("slab_calibration_trial_slices",
+                  static_cast<std::int64_t>(setup.calibration->trial_slices));
+      f.attribute("slab_calibration_steps", static_cast<std::int64_t>(setup.calibration->steps));
+    }
+  }
   f.attribute("host_peak_bytes", host_peak_bytes); // per rank, when the results were written
   f.attribute("wall_seconds", recorder.total_seconds());
   f.attribute("steps_done", static_cast<std::int64_t>(outcome.steps_done));
@@ -354,7 +385,8 @@ void run(const Options& o) {
   }
   RunSetup setup = [&] {
     const NvtxRange range("setup");
-    return setup::prepare_run(config, memory_check(config, o.backend, mpi), run_comm(mpi));
+    return setup::prepare_run(config, memory_check(config, o.backend, mpi), run_comm(mpi),
+                              slab_balance(config, o.backend));
   }();
   if (resumed) { // this rank's slices only
     const Grid& g = setup.problem.grid;

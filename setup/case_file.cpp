@@ -440,6 +440,7 @@ void read_scaleout(const Section& s, CaseConfig& c) {
   if (const std::optional<std::int64_t> k = s.integer("halo_depth")) {
     c.halo_depth = static_cast<int>(*k);
   }
+  c.slab_balance = s.string("balance").value_or(c.slab_balance);
 }
 
 void read_output(const Section& o, CaseConfig& c) {

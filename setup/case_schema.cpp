@@ -253,6 +253,13 @@ std::vector<CaseKey> initial_output_cuda_keys() {
        "between computed on both ranks: fewer, larger messages for k − 1 slices of redundant "
        "work per side. Every rank must own at least k z-slices. Unset: 1. Recorded, with where it "
        "came from, as `tuning_halo_depth`; one process ignores it."},
+      {"scaleout.balance", KeyType::string, "—", "auto", one_of({"auto", "even", "measured"}),
+       "How the z-slices are shared among the ranks: `even` (sizes differ by at most one), "
+       "`measured` (in proportion to each rank's throughput in a short calibration run of its "
+       "backend, ~0.2 s), or `auto`: measured when the ranks' backends differ (hybrid ranks: "
+       "`mpirun -np 1 decgpe run … --backend cuda : -np 3 decgpe run … --backend openmp`), else "
+       "even. The results record each rank's slices (`slab_slices`) and the rates "
+       "(`slab_calibration_cells_per_second`)."},
   };
 }
 

@@ -136,7 +136,7 @@ void choose_step(RunSetup& run, std::span<const Complex> psi0) {
 /// Everything after the state is chosen, for either kind of state.
 template <class State>
 void finish(RunSetup& run, const State& state, const lattices::CellComplex& complex,
-            const BeforeAllocating& before_allocating, MPI_Comm comm) {
+            const BeforeAllocating& before_allocating, MPI_Comm comm, const SlabBalance& balance) {
   const CaseConfig& config = run.config;
   Problem& p = run.problem;
   std::array<int, 3> size{};
@@ -146,14 +146,24 @@ void finish(RunSetup& run, const State& state, const lattices::CellComplex& comp
     size = structures_covering(complex, *config.domain, config.h);
   }
   checked_cell_count(size, complex.cells_per_structure());
-  run.layout = scaleout::Decomposition::slabs(size[2], comm, config.halo_depth.value_or(1));
+  Grid whole = make_grid(complex, size, config.h);
+  whole.origin += lattices::Vec3{config.shift[0], config.shift[1], config.shift[2]} * config.h;
+  if (balance && comm != MPI_COMM_NULL) {
+    Problem trial;
+    trial.grid = whole;
+    trial.potential.lambda = config.lambda;
+    trial.g = config.g;
+    run.calibration = balance(trial);
+  }
+  run.layout = scaleout::Decomposition::slabs(
+      size[2], comm, config.halo_depth.value_or(1),
+      run.calibration ? std::span<const double>(run.calibration->cells_per_second)
+                      : std::span<const double>());
   if (before_allocating) {
     const int stored = run.layout.last() - run.layout.first();
     before_allocating(
         checked_cell_count({size[0], size[1], stored}, complex.cells_per_structure()));
   }
-  Grid whole = make_grid(complex, size, config.h);
-  whole.origin += lattices::Vec3{config.shift[0], config.shift[1], config.shift[2]} * config.h;
   p.grid = run.layout.local(whole);
   p.potential = make_potential(config, p.grid);
   p.g = config.g;
@@ -201,12 +211,13 @@ std::filesystem::path vortex_cache_dir() {
 }
 
 RunSetup prepare_run(const CaseConfig& config, const BeforeAllocating& before_allocating,
-                     MPI_Comm comm) {
+                     MPI_Comm comm, const SlabBalance& balance) {
   RunSetup run;
   run.config = config;
   const lattices::CellComplex& complex = lattices::cell_complex(config.lattice);
   if (config.initial_kind == "harmonic_vortex") {
-    finish(run, HarmonicVortex{config.kappa, config.lambda}, complex, before_allocating, comm);
+    finish(run, HarmonicVortex{config.kappa, config.lambda}, complex, before_allocating, comm,
+           balance);
     return run;
   }
   const StationaryVortex vortex =
@@ -228,7 +239,7 @@ RunSetup prepare_run(const CaseConfig& config, const BeforeAllocating& before_al
             .h;
   }
   run.effective_wavelength = 2.0 * std::numbers::pi / std::sqrt(2.0 * vortex.energies().kinetic);
-  finish(run, vortex, complex, before_allocating, comm);
+  finish(run, vortex, complex, before_allocating, comm, balance);
   return run;
 }
 

@@ -6,6 +6,7 @@
 #include "setup/initial_state.hpp"
 #include "solvers/integrator.hpp"
 #include "solvers/problem.hpp"
+#include "solvers/scaleout/calibration.hpp"
 #include "solvers/scaleout/decomposition.hpp"
 #include "solvers/schemes/step_control.hpp"
 #include "solvers/stability.hpp"
@@ -36,6 +37,8 @@ struct RunSetup {
   /// below is of the stored slices only; the scalars are the whole domain's, the same bits on any
   /// number of ranks.
   scaleout::Decomposition layout;
+  /// The throughputs that sized the slabs, when they were measured (hybrid ranks).
+  std::optional<scaleout::Calibration> calibration;
   /// This process's part of the problem: its grid is a slab when the layout is distributed
   /// (grid.global_z and global_cells() give the whole domain).
   Problem problem;
@@ -65,10 +68,15 @@ std::filesystem::path vortex_cache_dir();
 /// anything per cell is allocated (the memory check); may throw.
 using BeforeAllocating = std::function<void(std::int64_t cells)>;
 
+/// Called on every rank once the whole domain's grid is known (`whole`: it, the case's harmonic
+/// trap and g) and before the slabs are cut: the calibration whose rates size them, or none for
+/// even slabs (solvers/scaleout/calibration.hpp). Collective.
+using SlabBalance = std::function<std::optional<scaleout::Calibration>(const Problem& whole)>;
+
 /// Throws std::invalid_argument / std::runtime_error with one line, e.g. for Δt above the scheme's
 /// stability limit or a step count that does not fit. With `comm`, this rank's slab of the ranks
 /// of `comm` (collective); without, the whole domain.
 RunSetup prepare_run(const CaseConfig& config, const BeforeAllocating& before_allocating = {},
-                     MPI_Comm comm = MPI_COMM_NULL);
+                     MPI_Comm comm = MPI_COMM_NULL, const SlabBalance& balance = {});
 
 } // namespace decgpe::setup

@@ -19,11 +19,14 @@ public:
   HaloExchange& operator=(const HaloExchange&) = delete;
 
   /// Starts sending this slab's first and last k = Grid::halo_depth() owned slices of each of
-  /// `fields` to the neighbouring ranks and receiving theirs into its k halo slices. `stream` is the
-  /// CUDA stream that produced them (nullptr for host memory).
+  /// `fields` to the neighbouring ranks and receiving theirs into its k halo slices. `stream` is
+  /// the CUDA stream that produced them (nullptr for host memory).
   virtual void begin(std::span<Complex* const> fields, void* stream) = 0;
   /// Completes the exchange; on a GPU, work queued on `stream` afterwards sees the halo values.
   virtual void end(void* stream) = 0;
+  /// Whether begin() and end() only enqueue work on the streams, never wait on the host, so that a
+  /// CUDA graph may capture them.
+  virtual bool enqueues_only() const { return false; }
 };
 
 } // namespace decgpe

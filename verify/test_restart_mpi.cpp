@@ -63,6 +63,20 @@ TEST_F(MpiRestart, DeepHalosStoppedAndResumedAreBitwiseOneProcess) {
   EXPECT_EQ(io::InputFile(out()).text_attribute("tuning_halo_depth"), "3 (case)");
 }
 
+// Slabs sized by a calibration run (as for hybrid ranks) are uneven, and the state is still the
+// one-process run's, also resumed on another rank count with a new calibration.
+TEST_F(MpiRestart, MeasuredSlabsStoppedAndResumedAreBitwiseOneProcess) {
+  const std::string flags = "--backend openmp --scheme rk4";
+  ASSERT_EQ(run(kCase, flags).exit_code, 0);
+  const fs::path whole = dir_ / "whole.h5";
+  fs::rename(out(), whole);
+  run_in_parts(kCase, flags + " --set scaleout.balance=measured", {launcher(3), launcher(2)});
+  expect_same_run(whole, out(), false);
+  const io::InputFile f(out());
+  EXPECT_EQ(f.text_attribute("slab_balance"), "measured");
+  EXPECT_GT(f.integer_attribute("slab_calibration_steps"), 0);
+}
+
 TEST_F(MpiRestart, AHaloDeeperThanASlabIsRefusedWithOneLine) {
   // 9 z-slices on 3 ranks: 3 each. (mpiexec adds its own lines about the failed ranks.)
   const verify::CommandResult r = verify::run_command(

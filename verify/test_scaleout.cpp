@@ -67,8 +67,8 @@ struct Slab {
   scaleout::Decomposition layout;
   Problem problem;
 
-  Slab(const Problem& whole, int depth)
-      : layout(scaleout::Decomposition::slabs(whole.grid.size[2], MPI_COMM_WORLD, depth)),
+  Slab(const Problem& whole, int depth, std::span<const double> weights = {})
+      : layout(scaleout::Decomposition::slabs(whole.grid.size[2], MPI_COMM_WORLD, depth, weights)),
         problem(layout.local(whole)) {}
   std::vector<Complex> stored(std::span<const Complex> whole) const {
     const auto part = layout.stored(whole, problem.grid.slice_cells());
@@ -92,8 +92,9 @@ struct Slab {
 
 /// Runs the reference on each rank and `local` over all ranks with every halo depth, for every
 /// scheme; each rank checks its owned cells of every level bitwise against the reference's, and
-/// the diagnostics.
-void expect_slabs_match_reference(std::string_view lattice, std::string_view local) {
+/// the diagnostics. With `weights`, the slabs are sized by them (as a calibration would).
+void expect_slabs_match_reference(std::string_view lattice, std::string_view local,
+                                  std::span<const double> weights = {}) {
   Problem p = make_problem(lattice);
   const std::vector<Complex> psi = initial_state(p);
   for (const SchemeEntry& entry : scheme_registry()) {
@@ -106,7 +107,7 @@ void expect_slabs_match_reference(std::string_view lattice, std::string_view loc
     on_reference->advance(steps);
     const Diagnostics dr = on_reference->diagnostics();
     for (const int depth : halo_depths(p.grid.size[2])) {
-      const Slab slab(p, depth);
+      const Slab slab(p, depth, weights);
       const std::vector<Complex> mine = slab.stored(psi);
       const std::unique_ptr<Backend> slabs = slab.backend(local);
       const std::unique_ptr<Scheme> on_slabs = make_scheme(scheme, *slabs, dt);
@@ -286,6 +287,31 @@ TEST(Decomposition, ATabulatedPotentialIsReadPerSlabAndSetsUpAsInOneProcess) {
   EXPECT_EQ(mine.spectrum.radius, whole.spectrum.radius);
   EXPECT_EQ(mine.dt, whole.dt);
   EXPECT_EQ(io::fingerprint(mine), io::fingerprint(whole));
+}
+
+TEST(Decomposition, WeightedSlabsFollowTheWeightsAndKeepTheMinimum) {
+  EXPECT_EQ(scaleout::weighted_slab_sizes(12, std::vector<double>{1, 2, 3}, 1),
+            std::vector<int>({2, 4, 6}));
+  EXPECT_EQ(scaleout::weighted_slab_sizes(10, std::vector<double>{1, 1, 1}, 1),
+            std::vector<int>({4, 3, 3})); // the remainder to the lowest rank, like slab_range
+  // A GPU 40× a CPU rank: the CPU ranks keep the minimum (the halo depth).
+  EXPECT_EQ(scaleout::weighted_slab_sizes(100, std::vector<double>{40, 1, 1}, 3),
+            std::vector<int>({94, 3, 3}));
+  EXPECT_EQ(scaleout::weighted_slab_sizes(7, std::vector<double>{1e9, 1e-9}, 1),
+            std::vector<int>({6, 1}));
+  EXPECT_THROW(scaleout::weighted_slab_sizes(5, std::vector<double>{1, 1, 1}, 2),
+               std::invalid_argument);
+  EXPECT_THROW(scaleout::weighted_slab_sizes(5, std::vector<double>{1, 0}, 1),
+               std::invalid_argument);
+}
+
+TEST(Decomposition, UnevenSlabsAreBitwiseTheReference) {
+  // Slabs sized as a calibration of 1 : 2.5 : 4 : … throughput would size them, on every scheme.
+  std::vector<double> weights;
+  for (int r = 0; r < ranks(); ++r) {
+    weights.push_back(1.0 + 1.5 * r);
+  }
+  expect_slabs_match_reference("bcc", "openmp", weights);
 }
 
 TEST(Decomposition, SlabsCoverTheDomainAndDifferByAtMostOne) {

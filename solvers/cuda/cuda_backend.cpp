@@ -106,6 +106,10 @@ public:
         graphs_setting_(chosen(tuning.cuda_graphs ? (*tuning.cuda_graphs ? "on" : "off") : "",
                                "DECGPE_CUDA_GRAPHS", "on")),
         use_graphs_(graphs_setting_.value != "off" && graphs_setting_.value != "0") {
+    if (use_graphs_ && halo_ != nullptr && !halo_->enqueues_only()) {
+      graphs_setting_ = {"off", "the halo exchange waits on the host"};
+      use_graphs_ = false;
+    }
     int device = 0;
     DECGPE_CUDA_CHECK(cudaGetDevice(&device));
     cudaDeviceProp prop{};

@@ -1,7 +1,9 @@
 #include "solvers/scaleout/decomposition.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
+#include <numeric>
 #include <stdexcept>
 #include <string>
 
@@ -17,11 +19,54 @@ SlabRange slab_range(int rank, int ranks, int sz) {
   return {begin, begin + base + (rank < extra ? 1 : 0)};
 }
 
+std::vector<int> weighted_slab_sizes(int sz, std::span<const double> weights, int fewest) {
+  const auto ranks = static_cast<int>(weights.size());
+  if (ranks * fewest > sz) {
+    throw std::invalid_argument(std::to_string(ranks) + " ranks of at least " +
+                                std::to_string(fewest) + " z-slices each, but only " +
+                                std::to_string(sz) + ": use fewer ranks or a larger domain");
+  }
+  double total = 0.0;
+  for (const double w : weights) {
+    if (!(w > 0.0) || !std::isfinite(w)) {
+      throw std::invalid_argument("a slab weight is not a positive number");
+    }
+    total += w;
+  }
+  std::vector<double> ideal;
+  std::vector<int> sizes;
+  for (const double w : weights) {
+    ideal.push_back(sz * w / total);
+    sizes.push_back(std::max(fewest, static_cast<int>(std::floor(ideal.back()))));
+  }
+  // Too many (the minimum lifted some): take from the most over their share; too few: give to
+  // the most under it. Ties go to the lower rank.
+  int sum = std::accumulate(sizes.begin(), sizes.end(), 0);
+  while (sum != sz) {
+    int pick = -1;
+    double best = 0.0;
+    for (int r = 0; r < ranks; ++r) {
+      const auto i = static_cast<std::size_t>(r);
+      const double excess = sizes[i] - ideal[i];
+      const bool can = sum > sz ? sizes[i] > fewest : true;
+      const double score = sum > sz ? excess : -excess;
+      if (can && (pick < 0 || score > best)) {
+        pick = r;
+        best = score;
+      }
+    }
+    sizes[static_cast<std::size_t>(pick)] += sum > sz ? -1 : 1;
+    sum += sum > sz ? -1 : 1;
+  }
+  return sizes;
+}
+
 Decomposition Decomposition::whole(int sz) {
   return slabs(sz, MPI_COMM_NULL);
 }
 
-Decomposition Decomposition::slabs(int sz, MPI_Comm comm, int halo_depth) {
+Decomposition Decomposition::slabs(int sz, MPI_Comm comm, int halo_depth,
+                                   std::span<const double> weights) {
   Decomposition d;
   d.global_z_ = sz;
   d.halo_depth_ = halo_depth;
@@ -30,10 +75,21 @@ Decomposition Decomposition::slabs(int sz, MPI_Comm comm, int halo_depth) {
     MPI_Comm_rank(comm, &d.rank_);
     MPI_Comm_size(comm, &d.ranks_);
   }
-  for (int r = 0; r < d.ranks_; ++r) {
-    const SlabRange s = slab_range(r, d.ranks_, sz);
-    d.owned_counts_.push_back(s.end - s.begin);
-    d.owned_offsets_.push_back(s.begin);
+  if (!weights.empty() && static_cast<int>(weights.size()) != d.ranks_) {
+    throw std::invalid_argument("one slab weight per rank is needed");
+  }
+  if (weights.empty()) {
+    for (int r = 0; r < d.ranks_; ++r) {
+      const SlabRange s = slab_range(r, d.ranks_, sz);
+      d.owned_counts_.push_back(s.end - s.begin);
+      d.owned_offsets_.push_back(s.begin);
+    }
+  } else {
+    d.owned_counts_ = weighted_slab_sizes(sz, weights, std::max(1, halo_depth));
+    for (int r = 0, next = 0; r < d.ranks_;
+         next += d.owned_counts_[static_cast<std::size_t>(r)], ++r) {
+      d.owned_offsets_.push_back(next);
+    }
   }
   if (d.ranks_ > 1) {
     const int fewest = *std::min_element(d.owned_counts_.begin(), d.owned_counts_.end());
@@ -44,7 +100,7 @@ Decomposition Decomposition::slabs(int sz, MPI_Comm comm, int halo_depth) {
                                   "rank owns (" + std::to_string(fewest) + ")");
     }
   }
-  d.owned_ = slab_range(d.rank_, d.ranks_, sz);
+  d.owned_ = d.owned_by(d.rank_);
   d.first_ = d.owned_.begin - (d.rank_ > 0 ? halo_depth : 0);
   d.last_ = d.owned_.end + (d.rank_ + 1 < d.ranks_ ? halo_depth : 0);
   return d;

@@ -24,6 +24,11 @@ struct SlabRange {
 };
 SlabRange slab_range(int rank, int ranks, int sz);
 
+/// Slab sizes in proportion to `weights` (a rank's measured throughput), each at least `fewest`,
+/// summing to Sz: the largest remainders round up. The same weights give the same sizes on every
+/// rank. Throws std::invalid_argument when Sz cannot give every rank `fewest`.
+std::vector<int> weighted_slab_sizes(int sz, std::span<const double> weights, int fewest);
+
 class Decomposition {
 public:
   /// The whole domain of Sz = `sz` slices in this one process.
@@ -31,7 +36,10 @@ public:
   /// Slab `rank` of the ranks of `comm` (MPI_COMM_NULL: the whole domain), with `halo_depth` halo
   /// slices towards each neighbouring slab (deep halos: solvers/halo_schedule.hpp); throws
   /// std::invalid_argument for more ranks than slices, or a rank owning fewer than halo_depth.
-  static Decomposition slabs(int sz, MPI_Comm comm, int halo_depth = 1);
+  /// With `weights` (one per rank, the same on every rank), the slab sizes follow them
+  /// (weighted_slab_sizes); without, they are even.
+  static Decomposition slabs(int sz, MPI_Comm comm, int halo_depth = 1,
+                             std::span<const double> weights = {});
 
   bool distributed() const { return ranks_ > 1; }
   MPI_Comm comm() const { return comm_; }
@@ -45,7 +53,10 @@ public:
   int last() const { return last_; }
   SlabRange owned() const { return owned_; }
   /// The slices rank `r` owns.
-  SlabRange owned_by(int r) const { return slab_range(r, ranks_, global_z_); }
+  SlabRange owned_by(int r) const {
+    const auto i = static_cast<std::size_t>(r);
+    return {owned_offsets_[i], owned_offsets_[i] + owned_counts_[i]};
+  }
   /// The neighbouring ranks below and above, or −1 at the domain's faces.
   int lower() const { return first_ < owned_.begin ? rank_ - 1 : -1; }
   int upper() const { return last_ > owned_.end ? rank_ + 1 : -1; }

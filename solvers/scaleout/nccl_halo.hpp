@@ -20,6 +20,7 @@ public:
   ~NcclHaloExchange() override;
   void begin(std::span<Complex* const> fields, void* stream) override;
   void end(void* stream) override;
+  bool enqueues_only() const override { return true; }
 
 private:
   void warm_up();

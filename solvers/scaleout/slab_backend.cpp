@@ -1,11 +1,13 @@
 #include "solvers/scaleout/slab_backend.hpp"
 
 #include "solvers/backend_registry.hpp"
+#include "solvers/scaleout/calibration.hpp"
 #include "solvers/scaleout/mpi_halo.hpp"
 #include "solvers/scaleout/mpi_session.hpp"
 #if DECGPE_HAVE_CUDA
 #include "solvers/cuda/cuda_check.hpp"
 #include "solvers/scaleout/nccl_halo.hpp"
+#include "solvers/scaleout/staged_halo.hpp"
 #endif
 
 #include <algorithm>
@@ -16,6 +18,51 @@
 namespace decgpe::scaleout {
 
 namespace {
+
+const BackendEntry& registered(std::string_view local) {
+  const std::string resolved = resolve_backend(local);
+  const auto registry = backend_registry();
+  return *std::find_if(registry.begin(), registry.end(),
+                       [&](const BackendEntry& e) { return e.name == resolved; });
+}
+
+/// Every rank's `mine`, in rank order.
+std::vector<std::string> all_ranks(const std::string& mine, MPI_Comm comm) {
+  int ranks = 1;
+  MPI_Comm_size(comm, &ranks);
+  const int length = static_cast<int>(mine.size());
+  std::vector<int> lengths(static_cast<std::size_t>(ranks)), offsets;
+  MPI_Allgather(&length, 1, MPI_INT, lengths.data(), 1, MPI_INT, comm);
+  int total = 0;
+  for (const int l : lengths) {
+    offsets.push_back(total);
+    total += l;
+  }
+  std::string joined(static_cast<std::size_t>(total), '\0');
+  MPI_Allgatherv(mine.data(), length, MPI_CHAR, joined.data(), lengths.data(), offsets.data(),
+                 MPI_CHAR, comm);
+  std::vector<std::string> every;
+  for (std::size_t r = 0; r < lengths.size(); ++r) {
+    every.push_back(
+        joined.substr(static_cast<std::size_t>(offsets[r]), static_cast<std::size_t>(lengths[r])));
+  }
+  return every;
+}
+
+/// "ranks 0-2 X; rank 3 Y": runs of equal descriptions.
+std::string by_rank(const std::vector<std::string>& every) {
+  std::string text;
+  for (std::size_t r = 0; r < every.size();) {
+    std::size_t end = r + 1;
+    while (end < every.size() && every[end] == every[r]) {
+      ++end;
+    }
+    text += (text.empty() ? "" : "; ") + std::string(end - r > 1 ? "ranks " : "rank ") +
+            std::to_string(r) + (end - r > 1 ? "-" + std::to_string(end - 1) : "") + " " + every[r];
+    r = end;
+  }
+  return text;
+}
 
 class SlabBackend final : public Backend {
 public:
@@ -28,37 +75,53 @@ public:
       throw std::invalid_argument("the slabs were made with another halo depth than the case's");
     }
     const int lower = layout.lower(), upper = layout.upper();
-    const std::string resolved = resolve_backend(local);
-    const auto registry = backend_registry();
-    const auto entry = std::find_if(registry.begin(), registry.end(),
-                                    [&](const BackendEntry& e) { return e.name == resolved; });
-    if (!entry->runs_on_slabs) {
-      throw std::invalid_argument("backend '" + resolved +
+    const BackendEntry& entry = registered(local);
+    if (!entry.runs_on_slabs) {
+      throw std::invalid_argument("backend '" + std::string(entry.name) +
                                   "' cannot run over MPI ranks (use openmp or cuda)");
     }
-    if (entry->memory == BackendEntry::Memory::cuda_device) {
+    const int below = lower >= 0 ? lower : MPI_PROC_NULL,
+              above = upper >= 0 ? upper : MPI_PROC_NULL;
+    if (entry.memory == BackendEntry::Memory::cuda_device) {
 #if DECGPE_HAVE_CUDA
-      int devices = 0;
-      DECGPE_CUDA_CHECK(cudaGetDeviceCount(&devices));
-      DECGPE_CUDA_CHECK(cudaSetDevice(node_local_rank(comm_) % devices));
-      halo_ = std::make_unique<NcclHaloExchange>(slab_.grid, comm_, lower, upper);
+      bind_device(entry.name, comm_);
+      // NCCL when every rank is a GPU rank; beside host ranks, MPI through pinned host buffers.
+      if (backends_differ(entry.name, comm_)) {
+        halo_ = std::make_unique<StagedHaloExchange>(slab_.grid, comm_, below, above);
+      } else {
+        halo_ = std::make_unique<NcclHaloExchange>(slab_.grid, comm_, lower, upper);
+      }
 #endif
     } else {
-      halo_ =
-          std::make_unique<MpiHaloExchange>(slab_.grid, comm_, lower >= 0 ? lower : MPI_PROC_NULL,
-                                            upper >= 0 ? upper : MPI_PROC_NULL);
+      backends_differ(entry.name, comm_); // collective: the GPU ranks ask it
+      halo_ = std::make_unique<MpiHaloExchange>(slab_.grid, comm_, below, above);
     }
-    local_ = make_backend(resolved, slab_, halo_.get(), tuning);
+    local_ = make_backend(entry.name, slab_, halo_.get(), tuning);
+    const auto names = all_ranks(local_->name(), comm_);
+    for (const std::string& n : names) {
+      if (std::find(names_.begin(), names_.end(), n) == names_.end()) {
+        names_.push_back(n);
+      }
+    }
+    devices_ = by_rank(all_ranks(local_->device() + ", " +
+                                     std::to_string(layout.owned().end - layout.owned().begin) +
+                                     " z-slices",
+                                 comm_));
   }
 
+  /// The ranks' backends, "cuda+openmp" when they differ.
   std::string name() const override {
-    return local_->name();
+    std::string joined;
+    for (const std::string& n : names_) {
+      joined += (joined.empty() ? "" : "+") + n;
+    }
+    return joined;
   }
   const Problem& problem() const override {
     return slab_;
   }
   std::string device() const override {
-    return std::to_string(ranks_) + " MPI ranks, each " + local_->device();
+    return std::to_string(ranks_) + " MPI ranks: " + devices_;
   }
 
   VectorId create_vector() override {
@@ -134,12 +197,27 @@ private:
   Problem slab_;
   MPI_Comm comm_;
   int ranks_ = 1;
-  std::string halo_depth_; ///< "k (source)", for the results
+  std::string halo_depth_;         ///< "k (source)", for the results
+  std::vector<std::string> names_; ///< the ranks' backends, each once
+  std::string devices_;            ///< what each rank runs on, by rank
   std::unique_ptr<HaloExchange> halo_;
   std::unique_ptr<Backend> local_;
 };
 
 } // namespace
+
+void bind_device(std::string_view local, MPI_Comm comm) {
+  if (registered(local).memory != BackendEntry::Memory::cuda_device) {
+    return;
+  }
+#if DECGPE_HAVE_CUDA
+  int devices = 0;
+  DECGPE_CUDA_CHECK(cudaGetDeviceCount(&devices));
+  DECGPE_CUDA_CHECK(cudaSetDevice(node_local_rank(comm) % devices));
+#else
+  (void)comm;
+#endif
+}
 
 std::unique_ptr<Backend> make_slab_backend(std::string_view local, const Problem& slab,
                                            const Decomposition& layout,

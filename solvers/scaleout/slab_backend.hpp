@@ -10,11 +10,17 @@
 namespace decgpe::scaleout {
 
 /// A backend spanning the ranks of `layout`; `local` is a registered backend that runs on slabs
-/// (openmp, cuda, cuda:plain, cuda:shared; "auto" picks one) and `slab` this rank's problem
+/// (openmp, cuda, cuda:plain, cuda:shared; "auto" picks one; it may differ between ranks: hybrid
+/// ranks, `mpirun -np 1 decgpe … --backend cuda : -np 3 decgpe … --backend openmp`, where the GPU
+/// rank's halos go through host memory) and `slab` this rank's problem
 /// (layout.local() of the whole domain's). Like every backend it works on its problem's cells:
 /// upload() and download() take this rank's stored slices (halos included), no rank ever holds the
 /// whole domain; diagnostics() are reduced over all ranks. With cuda, each rank takes the GPU of
 /// its node-local rank.
+/// A GPU rank takes the GPU of its node-local rank (modulo the node's GPUs); other backends
+/// nothing. Before a rank's first CUDA work (the calibration, the slab backend).
+void bind_device(std::string_view local, MPI_Comm comm);
+
 std::unique_ptr<Backend> make_slab_backend(std::string_view local, const Problem& slab,
                                            const Decomposition& layout,
                                            const BackendTuning& tuning = {});
