@@ -21,6 +21,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <memory>
 #include <numbers>
 #include <optional>
@@ -87,7 +88,33 @@ std::unique_ptr<Backend> make_run_backend(const std::string& name, const RunSetu
   return scaleout::make_slab_backend(name, setup.problem, setup.layout, tuning);
 }
 
-/// Measured slab sizes where the case asks for them, or where the ranks' backends differ.
+/// What a run of `cells` cells per rank holds, for the memory check.
+RunShape run_shape(const CaseConfig& c, const BackendEntry& entry, std::int64_t cells, int ranks,
+                   int on_node) {
+  const SchemeEntry& scheme = find_scheme(c.scheme);
+  int vectors = scheme.peak_vectors + (c.adaptive ? scheme.adaptive_vectors : 0);
+  if (c.lattice_stationary) { // the solver's vectors come and go before the scheme's
+    StationaryStateSettings solver;
+    solver.krylov_dimension = c.stationary_krylov;
+    vectors = std::max(vectors, stationary_state_vectors(solver) + 2);
+  }
+  return {cells,
+          vectors,
+          scheme.takes_previous_level ? 2 : 1,
+          c.start == "paper",
+          c.potential_kind == "tabulated",
+          entry.memory,
+          ranks,
+          on_node};
+}
+
+const BackendEntry& backend_entry(const std::string& name) {
+  const std::string resolved = resolve_backend(name);
+  return *std::ranges::find(backend_registry(), resolved, &BackendEntry::name);
+}
+
+/// Measured slab sizes where the case asks for them, or where the ranks' backends differ. A GPU
+/// rank takes no more slices than its free memory holds.
 setup::SlabBalance slab_balance(const CaseConfig& c, const std::string& backend_name) {
   return [&c, backend_name](const Problem& whole) -> std::optional<scaleout::Calibration> {
     if (c.slab_balance == "even" ||
@@ -97,9 +124,20 @@ setup::SlabBalance slab_balance(const CaseConfig& c, const std::string& backend_
     int ranks = 1;
     MPI_Comm_size(MPI_COMM_WORLD, &ranks);
     scaleout::bind_device(backend_name, MPI_COMM_WORLD);
+    const BackendEntry& entry = backend_entry(backend_name);
+    int most = std::numeric_limits<int>::max();
+    if (entry.memory != BackendEntry::Memory::host) {
+      const double per_slice = static_cast<double>(
+          memory_need(run_shape(c, entry, whole.grid.slice_cells(), ranks, 1)).device);
+      const int halos = 2 * c.halo_depth.value_or(1);
+      most = static_cast<int>(std::min(
+          static_cast<double>(most),
+          std::floor(static_cast<double>(entry.free_bytes()) * 0.95 / std::max(per_slice, 1.0)) -
+              halos));
+    }
     const BackendTuning tuning{c.cuda_block_shape, c.cuda_graphs, c.halo_depth};
     return scaleout::calibrate(backend_name, whole, MPI_COMM_WORLD,
-                               std::min(8, whole.grid.size[2] / ranks), 0.2, tuning);
+                               std::min(8, whole.grid.size[2] / ranks), most, 0.2, tuning);
   };
 }
 
@@ -108,19 +146,8 @@ setup::BeforeAllocating memory_check(const CaseConfig& c, const std::string& bac
                                      const scaleout::MpiSession& mpi) {
   const int on_node = mpi.active() ? scaleout::ranks_on_node(MPI_COMM_WORLD) : 1;
   return [&c, backend_name, ranks = mpi.size(), on_node](std::int64_t cells) {
-    const std::string resolved = resolve_backend(backend_name);
-    const BackendEntry& entry =
-        *std::ranges::find(backend_registry(), resolved, &BackendEntry::name);
-    const SchemeEntry& scheme = find_scheme(c.scheme);
-    int vectors = scheme.peak_vectors + (c.adaptive ? scheme.adaptive_vectors : 0);
-    if (c.lattice_stationary) { // the solver's vectors come and go before the scheme's
-      StationaryStateSettings solver;
-      solver.krylov_dimension = c.stationary_krylov;
-      vectors = std::max(vectors, stationary_state_vectors(solver) + 2);
-    }
-    const MemoryNeed need =
-        memory_need({cells, vectors, scheme.takes_previous_level ? 2 : 1, c.start == "paper",
-                     c.potential_kind == "tabulated", entry.memory, ranks, on_node});
+    const BackendEntry& entry = backend_entry(backend_name);
+    const MemoryNeed need = memory_need(run_shape(c, entry, cells, ranks, on_node));
     const bool device = entry.memory != BackendEntry::Memory::host;
     check_memory(need, free_host_memory(),
                  device && entry.unavailable().empty() ? entry.free_bytes() : ~0ULL);

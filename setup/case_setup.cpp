@@ -158,7 +158,9 @@ void finish(RunSetup& run, const State& state, const lattices::CellComplex& comp
   run.layout = scaleout::Decomposition::slabs(
       size[2], comm, config.halo_depth.value_or(1),
       run.calibration ? std::span<const double>(run.calibration->cells_per_second)
-                      : std::span<const double>());
+                      : std::span<const double>(),
+      run.calibration ? std::span<const int>(run.calibration->most_slices)
+                      : std::span<const int>());
   if (before_allocating) {
     const int stored = run.layout.last() - run.layout.first();
     before_allocating(

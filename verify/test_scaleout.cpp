@@ -16,6 +16,7 @@
 #include <cmath>
 #include <filesystem>
 #include <gtest/gtest.h>
+#include <limits>
 
 namespace decgpe {
 namespace {
@@ -204,6 +205,26 @@ TEST_P(Gpu, CudaSlabsAreBitwiseIdenticalToReference) {
 
 INSTANTIATE_TEST_SUITE_P(EveryStencil, Gpu, verify::every_stencil(), verify::lattice_name);
 
+class Hybrid : public ::testing::TestWithParam<std::string_view> {};
+
+TEST_P(Hybrid, OneGpuRankBesideOpenMPRanksIsBitwiseIdenticalToReference) {
+#if DECGPE_HAVE_CUDA
+  int gpu = rank() == 0 && cuda::device_count() > 0 ? 1 : 0;
+  MPI_Bcast(&gpu, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  if (gpu == 0 || ranks() < 2) {
+    GTEST_SKIP() << "needs a GPU for rank 0 and at least 2 ranks";
+  }
+  // The GPU rank takes the most slices, as a calibration would give it; every halo depth.
+  std::vector<double> weights(static_cast<std::size_t>(ranks()), 1.0);
+  weights[0] = 3.0;
+  expect_slabs_match_reference(GetParam(), rank() == 0 ? "cuda" : "openmp", weights);
+#else
+  GTEST_SKIP() << "this build has no CUDA backend";
+#endif
+}
+
+INSTANTIATE_TEST_SUITE_P(EveryStencil, Hybrid, verify::every_stencil(), verify::lattice_name);
+
 /// A seeded stationary vortex: every set-up quantity that a reduction over the domain makes (the
 /// norm, ρ by Lanczos and Gershgorin, eq. 11, the adaptive step's density floor) and the run's
 /// fingerprint; with the leapfrog's paper start (ψ^{−1}) or RK4's adaptive steps.
@@ -303,6 +324,23 @@ TEST(Decomposition, WeightedSlabsFollowTheWeightsAndKeepTheMinimum) {
                std::invalid_argument);
   EXPECT_THROW(scaleout::weighted_slab_sizes(5, std::vector<double>{1, 0}, 1),
                std::invalid_argument);
+}
+
+TEST(Decomposition, AGpuRankTakesNoMoreThanItsMemoryHoldsAndTheRestIsShared) {
+  constexpr int kHost = std::numeric_limits<int>::max();
+  // The GPU would take 94 by throughput but holds 50: the CPU ranks share the rest by theirs.
+  EXPECT_EQ(scaleout::weighted_slab_sizes(100, std::vector<double>{40, 1, 3}, 1,
+                                          std::vector<int>{50, kHost, kHost}),
+            std::vector<int>({50, 13, 37}));
+  EXPECT_EQ(scaleout::weighted_slab_sizes(100, std::vector<double>{40, 1, 3}, 1,
+                                          std::vector<int>{99, kHost, kHost}),
+            std::vector<int>({91, 2, 7})); // it fits: the throughput decides
+  EXPECT_THROW(
+      scaleout::weighted_slab_sizes(100, std::vector<double>{1, 1}, 1, std::vector<int>{30, 30}),
+      std::invalid_argument);
+  EXPECT_THROW(
+      scaleout::weighted_slab_sizes(100, std::vector<double>{1, 1}, 3, std::vector<int>{2, kHost}),
+      std::invalid_argument);
 }
 
 TEST(Decomposition, UnevenSlabsAreBitwiseTheReference) {

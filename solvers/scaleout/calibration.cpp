@@ -24,7 +24,7 @@ Problem trial_problem(const Problem& whole, int slices) {
 } // namespace
 
 Calibration calibrate(std::string_view local, const Problem& whole, MPI_Comm comm, int trial_slices,
-                      double seconds, const BackendTuning& tuning) {
+                      int most_slices, double seconds, const BackendTuning& tuning) {
   Calibration c;
   c.trial_slices = std::clamp(trial_slices, 1, whole.grid.global_z);
   const Problem p = trial_problem(whole, c.trial_slices);
@@ -52,6 +52,8 @@ Calibration calibrate(std::string_view local, const Problem& whole, MPI_Comm com
   MPI_Comm_size(comm, &ranks);
   c.cells_per_second.resize(static_cast<std::size_t>(ranks));
   MPI_Allgather(&mine, 1, MPI_DOUBLE, c.cells_per_second.data(), 1, MPI_DOUBLE, comm);
+  c.most_slices.resize(static_cast<std::size_t>(ranks));
+  MPI_Allgather(&most_slices, 1, MPI_INT, c.most_slices.data(), 1, MPI_INT, comm);
   return c;
 }
 

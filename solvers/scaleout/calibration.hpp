@@ -18,13 +18,16 @@ struct Calibration {
   std::vector<double> cells_per_second; ///< per rank, in rank order (the same on every rank)
   int trial_slices = 0;                 ///< z-slices of the trial slab
   long steps = 0;                       ///< leapfrog steps each rank timed
+  /// per rank, the most z-slices its memory holds (a GPU's; INT_MAX where the host's decides)
+  std::vector<int> most_slices;
 };
 
 /// Collective over `comm`: every rank times `steps`-long batches of leapfrog steps of its `local`
 /// backend on a trial domain of `whole`'s x–y extent and `trial_slices` z-slices (no halos: the
 /// arithmetic, not the messages), doubling the batch until it takes at least `seconds`.
+/// `most_slices`: what this rank's memory holds, gathered into Calibration::most_slices.
 Calibration calibrate(std::string_view local, const Problem& whole, MPI_Comm comm, int trial_slices,
-                      double seconds = 0.2, const BackendTuning& tuning = {});
+                      int most_slices, double seconds = 0.2, const BackendTuning& tuning = {});
 
 /// Whether the ranks of `comm` run backends whose vectors live in different memories (a GPU rank
 /// beside CPU ranks). Collective.

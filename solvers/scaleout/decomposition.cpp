@@ -19,7 +19,10 @@ SlabRange slab_range(int rank, int ranks, int sz) {
   return {begin, begin + base + (rank < extra ? 1 : 0)};
 }
 
-std::vector<int> weighted_slab_sizes(int sz, std::span<const double> weights, int fewest) {
+namespace {
+
+/// weighted_slab_sizes without memory limits.
+std::vector<int> proportional_sizes(int sz, std::span<const double> weights, int fewest) {
   const auto ranks = static_cast<int>(weights.size());
   if (ranks * fewest > sz) {
     throw std::invalid_argument(std::to_string(ranks) + " ranks of at least " +
@@ -61,12 +64,64 @@ std::vector<int> weighted_slab_sizes(int sz, std::span<const double> weights, in
   return sizes;
 }
 
+} // namespace
+
+std::vector<int> weighted_slab_sizes(int sz, std::span<const double> weights, int fewest,
+                                     std::span<const int> most) {
+  if (most.empty()) {
+    return proportional_sizes(sz, weights, fewest);
+  }
+  for (std::size_t r = 0; r < most.size(); ++r) {
+    if (most[r] < fewest) {
+      throw std::invalid_argument("rank " + std::to_string(r) + "'s memory holds " +
+                                  std::to_string(most[r]) + " z-slices, fewer than the " +
+                                  std::to_string(fewest) + " each rank needs");
+    }
+  }
+  // Water-filling: ranks whose share exceeds their memory get their most; the others share the
+  // rest in proportion, until every share fits.
+  std::vector<int> sizes(weights.size(), 0);
+  std::vector<std::size_t> open(weights.size());
+  std::iota(open.begin(), open.end(), std::size_t{0});
+  int left = sz;
+  while (true) {
+    if (open.empty()) {
+      throw std::invalid_argument("the ranks' memory holds " + std::to_string(sz - left) +
+                                  " of the " + std::to_string(sz) +
+                                  " z-slices: use more ranks or a smaller domain");
+    }
+    std::vector<double> w;
+    for (const std::size_t r : open) {
+      w.push_back(weights[r]);
+    }
+    const std::vector<int> share = proportional_sizes(left, w, fewest);
+    std::vector<std::size_t> still;
+    bool capped = false;
+    for (std::size_t i = 0; i < open.size(); ++i) {
+      if (share[i] > most[open[i]]) {
+        sizes[open[i]] = most[open[i]];
+        left -= most[open[i]];
+        capped = true;
+      } else {
+        still.push_back(open[i]);
+      }
+    }
+    if (!capped) {
+      for (std::size_t i = 0; i < open.size(); ++i) {
+        sizes[open[i]] = share[i];
+      }
+      return sizes;
+    }
+    open = still;
+  }
+}
+
 Decomposition Decomposition::whole(int sz) {
   return slabs(sz, MPI_COMM_NULL);
 }
 
 Decomposition Decomposition::slabs(int sz, MPI_Comm comm, int halo_depth,
-                                   std::span<const double> weights) {
+                                   std::span<const double> weights, std::span<const int> most) {
   Decomposition d;
   d.global_z_ = sz;
   d.halo_depth_ = halo_depth;
@@ -85,7 +140,7 @@ Decomposition Decomposition::slabs(int sz, MPI_Comm comm, int halo_depth,
       d.owned_offsets_.push_back(s.begin);
     }
   } else {
-    d.owned_counts_ = weighted_slab_sizes(sz, weights, std::max(1, halo_depth));
+    d.owned_counts_ = weighted_slab_sizes(sz, weights, std::max(1, halo_depth), most);
     for (int r = 0, next = 0; r < d.ranks_;
          next += d.owned_counts_[static_cast<std::size_t>(r)], ++r) {
       d.owned_offsets_.push_back(next);

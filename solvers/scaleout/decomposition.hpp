@@ -25,9 +25,12 @@ struct SlabRange {
 SlabRange slab_range(int rank, int ranks, int sz);
 
 /// Slab sizes in proportion to `weights` (a rank's measured throughput), each at least `fewest`,
-/// summing to Sz: the largest remainders round up. The same weights give the same sizes on every
-/// rank. Throws std::invalid_argument when Sz cannot give every rank `fewest`.
-std::vector<int> weighted_slab_sizes(int sz, std::span<const double> weights, int fewest);
+/// summing to Sz: the largest remainders round up. With `most` (per rank), a rank whose share
+/// would exceed what its memory holds gets that much and the rest is shared among the others in
+/// proportion. The same inputs give the same sizes on every rank. Throws std::invalid_argument
+/// when Sz cannot give every rank `fewest`, or the ranks cannot hold Sz.
+std::vector<int> weighted_slab_sizes(int sz, std::span<const double> weights, int fewest,
+                                     std::span<const int> most = {});
 
 class Decomposition {
 public:
@@ -39,7 +42,7 @@ public:
   /// With `weights` (one per rank, the same on every rank), the slab sizes follow them
   /// (weighted_slab_sizes); without, they are even.
   static Decomposition slabs(int sz, MPI_Comm comm, int halo_depth = 1,
-                             std::span<const double> weights = {});
+                             std::span<const double> weights = {}, std::span<const int> most = {});
 
   bool distributed() const { return ranks_ > 1; }
   MPI_Comm comm() const { return comm_; }
