@@ -1,25 +1,33 @@
 #!/usr/bin/env bash
 # Scaling runs of the paper's case (cases/scaling_bcc.toml): GPU ranks (strong: the case; weak: Sz per GPU; strong
-# without CUDA graphs) and CPU MPI ranks (one OpenMP thread each) for Figs 9 and 10, any counts. Writes
+# without CUDA graphs), CPU MPI ranks (one OpenMP thread each) for Figs 9 and 10, and hybrid ranks (one GPU rank
+# beside N OpenMP ranks sharing the other cores, slabs sized by calibration), any counts and halo depths. Writes
 # DIR/scaling.csv: kind,ranks,structures_z,cells,steps,dt,seconds,peak_host_bytes (the largest rank's peak resident
-# memory), and the per-figure files scaling_gpu.csv and scaling_cpu_mpi.csv the reports read.
+# memory),halo_depth,slab_slices (each rank's z-slices, space-separated), and the per-figure files scaling_gpu.csv
+# and scaling_cpu_mpi.csv the reports read. A depth k > 1 is its own kind, e.g. gpu_strong_k3; hybrid runs are kind
+# hybrid, ranks 1 + N.
 #
-#   scripts/scaling-run.sh [BUILD] [--gpus "1 2 …"] [--cpu-ranks "1 2 4 …"] [--repetitions N] [--out DIR]
+#   scripts/scaling-run.sh [BUILD] [--gpus "1 2 …"] [--cpu-ranks "1 2 4 …"] [--hybrid "1 3 …"]
+#                          [--halo-depths "1 2 …"] [--repetitions N] [--out DIR]
 #
-# Defaults: build/cuda; every GPU count up to the machine's; CPU ranks 1 2 4 8 16 32 up to its cores; one timing per
-# point; $OUT, else out/scaling. --gpus "" or --cpu-ranks "" leaves that kind out.
+# Defaults: build/cuda; every GPU count up to the machine's; CPU ranks 1 2 4 8 16 32 up to its cores; no hybrid runs;
+# halo depth 1; one timing per point; $OUT, else out/scaling. --gpus "" or --cpu-ranks "" leaves that kind out.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=build/cuda
 gpu_counts=$(seq -s " " 1 "$( (nvidia-smi -L 2>/dev/null || true) | wc -l)")
 cpu_counts=""
 for n in 1 2 4 8 16 32; do [ "$n" -le "$(nproc)" ] && cpu_counts+="$n "; done
+hybrid_counts=""
+halo_depths=1
 repetitions=1
 dir=${OUT:-out/scaling}
 while [ $# -gt 0 ]; do
   case $1 in
     --gpus) gpu_counts=$2; shift 2 ;;
     --cpu-ranks) cpu_counts=$2; shift 2 ;;
+    --hybrid) hybrid_counts=$2; shift 2 ;;
+    --halo-depths) halo_depths=$2; shift 2 ;;
     --repetitions) repetitions=$2; shift 2 ;;
     --out) dir=$2; shift 2 ;;
     -*) echo "scaling-run: unknown option $1" >&2; exit 1 ;;
@@ -31,33 +39,59 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 NCCL_NVLS_ENABL
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 csv="$dir/scaling.csv"
-echo "kind,ranks,structures_z,cells,steps,dt,seconds,peak_host_bytes" >"$csv"
+echo "kind,ranks,structures_z,cells,steps,dt,seconds,peak_host_bytes,halo_depth,slab_slices" >"$csv"
 
-# run KIND RANKS SZ STEPS BACKEND [THREADS] [--set KEY=VALUE ...]: one timed run of the case with Sz structure slices;
-# the cells, Δt and stepping seconds are read from its results.
-run() {
-  local kind=$1 ranks=$2 sz=$3 steps=$4 backend=$5 threads=${6:-1}
-  shift $(($# < 6 ? $# : 6))
-  OMP_NUM_THREADS=$threads mpirun --oversubscribe --bind-to none -np "$ranks" "$build/cli/decgpe" run \
-    cases/scaling_bcc.toml --set "structures=[87, 87, $sz]" --set "time.steps=$steps" \
-    --set "time.diagnostics_every=$steps" "$@" --backend "$backend" --no-state --force --out "$tmp/out.h5" \
-    >>"$dir/scaling.log" 2>&1
-  python3 - "$tmp/out.h5" "$kind,$ranks,$sz" <<'PY' | tee -a "$csv"
+# record KIND RANKS SZ K: the row of the run just made, from its results.
+record() {
+  python3 - "$tmp/out.h5" "$1,$2,$3" "$4" <<'PY' | tee -a "$csv"
 import sys, h5py
 a = h5py.File(sys.argv[1]).attrs
+slices = " ".join(str(int(n)) for n in a["slab_slices"]) if "slab_slices" in a else sys.argv[2].split(",")[2]
 print(f"{sys.argv[2]},{int(a['cells'])},{int(a['steps_done'])},{float(a['dt'])!r},{float(a['wall_seconds'])!r},"
-      f"{int(max(a['host_peak_bytes']))}")
+      f"{int(max(a['host_peak_bytes']))},{sys.argv[3]},{slices}")
 PY
 }
 
+# case_flags SZ STEPS K: sets `flags` to the case's arguments for Sz structure slices, STEPS steps and halo depth K.
+case_flags() {
+  flags=(cases/scaling_bcc.toml --set "structures=[87, 87, $1]" --set "time.steps=$2"
+    --set "time.diagnostics_every=$2" --set "scaleout.halo_depth=$3" --no-state --force --out "$tmp/out.h5")
+}
+
+# run KIND RANKS SZ STEPS BACKEND THREADS K [--set KEY=VALUE ...]: one timed run of the case.
+run() {
+  local kind=$1 ranks=$2 sz=$3 steps=$4 backend=$5 threads=$6 k=$7
+  shift 7
+  [ "$k" = 1 ] || kind+="_k$k"
+  case_flags "$sz" "$steps" "$k"
+  OMP_NUM_THREADS=$threads mpirun --oversubscribe --bind-to none -np "$ranks" "$build/cli/decgpe" run \
+    "${flags[@]}" "$@" --backend "$backend" >>"$dir/scaling.log" 2>&1
+  record "$kind" "$ranks" "$sz" "$k"
+}
+
+# hybrid N SZ STEPS K: one GPU rank (one core) and N OpenMP ranks sharing the other cores, slabs by calibration.
+hybrid() {
+  local n=$1 sz=$2 steps=$3 k=$4 threads=$((($(nproc) - 1) / $1))
+  case_flags "$sz" "$steps" "$k"
+  mpirun --oversubscribe --bind-to none -x OMP_NUM_THREADS=1 -np 1 "$build/cli/decgpe" run "${flags[@]}" \
+    --backend cuda : -x OMP_NUM_THREADS=$((threads > 0 ? threads : 1)) -np "$n" "$build/cli/decgpe" run \
+    "${flags[@]}" --backend openmp >>"$dir/scaling.log" 2>&1
+  record "hybrid$([ "$k" = 1 ] || echo "_k$k")" $((n + 1)) "$sz" "$k"
+}
+
 for _ in $(seq "$repetitions"); do
-  for n in $gpu_counts; do
-    run gpu_strong "$n" 302 2000 cuda
-    run gpu_weak "$n" $((302 * n)) 2000 cuda
-    run gpu_strong_no_graphs "$n" 302 2000 cuda 1 --set cuda.graphs=false
-  done
-  for n in $cpu_counts; do
-    run cpu_mpi "$n" 302 $((n < 4 ? 3 : 10)) openmp 1
+  for k in $halo_depths; do
+    for n in $gpu_counts; do
+      run gpu_strong "$n" 302 2000 cuda 1 "$k"
+      run gpu_weak "$n" $((302 * n)) 2000 cuda 1 "$k"
+      [ "$k" != 1 ] || run gpu_strong_no_graphs "$n" 302 2000 cuda 1 "$k" --set cuda.graphs=false
+    done
+    for n in $cpu_counts; do
+      run cpu_mpi "$n" 302 $((n < 4 ? 3 : 10)) openmp 1 "$k"
+    done
+    for n in $hybrid_counts; do
+      hybrid "$n" 302 200 "$k"
+    done
   done
 done
 # The reports read the GPU and CPU series from separate files (reports/data/<device>/scaling_{gpu,cpu_mpi}.csv).
