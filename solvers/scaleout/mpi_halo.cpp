@@ -5,15 +5,28 @@
 
 namespace decgpe::scaleout {
 
-MpiHaloExchange::MpiHaloExchange(const Grid& slab, MPI_Comm comm, int lower, int upper)
-    : slab_(slab), comm_(comm), lower_(lower), upper_(upper) {
+MPI_Datatype halo_slices_type(const Grid& slab) {
   const std::int64_t doubles = 2 * slab.halo_depth() * slab.slice_cells();
   if (doubles > std::numeric_limits<int>::max()) {
     throw std::invalid_argument("halo slices too large for one MPI message");
   }
-  MPI_Type_contiguous(static_cast<int>(doubles), MPI_DOUBLE, &halo_);
-  MPI_Type_commit(&halo_);
+  MPI_Datatype type = MPI_DATATYPE_NULL;
+  MPI_Type_contiguous(static_cast<int>(doubles), MPI_DOUBLE, &type);
+  MPI_Type_commit(&type);
+  return type;
 }
+
+void post_halo_messages(const HaloMessages& m, std::size_t field, MPI_Datatype halo, int lower,
+                        int upper, MPI_Comm comm, MPI_Request* requests) {
+  const int down = static_cast<int>(2 * field), up = down + 1; // tags: the direction of travel
+  MPI_Irecv(m.receive_below, 1, halo, lower, up, comm, &requests[0]);
+  MPI_Irecv(m.receive_above, 1, halo, upper, down, comm, &requests[1]);
+  MPI_Isend(m.send_below, 1, halo, lower, down, comm, &requests[2]);
+  MPI_Isend(m.send_above, 1, halo, upper, up, comm, &requests[3]);
+}
+
+MpiHaloExchange::MpiHaloExchange(const Grid& slab, MPI_Comm comm, int lower, int upper)
+    : slab_(slab), comm_(comm), lower_(lower), upper_(upper), halo_(halo_slices_type(slab)) {}
 
 MpiHaloExchange::~MpiHaloExchange() {
   MPI_Type_free(&halo_);
@@ -29,12 +42,8 @@ void MpiHaloExchange::begin(std::span<Complex* const> fields, void* /*stream*/) 
     // and MPI_PROC_NULL makes its calls no-ops.
     Complex* below = lower_ != MPI_PROC_NULL ? first_owned - halo : first_owned;
     Complex* above = upper_ != MPI_PROC_NULL ? past_owned : past_owned - halo;
-    const int down = static_cast<int>(2 * f), up = down + 1; // tags: the direction of travel
-    MPI_Request* r = &requests_[4 * f];
-    MPI_Irecv(below, 1, halo_, lower_, up, comm_, &r[0]);
-    MPI_Irecv(above, 1, halo_, upper_, down, comm_, &r[1]);
-    MPI_Isend(first_owned, 1, halo_, lower_, down, comm_, &r[2]);
-    MPI_Isend(past_owned - halo, 1, halo_, upper_, up, comm_, &r[3]);
+    post_halo_messages({below, above, first_owned, past_owned - halo}, f, halo_, lower_, upper_,
+                       comm_, &requests_[4 * f]);
   }
 }
 

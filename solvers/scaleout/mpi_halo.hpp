@@ -9,6 +9,23 @@
 
 namespace decgpe::scaleout {
 
+/// The messages of one field's exchange, the same from host and from staged device memory: k
+/// z-slices each way, tagged by field and direction. An MPI_Datatype of k slices (MPI_Type_free
+/// it); throws when one message would exceed MPI's int count.
+MPI_Datatype halo_slices_type(const Grid& slab);
+
+/// Where one field's four messages go; the pointers may be anything at a face (MPI_PROC_NULL).
+struct HaloMessages {
+  Complex* receive_below;
+  Complex* receive_above;
+  const Complex* send_below;
+  const Complex* send_above;
+};
+
+/// Posts field `field`'s receives and sends into requests[0..3].
+void post_halo_messages(const HaloMessages& m, std::size_t field, MPI_Datatype halo, int lower,
+                        int upper, MPI_Comm comm, MPI_Request* requests);
+
 class MpiHaloExchange final : public HaloExchange {
 public:
   /// `lower` / `upper`: the ranks owning the slabs below and above, or MPI_PROC_NULL.

@@ -1,22 +1,14 @@
 #include "solvers/scaleout/staged_halo.hpp"
 
 #include "solvers/cuda/cuda_check.hpp"
+#include "solvers/scaleout/mpi_halo.hpp"
 
 #include <cuda_runtime_api.h>
-#include <limits>
-#include <stdexcept>
 
 namespace decgpe::scaleout {
 
 StagedHaloExchange::StagedHaloExchange(const Grid& slab, MPI_Comm comm, int lower, int upper)
-    : slab_(slab), comm_(comm), lower_(lower), upper_(upper) {
-  const std::int64_t doubles = 2 * slab.halo_depth() * slab.slice_cells();
-  if (doubles > std::numeric_limits<int>::max()) {
-    throw std::invalid_argument("halo slices too large for one MPI message");
-  }
-  MPI_Type_contiguous(static_cast<int>(doubles), MPI_DOUBLE, &halo_);
-  MPI_Type_commit(&halo_);
-}
+    : slab_(slab), comm_(comm), lower_(lower), upper_(upper), halo_(halo_slices_type(slab)) {}
 
 StagedHaloExchange::~StagedHaloExchange() {
   cudaFreeHost(pinned_);
@@ -64,12 +56,8 @@ void StagedHaloExchange::begin(std::span<Complex* const> fields, void* stream) {
   DECGPE_CUDA_CHECK(cudaStreamSynchronize(s));
   requests_.assign(4 * fields.size(), MPI_REQUEST_NULL);
   for (std::size_t f = 0; f < fields.size(); ++f) {
-    const int down = static_cast<int>(2 * f), up = down + 1; // MpiHaloExchange's tags
-    MPI_Request* r = &requests_[4 * f];
-    MPI_Irecv(buffer(f, 2), 1, halo_, lower_, up, comm_, &r[0]);
-    MPI_Irecv(buffer(f, 3), 1, halo_, upper_, down, comm_, &r[1]);
-    MPI_Isend(buffer(f, 0), 1, halo_, lower_, down, comm_, &r[2]);
-    MPI_Isend(buffer(f, 1), 1, halo_, upper_, up, comm_, &r[3]);
+    post_halo_messages({buffer(f, 2), buffer(f, 3), buffer(f, 0), buffer(f, 1)}, f, halo_, lower_,
+                       upper_, comm_, &requests_[4 * f]);
   }
 }
 
