@@ -6,7 +6,7 @@
 namespace decgpe::scaleout {
 
 MPI_Datatype halo_slices_type(const Grid& slab) {
-  const std::int64_t doubles = 2 * slab.halo_depth() * slab.slice_cells();
+  const std::int64_t doubles = std::int64_t{2} * slab.halo_depth() * slab.slice_cells();
   if (doubles > std::numeric_limits<int>::max()) {
     throw std::invalid_argument("halo slices too large for one MPI message");
   }
