@@ -24,6 +24,7 @@ import integrators
 import isotropy
 import physics
 import roofline
+import scaleout
 import scaling
 import speedup
 import splitting
@@ -60,6 +61,8 @@ REPORTS = (  # the paper's figures and tables in its order (a figure's extension
     Report("Isotropy", "dispersion error of the DEC Laplacian over the sphere", ("isotropy.h5",), isotropy.render),
     Report("Integrators", "work-precision of every scheme on cubic, BCC, C15 and cubic4; the fastest per error "
            "target", ("integrators/work_precision.json",), integrators.render),
+    Report("Deep halos", "time of the steps against the halo depth k on MPI ranks", (scaleout.FILES,),
+           scaleout.render),
 )
 PAPER = tuple(r.figure for r in REPORTS if r.figure.startswith(("Fig", "Table")))
 

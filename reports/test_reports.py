@@ -37,6 +37,7 @@ import integrators  # noqa: E402
 import make_all  # noqa: E402
 import physics  # noqa: E402
 import roofline  # noqa: E402
+import scaleout  # noqa: E402
 import scaling  # noqa: E402
 import speedup  # noqa: E402
 import splitting  # noqa: E402
@@ -47,6 +48,7 @@ from common import LABELS, plt  # noqa: E402
 H100 = HERE / "data" / "nvidia-h100-80gb-hbm3"
 LATTICES = HERE / "data" / "lattices"
 H200X2 = HERE / "data" / "nvidia-h200-x2"
+CPU_VM = HERE / "data" / "cpu-2core-vm"
 NO_SPLIT = HERE / "testdata" / "reduced-cpu-accuracy_bcc.h5"  # scripts/main.sh --reports' reduced BCC run: no split
 README = HERE.parent / "README.md"
 
@@ -362,6 +364,24 @@ class CommittedData(unittest.TestCase):
         flat = 1e-5 * (1 + 0.3 * np.sin(3 * t))
         sigma, r2 = stationary_start.growth_rate(t, flat)
         self.assertFalse(np.isfinite(sigma) and r2 >= stationary_start.MIN_R2)
+
+    def test_halo_depth_table_is_the_csv(self):
+        """The deep-halo table: per k the median of the CSV's timings, their count and the ratio to k = 1, recomputed
+        here from scaleout/halo-depth.csv."""
+        rows = table_rows((self.out / CPU_VM.name / "scaleout-halo-depth.md").read_text())
+        with open(CPU_VM / scaleout.FILES, newline="") as f:
+            data = list(csv.DictReader(f))
+        by_k = {}
+        for r in data:
+            by_k.setdefault(int(r["halo_depth"]), []).append(float(r["seconds"]))
+        self.assertEqual([int(row[3]) for row in rows], sorted(by_k))
+        base = statistics.median(by_k[1])
+        for row in rows:
+            times = by_k[int(row[3])]
+            self.assertTrue(close(row[4], statistics.median(times)), row)
+            self.assertEqual(int(row[6]), len(times))
+            self.assertTrue(close(row[8], statistics.median(times) / base), row)
+        self.assertGreater((self.out / CPU_VM.name / "scaleout-halo-depth.png").stat().st_size, 1000)
 
     def test_stationary_start_folds_and_rates_are_the_jsons(self):
         """The stationary-start fold table: per lattice and placement the folds over the seeds (the largest |c_m|,
