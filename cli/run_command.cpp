@@ -108,11 +108,6 @@ RunShape run_shape(const CaseConfig& c, const BackendEntry& entry, std::int64_t 
           on_node};
 }
 
-const BackendEntry& backend_entry(const std::string& name) {
-  const std::string resolved = resolve_backend(name);
-  return *std::ranges::find(backend_registry(), resolved, &BackendEntry::name);
-}
-
 /// Measured slab sizes where the case asks for them, or where the ranks' backends differ. A GPU
 /// rank takes no more slices than its free memory holds.
 setup::SlabBalance slab_balance(const CaseConfig& c, const std::string& backend_name) {

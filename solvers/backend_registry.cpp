@@ -74,12 +74,16 @@ std::string resolve_backend(std::string_view name) {
 }
 
 std::string backend_unavailable(std::string_view name) {
-  return find(resolve_backend(name))->unavailable();
+  return backend_entry(name).unavailable();
+}
+
+const BackendEntry& backend_entry(std::string_view name) {
+  return *find(resolve_backend(name));
 }
 
 std::unique_ptr<Backend> make_backend(std::string_view name, const Problem& problem,
                                       HaloExchange* halo, const BackendTuning& tuning) {
-  const BackendEntry& e = *find(resolve_backend(name));
+  const BackendEntry& e = backend_entry(name);
   if (const std::string why = e.unavailable(); !why.empty()) {
     throw std::runtime_error("backend '" + std::string(e.name) + "': " + why);
   }

@@ -51,6 +51,9 @@ std::string resolve_backend(std::string_view name);
 /// Why `name` cannot run here, or empty when it can.
 std::string backend_unavailable(std::string_view name);
 
+/// The registry's entry of `name` ("auto" resolved); throws as resolve_backend() does.
+const BackendEntry& backend_entry(std::string_view name);
+
 /// Makes a backend by name ("auto" included); throws std::invalid_argument for an unknown name and
 /// std::runtime_error when it cannot run here.
 std::unique_ptr<Backend> make_backend(std::string_view name, const Problem& problem,

@@ -19,13 +19,6 @@ namespace decgpe::scaleout {
 
 namespace {
 
-const BackendEntry& registered(std::string_view local) {
-  const std::string resolved = resolve_backend(local);
-  const auto registry = backend_registry();
-  return *std::find_if(registry.begin(), registry.end(),
-                       [&](const BackendEntry& e) { return e.name == resolved; });
-}
-
 /// Every rank's `mine`, in rank order.
 std::vector<std::string> all_ranks(const std::string& mine, MPI_Comm comm) {
   int ranks = 1;
@@ -75,7 +68,7 @@ public:
       throw std::invalid_argument("the slabs were made with another halo depth than the case's");
     }
     const int lower = layout.lower(), upper = layout.upper();
-    const BackendEntry& entry = registered(local);
+    const BackendEntry& entry = backend_entry(local);
     if (!entry.runs_on_slabs) {
       throw std::invalid_argument("backend '" + std::string(entry.name) +
                                   "' cannot run over MPI ranks (use openmp or cuda)");
@@ -207,7 +200,7 @@ private:
 } // namespace
 
 void bind_device(std::string_view local, MPI_Comm comm) {
-  if (registered(local).memory != BackendEntry::Memory::cuda_device) {
+  if (backend_entry(local).memory != BackendEntry::Memory::cuda_device) {
     return;
   }
 #if DECGPE_HAVE_CUDA
