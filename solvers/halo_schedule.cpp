@@ -50,10 +50,39 @@ SliceRange HaloSchedule::reach(SliceRange r) const {
   return {lower_ ? r.begin + 1 : r.begin, upper_ ? r.end - 1 : r.end};
 }
 
-SliceRange HaloSchedule::computable(VectorId stencil_input,
-                                    std::initializer_list<VectorId> pointwise) const {
-  SliceRange r = reach(current(stencil_input));
-  for (const VectorId v : pointwise) {
+KernelAccess access(const Rk4Stage& s) {
+  if (s.stage == 0) { // acc is written, not read
+    return {s.input, {s.base, kNoVector}, {s.acc, s.next}};
+  }
+  if (s.stage == 3) { // base is not read, acc not written
+    return {s.input, {s.acc, kNoVector}, {s.next, kNoVector}};
+  }
+  return {s.input, {s.base, s.acc}, {s.acc, s.next}};
+}
+
+KernelAccess access(const PolynomialTerm& t) {
+  return {t.in, {t.prev, t.first ? kNoVector : t.acc}, {t.out, t.acc}};
+}
+
+KernelAccess access(const FaceSweep& s) {
+  return {s.in, {kNoVector, kNoVector}, {s.out, kNoVector}};
+}
+
+KernelAccess apply_m_access(VectorId in, VectorId out) {
+  return {in, {kNoVector, kNoVector}, {out, kNoVector}};
+}
+
+KernelAccess leapfrog_access(VectorId older, VectorId newer) {
+  return {newer, {older, kNoVector}, {older, kNoVector}};
+}
+
+KernelAccess diagnostics_access(VectorId current, VectorId previous, VectorId reference) {
+  return {current, {previous, reference}, {kNoVector, kNoVector}};
+}
+
+SliceRange HaloSchedule::computable(const KernelAccess& kernel) const {
+  SliceRange r = reach(current(kernel.stencil_input));
+  for (const VectorId v : kernel.pointwise) {
     if (v != kNoVector) {
       r = intersect(r, current(v));
     }
@@ -61,24 +90,21 @@ SliceRange HaloSchedule::computable(VectorId stencil_input,
   return r;
 }
 
-StencilPlan HaloSchedule::stencil(VectorId stencil_input, std::initializer_list<VectorId> pointwise,
-                                  std::initializer_list<VectorId> outputs) {
+StencilPlan HaloSchedule::stencil(const KernelAccess& kernel) {
   StencilPlan plan;
-  SliceRange computed = computable(stencil_input, pointwise);
+  SliceRange computed = computable(kernel);
   if (covers(computed, owned_)) {
     plan.during = computed;
   } else {
     // Exchange every input not current on all stored slices: k kernels pass before the next.
-    std::vector<VectorId> inputs{stencil_input};
-    inputs.insert(inputs.end(), pointwise.begin(), pointwise.end());
-    for (const VectorId v : inputs) {
+    for (const VectorId v : {kernel.stencil_input, kernel.pointwise[0], kernel.pointwise[1]}) {
       if (v != kNoVector && current(v) != stored_ &&
           std::find(plan.exchange.begin(), plan.exchange.end(), v) == plan.exchange.end()) {
         plan.exchange.push_back(v);
         at(v) = stored_;
       }
     }
-    computed = computable(stencil_input, pointwise);
+    computed = computable(kernel);
     if (!covers(computed, owned_)) {
       throw std::logic_error("a stencil kernel's input is not current on its owned slices");
     }
@@ -93,8 +119,10 @@ StencilPlan HaloSchedule::stencil(VectorId stencil_input, std::initializer_list<
                     SliceRange{plan.during.end, computed.end}};
     }
   }
-  for (const VectorId v : outputs) {
-    at(v) = computed;
+  for (const VectorId v : kernel.outputs) {
+    if (v != kNoVector) {
+      at(v) = computed;
+    }
   }
   return plan;
 }

@@ -25,6 +25,23 @@ struct SliceRange {
   bool operator==(const SliceRange&) const = default;
 };
 
+/// What a stencil kernel reads and writes: its input read at neighbours, those read at the cell
+/// only, and its outputs (kNoVector: none). Written once per kernel here, for every backend.
+struct KernelAccess {
+  VectorId stencil_input = kNoVector;
+  std::array<VectorId, 2> pointwise{kNoVector, kNoVector};
+  std::array<VectorId, 2> outputs{kNoVector, kNoVector};
+};
+KernelAccess access(const Rk4Stage& s);
+KernelAccess access(const PolynomialTerm& t);
+KernelAccess access(const FaceSweep& s);
+/// apply_m: out ← M(in)·in.
+KernelAccess apply_m_access(VectorId in, VectorId out);
+/// One leapfrog step: older ← older − 2iΔt M(newer)·newer.
+KernelAccess leapfrog_access(VectorId older, VectorId newer);
+/// The diagnostics: ½Lψ reads `current` at neighbours (writes nothing).
+KernelAccess diagnostics_access(VectorId current, VectorId previous, VectorId reference);
+
 /// How a backend runs one stencil kernel on a slab.
 struct StencilPlan {
   std::vector<VectorId> exchange;  ///< begin() their halo exchange before `during`
@@ -41,11 +58,8 @@ public:
   /// Values set from the host: only the owned slices are trusted (a state downloaded earlier has
   /// halo slices that were not current), so its first stencil kernel exchanges them.
   void uploaded(VectorId v);
-  /// Plans a stencil kernel that reads `stencil_input` at each cell's neighbours and `pointwise`
-  /// (kNoVector entries ignored) at the cell, and writes `outputs`; they are then current on the
-  /// slices it computes.
-  StencilPlan stencil(VectorId stencil_input, std::initializer_list<VectorId> pointwise,
-                      std::initializer_list<VectorId> outputs);
+  /// Plans a stencil kernel; its outputs are then current on the slices it computes.
+  StencilPlan stencil(const KernelAccess& kernel);
   /// A pointwise kernel over every stored slice: `out` is current where every input is.
   void pointwise(VectorId out, std::initializer_list<VectorId> inputs);
   /// The slices where v is current.
@@ -58,7 +72,7 @@ private:
   /// The slices a stencil kernel can compute from input current on `r`: one fewer towards each
   /// neighbouring slab (at the domain's faces ψ = 0 beyond, which is always current).
   SliceRange reach(SliceRange r) const;
-  SliceRange computable(VectorId stencil_input, std::initializer_list<VectorId> pointwise) const;
+  SliceRange computable(const KernelAccess& kernel) const;
 
   SliceRange stored_, owned_;
   int depth_ = 0;

@@ -26,7 +26,7 @@ std::vector<int> leapfrog_exchanges(HaloSchedule& s, int steps, std::vector<std:
   s.uploaded(newer);
   std::vector<int> at;
   for (int n = 1; n <= steps; ++n) {
-    const StencilPlan p = s.stencil(newer, {older}, {older});
+    const StencilPlan p = s.stencil(leapfrog_access(older, newer));
     if (!p.exchange.empty()) {
       at.push_back(n);
       if (sizes != nullptr) {
@@ -64,7 +64,7 @@ TEST(HaloSchedule, AnExchangingKernelComputesTheInteriorFirstAndTheEdgesAfter) {
   const Grid g = slab(k); // stored 0..8, owned [2, 7)
   HaloSchedule s(g);
   s.uploaded(0);
-  const StencilPlan p = s.stencil(0, {}, {1});
+  const StencilPlan p = s.stencil(apply_m_access(0, 1));
   EXPECT_EQ(p.exchange, std::vector<VectorId>({0}));
   // In flight: neither the sent slices [2, 4), [5, 7) nor the halos are touched.
   EXPECT_EQ(p.during, (SliceRange{4, 5}));
@@ -73,7 +73,7 @@ TEST(HaloSchedule, AnExchangingKernelComputesTheInteriorFirstAndTheEdgesAfter) {
   EXPECT_EQ(p.after[1], (SliceRange{5, 8}));
   EXPECT_EQ(s.current(1), (SliceRange{1, 8}));
   // The next kernel on vector 1 needs no exchange and computes the owned slices only.
-  const StencilPlan q = s.stencil(1, {}, {2});
+  const StencilPlan q = s.stencil(apply_m_access(1, 2));
   EXPECT_TRUE(q.exchange.empty());
   EXPECT_EQ(q.during, (SliceRange{2, 7}));
 }
@@ -82,7 +82,7 @@ TEST(HaloSchedule, TheDomainFaceNeitherShrinksNorExchanges) {
   const Grid g = slab(3, /*lower=*/false); // owned [0, 11), halos above only
   HaloSchedule s(g);
   s.uploaded(0);
-  const StencilPlan p = s.stencil(0, {}, {1});
+  const StencilPlan p = s.stencil(apply_m_access(0, 1));
   ASSERT_EQ(p.exchange.size(), 1U);
   EXPECT_EQ(p.during, (SliceRange{0, 8}));
   EXPECT_TRUE(p.after[0].empty());
@@ -102,8 +102,8 @@ TEST(HaloSchedule, AKernelWithoutOutputsStillBringsItsInputsHalosUp) {
   // The diagnostics' ½Lψ: it reads ψ at neighbours and writes nothing.
   HaloSchedule s(slab(1));
   s.uploaded(0);
-  EXPECT_EQ(s.stencil(0, {}, {}).exchange.size(), 1U);
-  EXPECT_TRUE(s.stencil(0, {}, {}).exchange.empty());
+  EXPECT_EQ(s.stencil(diagnostics_access(0, kNoVector, 0)).exchange.size(), 1U);
+  EXPECT_TRUE(s.stencil(diagnostics_access(0, kNoVector, 0)).exchange.empty());
 }
 
 } // namespace

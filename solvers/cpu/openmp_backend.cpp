@@ -53,7 +53,7 @@ public:
   void apply_m(VectorId in, VectorId out) override {
     const Complex* psi = vectors_[in];
     Complex* result = vectors_[out];
-    stencil(plan(in, {}, {out}), psi, [&](std::int64_t i, const Complex& lap, double v) {
+    stencil(plan(apply_m_access(in, out)), psi, [&](std::int64_t i, const Complex& lap, double v) {
       CellUpdate{p_}.apply(result, psi, i, lap, v);
     });
   }
@@ -62,7 +62,7 @@ public:
     for (long n = 0; n < steps; ++n) {
       Complex* out = vectors_[older];
       const Complex* psi = vectors_[newer];
-      stencil(plan(newer, {older}, {older}), psi,
+      stencil(plan(leapfrog_access(older, newer)), psi,
               [&](std::int64_t i, const Complex& lap, double v) {
                 CellUpdate{p_}.leapfrog(out, psi, i, lap, v, 2.0 * dt);
               });
@@ -75,9 +75,7 @@ public:
     const Complex* base = s.stage == 3 ? nullptr : vectors_[s.base];
     Complex* acc = vectors_[s.acc];
     Complex* next = vectors_[s.next];
-    const StencilPlan p = s.stage == 3   ? plan(s.input, {s.acc}, {s.next})
-                          : s.stage == 0 ? plan(s.input, {s.base}, {s.acc, s.next})
-                                         : plan(s.input, {s.base, s.acc}, {s.acc, s.next});
+    const StencilPlan p = plan(access(s));
     stencil(p, input, [&](std::int64_t i, const Complex& lap, double v) {
       CellUpdate{p_}.rk4(s, input, base, acc, next, i, lap, v);
     });
@@ -88,7 +86,7 @@ public:
     Complex* out = vectors_[s.out];
     const FaceColouring& colouring = face_colouring(p_.grid);
     const Complex* k = rotations_.at(p_.grid, s.tau).data();
-    split_phase(plan(s.in, {}, {s.out}), [&](int z_begin, int z_end) {
+    split_phase(plan(access(s)), [&](int z_begin, int z_end) {
       for_each_index(z_begin, z_end,
                      [&](std::int64_t sx, std::int64_t sy, std::int64_t sz, int l, std::int64_t i) {
                        out[i] =
@@ -106,7 +104,7 @@ public:
     const Complex* prev = vectors_.optional(t.prev);
     Complex* out = vectors_[t.out];
     Complex* acc = vectors_[t.acc];
-    const StencilPlan p = plan(t.in, {t.prev, t.first ? kNoVector : t.acc}, {t.out, t.acc});
+    const StencilPlan p = plan(access(t));
     stencil(p, in, [&](std::int64_t i, const Complex& lap, double) {
       CellUpdate::polynomial(t, in, prev, out, acc, i, lap);
     });
@@ -138,7 +136,8 @@ public:
     const Complex* prev = vectors_.optional(previous);
     const Complex* ref = vectors_[reference];
     const Grid& g = p_.grid;
-    split_phase(plan(current, {previous, reference}, {}), [](int, int) {}); // ψ's halos for ½Lψ
+    split_phase(plan(diagnostics_access(current, previous, reference)),
+                [](int, int) {}); // ψ's halos for ½Lψ
     CellSums total{};
 #pragma omp parallel
     {
@@ -179,12 +178,11 @@ public:
 private:
   /// How a stencil kernel runs: over the owned slices of a whole domain, or as the slab's
   /// schedule plans it.
-  StencilPlan plan(VectorId stencil_input, std::initializer_list<VectorId> pointwise,
-                   std::initializer_list<VectorId> outputs) {
+  StencilPlan plan(const KernelAccess& kernel) {
     if (halo_ == nullptr) {
       return {{}, {p_.grid.owned_begin, p_.grid.owned_end}, {}};
     }
-    return schedule_.stencil(stencil_input, pointwise, outputs);
+    return schedule_.stencil(kernel);
   }
 
   /// f(i, Σ_F w_F (ψ_i − ψ_j), V_i) on every cell of the slices `plan` computes.

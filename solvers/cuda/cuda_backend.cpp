@@ -201,7 +201,7 @@ public:
   void apply_m(VectorId in, VectorId out) override {
     Complex* result = at(out);
     const Complex* psi = at(in);
-    stencil(plan(in, {}, {out}), [&](int z_begin, int z_end, cudaStream_t stream) {
+    stencil(plan(apply_m_access(in, out)), [&](int z_begin, int z_end, cudaStream_t stream) {
       launch_apply_m(cell_tiling_, dg_, psi, result, z_begin, z_end, stream);
     });
   }
@@ -230,9 +230,7 @@ public:
 
   void rk4_stage(const Rk4Stage& s) override {
     const Rk4Vectors v{at(s.input), s.stage == 3 ? nullptr : at(s.base), at(s.acc), at(s.next)};
-    const StencilPlan p = s.stage == 3   ? plan(s.input, {s.acc}, {s.next})
-                          : s.stage == 0 ? plan(s.input, {s.base}, {s.acc, s.next})
-                                         : plan(s.input, {s.base, s.acc}, {s.acc, s.next});
+    const StencilPlan p = plan(access(s));
     stencil(p, [&](int z_begin, int z_end, cudaStream_t stream) {
       launch_rk4_stage(cell_tiling_, dg_, s, v, z_begin, z_end, stream);
     });
@@ -243,7 +241,7 @@ public:
     Complex* out = at(s.out);
     const std::int8_t* faces = colouring_table() + s.colour * kParities * p_.grid.ms;
     const Complex* k = rotation_table(s.tau);
-    stencil(plan(s.in, {}, {s.out}), [&](int z_begin, int z_end, cudaStream_t stream) {
+    stencil(plan(access(s)), [&](int z_begin, int z_end, cudaStream_t stream) {
       launch_rotate_faces(cell_tiling_, dg_, in, out, faces, k, s.phase_tau, z_begin, z_end,
                           stream);
     });
@@ -252,7 +250,7 @@ public:
   void polynomial_term(const PolynomialTerm& t) override {
     const PolynomialVectors v{at(t.in), t.prev == kNoVector ? nullptr : at(t.prev), at(t.out),
                               at(t.acc)};
-    const StencilPlan p = plan(t.in, {t.prev, t.first ? kNoVector : t.acc}, {t.out, t.acc});
+    const StencilPlan p = plan(access(t));
     stencil(p, [&](int z_begin, int z_end, cudaStream_t stream) {
       launch_polynomial_term(cell_tiling_, dg_, t, v, z_begin, z_end, stream);
     });
@@ -270,7 +268,8 @@ public:
   void synchronize() override { DECGPE_CUDA_CHECK(cudaStreamSynchronize(stream_)); }
 
   Diagnostics diagnostics(VectorId current, VectorId previous, VectorId reference) override {
-    stencil(plan(current, {previous, reference}, {}), [](int, int, cudaStream_t) {}); // for ½Lψ
+    stencil(plan(diagnostics_access(current, previous, reference)),
+            [](int, int, cudaStream_t) {}); // for ½Lψ
     launch_diagnostics(cell_tiling_, dg_, previous == kNoVector ? nullptr : at(previous),
                        at(current), at(reference), partials_.get(), result_.get(), stream_);
     DECGPE_CUDA_CHECK(cudaMemcpyAsync(host_result_, result_.get(), sizeof(CellSums),
@@ -317,12 +316,11 @@ private:
 
   /// How a stencil kernel runs: over the owned slices of a whole domain, or as the slab's
   /// schedule plans it.
-  StencilPlan plan(VectorId stencil_input, std::initializer_list<VectorId> pointwise,
-                   std::initializer_list<VectorId> outputs) {
+  StencilPlan plan(const KernelAccess& kernel) {
     if (halo_ == nullptr) {
       return {{}, {p_.grid.owned_begin, p_.grid.owned_end}, {}};
     }
-    return schedule_.stencil(stencil_input, pointwise, outputs);
+    return schedule_.stencil(kernel);
   }
 
   /// Runs launch(z_begin, z_end, stream) over the slices of `plan`. With an exchange, the slices
@@ -357,7 +355,7 @@ private:
   void enqueue_leapfrog(VectorId older, VectorId newer) {
     const Complex* psi = at(newer);
     Complex* out = at(older);
-    stencil(plan(newer, {older}, {older}), [&](int z_begin, int z_end, cudaStream_t stream) {
+    stencil(plan(leapfrog_access(older, newer)), [&](int z_begin, int z_end, cudaStream_t stream) {
       launch_step(variant_, tiling_, dg_, psi, out, z_begin, z_end, stream);
     });
   }
@@ -368,8 +366,8 @@ private:
       return true;
     }
     HaloSchedule after = schedule_;
-    after.stencil(newer, {older}, {older});
-    after.stencil(older, {newer}, {newer});
+    after.stencil(leapfrog_access(older, newer));
+    after.stencil(leapfrog_access(newer, older));
     return after == schedule_;
   }
 
