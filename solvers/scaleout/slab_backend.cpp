@@ -75,9 +75,9 @@ public:
     }
     const int below = lower >= 0 ? lower : MPI_PROC_NULL,
               above = upper >= 0 ? upper : MPI_PROC_NULL;
+    bind_device(entry.name, comm_);
     if (entry.memory == BackendEntry::Memory::cuda_device) {
 #if DECGPE_HAVE_CUDA
-      bind_device(entry.name, comm_);
       // NCCL when every rank is a GPU rank; beside host ranks, MPI through pinned host buffers.
       if (backends_differ(entry.name, comm_)) {
         halo_ = std::make_unique<StagedHaloExchange>(slab_.grid, comm_, below, above);
@@ -200,15 +200,16 @@ private:
 } // namespace
 
 void bind_device(std::string_view local, MPI_Comm comm) {
+  const int on_node = node_local_rank(comm); // collective: every rank asks, whatever its backend
   if (backend_entry(local).memory != BackendEntry::Memory::cuda_device) {
     return;
   }
 #if DECGPE_HAVE_CUDA
   int devices = 0;
   DECGPE_CUDA_CHECK(cudaGetDeviceCount(&devices));
-  DECGPE_CUDA_CHECK(cudaSetDevice(node_local_rank(comm) % devices));
+  DECGPE_CUDA_CHECK(cudaSetDevice(on_node % devices));
 #else
-  (void)comm;
+  (void)on_node;
 #endif
 }
 

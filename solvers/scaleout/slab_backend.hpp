@@ -18,7 +18,8 @@ namespace decgpe::scaleout {
 /// whole domain; diagnostics() are reduced over all ranks. With cuda, each rank takes the GPU of
 /// its node-local rank.
 /// A GPU rank takes the GPU of its node-local rank (modulo the node's GPUs); other backends
-/// nothing. Before a rank's first CUDA work (the calibration, the slab backend).
+/// nothing. Collective over `comm` (every rank calls it, whatever its backend); before a rank's
+/// first CUDA work (the calibration, the slab backend).
 void bind_device(std::string_view local, MPI_Comm comm);
 
 std::unique_ptr<Backend> make_slab_backend(std::string_view local, const Problem& slab,
