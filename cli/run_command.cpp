@@ -88,9 +88,8 @@ std::unique_ptr<Backend> make_run_backend(const std::string& name, const RunSetu
   return scaleout::make_slab_backend(name, setup.problem, setup.layout, tuning);
 }
 
-/// What a run of `cells` cells per rank holds, for the memory check.
-RunShape run_shape(const CaseConfig& c, const BackendEntry& entry, std::int64_t cells, int ranks,
-                   int on_node) {
+/// What a rank of `cells` cells holds, for the memory check.
+RunShape run_shape(const CaseConfig& c, const BackendEntry& entry, std::int64_t cells) {
   const SchemeEntry& scheme = find_scheme(c.scheme);
   int vectors = scheme.peak_vectors + (c.adaptive ? scheme.adaptive_vectors : 0);
   if (c.lattice_stationary) { // the solver's vectors come and go before the scheme's
@@ -103,9 +102,7 @@ RunShape run_shape(const CaseConfig& c, const BackendEntry& entry, std::int64_t 
           scheme.takes_previous_level ? 2 : 1,
           c.start == "paper",
           c.potential_kind == "tabulated",
-          entry.memory,
-          ranks,
-          on_node};
+          entry.memory};
 }
 
 /// Measured slab sizes where the case asks for them, or where the ranks' backends differ. A GPU
@@ -121,14 +118,16 @@ setup::SlabBalance slab_balance(const CaseConfig& c, const std::string& backend_
     scaleout::bind_device(backend_name, MPI_COMM_WORLD);
     const BackendEntry& entry = backend_entry(backend_name);
     int most = std::numeric_limits<int>::max();
-    if (entry.memory != BackendEntry::Memory::host) {
-      const double per_slice = static_cast<double>(
-          memory_need(run_shape(c, entry, whole.grid.slice_cells(), ranks, 1)).device);
+    if (entry.memory != BackendEntry::Memory::host) { // what fits beside the fixed part
+      const auto need = [&](std::int64_t slices) {
+        return static_cast<double>(
+            memory_need(run_shape(c, entry, slices * whole.grid.slice_cells())).device);
+      };
+      const double per_slice = std::max(need(1) - need(0), 1.0);
+      const double room = static_cast<double>(entry.free_bytes()) * 0.95 - need(0);
       const int halos = 2 * c.halo_depth.value_or(1);
-      most = static_cast<int>(std::min(
-          static_cast<double>(most),
-          std::floor(static_cast<double>(entry.free_bytes()) * 0.95 / std::max(per_slice, 1.0)) -
-              halos));
+      most = static_cast<int>(std::clamp(std::floor(room / per_slice) - halos, 0.0,
+                                         static_cast<double>(most)));
     }
     const BackendTuning tuning{c.cuda_block_shape, c.cuda_graphs, c.halo_depth};
     return scaleout::calibrate(backend_name, whole, MPI_COMM_WORLD,
@@ -139,10 +138,12 @@ setup::SlabBalance slab_balance(const CaseConfig& c, const std::string& backend_
 /// The memory check, once the cell count is known and before anything per cell is allocated.
 setup::BeforeAllocating memory_check(const CaseConfig& c, const std::string& backend_name,
                                      const scaleout::MpiSession& mpi) {
-  const int on_node = mpi.active() ? scaleout::ranks_on_node(MPI_COMM_WORLD) : 1;
-  return [&c, backend_name, ranks = mpi.size(), on_node](std::int64_t cells) {
+  return [&c, backend_name, distributed = mpi.active()](std::int64_t cells) {
     const BackendEntry& entry = backend_entry(backend_name);
-    const MemoryNeed need = memory_need(run_shape(c, entry, cells, ranks, on_node));
+    MemoryNeed need = memory_need(run_shape(c, entry, cells));
+    if (distributed) { // the node's ranks share its memory; their slabs and backends may differ
+      need.host = scaleout::sum_on_node(need.host, MPI_COMM_WORLD);
+    }
     const bool device = entry.memory != BackendEntry::Memory::host;
     check_memory(need, free_host_memory(),
                  device && entry.unavailable().empty() ? entry.free_bytes() : ~0ULL);

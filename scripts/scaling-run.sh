@@ -1,17 +1,21 @@
 #!/usr/bin/env bash
 # Scaling runs of the paper's case (cases/scaling_bcc.toml): GPU ranks (strong: the case; weak: Sz per GPU; strong
 # without CUDA graphs), CPU MPI ranks (one OpenMP thread each) for Figs 9 and 10, and hybrid ranks (one GPU rank
-# beside N OpenMP ranks sharing the other cores, slabs sized by calibration), any counts and halo depths. Writes
+# beside N OpenMP ranks sharing the other cores, slabs sized by calibration), any counts and halo depths, and the case
+# stretched past what one GPU holds (--beyond-gpu SZ: the GPU alone is refused, with one line, and the hybrid counts
+# run it; the GPU rank takes what its memory holds). GPU ranks get the cores for the set-up (OpenMP; their threads
+# sleep while the GPU steps). Writes
 # DIR/scaling.csv: kind,ranks,structures_z,cells,steps,dt,seconds,peak_host_bytes (the largest rank's peak resident
 # memory),halo_depth,slab_slices (each rank's z-slices, space-separated), and the per-figure files scaling_gpu.csv
 # and scaling_cpu_mpi.csv the reports read. A depth k > 1 is its own kind, e.g. gpu_strong_k3; hybrid runs are kind
-# hybrid, ranks 1 + N.
+# hybrid, ranks 1 + N; past one GPU, kinds refused_gpu_alone (no time) and hybrid_beyond_gpu.
 #
 #   scripts/scaling-run.sh [BUILD] [--gpus "1 2 …"] [--cpu-ranks "1 2 4 …"] [--hybrid "1 3 …"]
-#                          [--halo-depths "1 2 …"] [--repetitions N] [--out DIR]
+#                          [--halo-depths "1 2 …"] [--beyond-gpu SZ] [--repetitions N] [--out DIR]
 #
 # Defaults: build/cuda; every GPU count up to the machine's; CPU ranks 1 2 4 8 16 32 up to its cores; no hybrid runs;
-# halo depth 1; one timing per point; $OUT, else out/scaling. --gpus "" or --cpu-ranks "" leaves that kind out.
+# halo depth 1; not past one GPU; one timing per point; $OUT, else out/scaling. --gpus "" or --cpu-ranks "" leaves
+# that kind out.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=build/cuda
@@ -20,6 +24,7 @@ cpu_counts=""
 for n in 1 2 4 8 16 32; do [ "$n" -le "$(nproc)" ] && cpu_counts+="$n "; done
 hybrid_counts=""
 halo_depths=1
+beyond_gpu=""
 repetitions=1
 dir=${OUT:-out/scaling}
 while [ $# -gt 0 ]; do
@@ -28,6 +33,7 @@ while [ $# -gt 0 ]; do
     --cpu-ranks) cpu_counts=$2; shift 2 ;;
     --hybrid) hybrid_counts=$2; shift 2 ;;
     --halo-depths) halo_depths=$2; shift 2 ;;
+    --beyond-gpu) beyond_gpu=$2; shift 2 ;;
     --repetitions) repetitions=$2; shift 2 ;;
     --out) dir=$2; shift 2 ;;
     -*) echo "scaling-run: unknown option $1" >&2; exit 1 ;;
@@ -69,22 +75,34 @@ run() {
   record "$kind" "$ranks" "$sz" "$k"
 }
 
-# hybrid N SZ STEPS K: one GPU rank (one core) and N OpenMP ranks sharing the other cores, slabs by calibration.
+# hybrid N SZ STEPS K [KIND]: one GPU rank (one core while stepping) and N OpenMP ranks sharing the other cores, slabs
+# by calibration.
 hybrid() {
-  local n=$1 sz=$2 steps=$3 k=$4 threads=$((($(nproc) - 1) / $1))
+  local n=$1 sz=$2 steps=$3 k=$4 kind=${5:-hybrid} threads=$((($(nproc) - 1) / $1))
   case_flags "$sz" "$steps" "$k"
-  mpirun --oversubscribe --bind-to none -x OMP_NUM_THREADS=1 -np 1 "$build/cli/decgpe" run "${flags[@]}" \
+  mpirun --oversubscribe --bind-to none -x OMP_NUM_THREADS="$(nproc)" -np 1 "$build/cli/decgpe" run "${flags[@]}" \
     --backend cuda : -x OMP_NUM_THREADS=$((threads > 0 ? threads : 1)) -np "$n" "$build/cli/decgpe" run \
     "${flags[@]}" --backend openmp >>"$dir/scaling.log" 2>&1
-  record "hybrid$([ "$k" = 1 ] || echo "_k$k")" $((n + 1)) "$sz" "$k"
+  record "$kind$([ "$k" = 1 ] || echo "_k$k")" $((n + 1)) "$sz" "$k"
+}
+
+# refused_alone SZ K: the GPU alone on SZ slices must be refused (one line, logged): a row without a time.
+refused_alone() {
+  case_flags "$1" 20 "$2"
+  if "$build/cli/decgpe" run "${flags[@]}" --backend cuda >>"$dir/scaling.log" 2>&1; then
+    echo "scaling-run: the GPU alone ran $1 slices; --beyond-gpu needs more" >&2
+    exit 1
+  fi
+  echo "refused_gpu_alone,1,$1,,0,,,,$2," | tee -a "$csv"
 }
 
 for _ in $(seq "$repetitions"); do
   for k in $halo_depths; do
     for n in $gpu_counts; do
-      run gpu_strong "$n" 302 2000 cuda 1 "$k"
-      run gpu_weak "$n" $((302 * n)) 2000 cuda 1 "$k"
-      [ "$k" != 1 ] || run gpu_strong_no_graphs "$n" 302 2000 cuda 1 "$k" --set cuda.graphs=false
+      threads=$(($(nproc) / n))
+      run gpu_strong "$n" 302 2000 cuda "$threads" "$k"
+      run gpu_weak "$n" $((302 * n)) 2000 cuda "$threads" "$k"
+      [ "$k" != 1 ] || run gpu_strong_no_graphs "$n" 302 2000 cuda "$threads" "$k" --set cuda.graphs=false
     done
     for n in $cpu_counts; do
       run cpu_mpi "$n" 302 $((n < 4 ? 3 : 10)) openmp 1 "$k"
@@ -92,6 +110,12 @@ for _ in $(seq "$repetitions"); do
     for n in $hybrid_counts; do
       hybrid "$n" 302 200 "$k"
     done
+    if [ -n "$beyond_gpu" ]; then
+      refused_alone "$beyond_gpu" "$k"
+      for n in $hybrid_counts; do
+        hybrid "$n" "$beyond_gpu" 20 "$k" hybrid_beyond_gpu
+      done
+    fi
   done
 done
 # The reports read the GPU and CPU series from separate files (reports/data/<device>/scaling_{gpu,cpu_mpi}.csv).

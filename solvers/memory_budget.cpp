@@ -73,8 +73,7 @@ MemoryNeed memory_need(const RunShape& shape) {
     need.device = slab_vectors + (64ULL << 20); // tables, reduction partials, graphs
   }
   // The set-up's Lanczos vectors (four doubles per cell) are freed before the backend allocates.
-  const std::uint64_t per_rank = kFixedHostBytes + std::max(host, per_cell(kComplexBytes * 2 + 32));
-  need.host = per_rank * static_cast<std::uint64_t>(shape.ranks_on_node);
+  need.host = kFixedHostBytes + std::max(host, per_cell(kComplexBytes * 2 + 32));
   return need;
 }
 

@@ -31,13 +31,11 @@ struct RunShape {
   bool previous_level = false; ///< the set-up holds ψ^{−1} (the paper's start)
   bool tabulated_potential = false;
   BackendEntry::Memory memory = BackendEntry::Memory::host;
-  int ranks = 1;         ///< MPI ranks the domain is split over (each holds a slab)
-  int ranks_on_node = 1; ///< of them, those sharing this node's host memory
 };
 
-/// The host need is this node's: every rank holds its slab's set-up, levels and snapshot buffer
-/// (and its vectors when the backend is a host one; no rank gathers the domain); the device need
-/// is one GPU's (one rank's slab).
+/// This rank's need: its slab's set-up, levels and snapshot buffer on the host (and its vectors
+/// when the backend is a host one; no rank gathers the domain), its slab's vectors on its GPU.
+/// Ranks sharing a node sum their host needs (slabs and backends may differ between ranks).
 MemoryNeed memory_need(const RunShape& shape);
 
 /// Bytes this process can still allocate on the host: the least of the kernel's MemAvailable, the

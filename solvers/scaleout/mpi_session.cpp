@@ -2,7 +2,6 @@
 
 #include <cstdlib>
 #include <stdexcept>
-#include <utility>
 
 namespace decgpe::scaleout {
 
@@ -46,25 +45,29 @@ void MpiSession::abort(int code) const {
 
 namespace {
 
-/// This rank's index on its node and the number of ranks there.
-std::pair<int, int> place_on_node(MPI_Comm comm) {
+/// The ranks of `comm` that share this rank's node (free it with MPI_Comm_free).
+MPI_Comm node_of(MPI_Comm comm) {
   MPI_Comm node = MPI_COMM_NULL;
   MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
-  int rank = 0, size = 1;
-  MPI_Comm_rank(node, &rank);
-  MPI_Comm_size(node, &size);
-  MPI_Comm_free(&node);
-  return {rank, size};
+  return node;
 }
 
 } // namespace
 
 int node_local_rank(MPI_Comm comm) {
-  return place_on_node(comm).first;
+  MPI_Comm node = node_of(comm);
+  int rank = 0;
+  MPI_Comm_rank(node, &rank);
+  MPI_Comm_free(&node);
+  return rank;
 }
 
-int ranks_on_node(MPI_Comm comm) {
-  return place_on_node(comm).second;
+std::uint64_t sum_on_node(std::uint64_t mine, MPI_Comm comm) {
+  MPI_Comm node = node_of(comm);
+  std::uint64_t sum = 0;
+  MPI_Allreduce(&mine, &sum, 1, MPI_UINT64_T, MPI_SUM, node);
+  MPI_Comm_free(&node);
+  return sum;
 }
 
 } // namespace decgpe::scaleout

@@ -2,6 +2,7 @@
 // MPI for the scale-out backends. decgpe initialises MPI only when a launcher (mpirun, srun)
 // started it, so a single process without one runs as before.
 
+#include <cstdint>
 #include <mpi.h>
 
 namespace decgpe::scaleout {
@@ -28,7 +29,8 @@ private:
 
 /// This rank's index among the ranks on its node, for picking a GPU.
 int node_local_rank(MPI_Comm comm);
-/// How many ranks of `comm` share this rank's node (and its memory).
-int ranks_on_node(MPI_Comm comm);
+/// The sum of `mine` over the ranks of `comm` that share this rank's node (and its memory).
+/// Collective over `comm`.
+std::uint64_t sum_on_node(std::uint64_t mine, MPI_Comm comm);
 
 } // namespace decgpe::scaleout
