@@ -91,7 +91,9 @@ std::unique_ptr<Backend> make_run_backend(const std::string& name, const RunSetu
 /// What a rank of `cells` cells holds, for the memory check.
 RunShape run_shape(const CaseConfig& c, const BackendEntry& entry, std::int64_t cells) {
   const SchemeEntry& scheme = find_scheme(c.scheme);
-  int vectors = scheme.peak_vectors + (c.adaptive ? scheme.adaptive_vectors : 0);
+  const bool given_previous = c.start == "paper" && !c.lattice_stationary; // as the set-up samples
+  int vectors = scheme.peak_vectors - (given_previous ? scheme.start_vectors : 0) +
+                (c.adaptive ? scheme.adaptive_vectors : 0);
   if (c.lattice_stationary) { // the solver's vectors come and go before the scheme's
     StationaryStateSettings solver;
     solver.krylov_dimension = c.stationary_krylov;
@@ -100,7 +102,7 @@ RunShape run_shape(const CaseConfig& c, const BackendEntry& entry, std::int64_t 
   return {cells,
           vectors,
           scheme.takes_previous_level ? 2 : 1,
-          c.start == "paper",
+          given_previous,
           c.potential_kind == "tabulated",
           entry.memory};
 }

@@ -37,6 +37,7 @@ import integrators  # noqa: E402
 import make_all  # noqa: E402
 import physics  # noqa: E402
 import roofline  # noqa: E402
+import hybrid  # noqa: E402
 import scaleout  # noqa: E402
 import scaling  # noqa: E402
 import speedup  # noqa: E402
@@ -382,6 +383,22 @@ class CommittedData(unittest.TestCase):
             self.assertEqual(int(row[6]), len(times))
             self.assertTrue(close(row[8], statistics.median(times) / base), row)
         self.assertGreater((self.out / CPU_VM.name / "scaleout-halo-depth.png").stat().st_size, 1000)
+
+    def test_hybrid_table_is_the_csv(self):
+        """The hybrid table: a row per run of scaleout/hybrid.csv, its time per step and rate recomputed here; a run
+        the GPU alone was refused has none."""
+        rows = table_rows((self.out / H100.name / "scaleout-hybrid.md").read_text())
+        with open(H100 / hybrid.FILES, newline="") as f:
+            data = list(csv.DictReader(f))
+        self.assertEqual([row[0] for row in rows], [r["kind"] for r in data])
+        for row, r in zip(rows, data):
+            if not r["seconds"]:
+                self.assertIn("refused", row[-1])
+                continue
+            per_step = float(r["seconds"]) / int(r["steps"])
+            self.assertTrue(close(row[5], 1e3 * per_step), row)
+            self.assertTrue(close(row[6].replace(",", ""), int(r["cells"]) / per_step / 1e6), row)
+        self.assertGreater((self.out / H100.name / "scaleout-hybrid.png").stat().st_size, 1000)
 
     def test_stationary_start_folds_and_rates_are_the_jsons(self):
         """The stationary-start fold table: per lattice and placement the folds over the seeds (the largest |c_m|,

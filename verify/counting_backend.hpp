@@ -1,9 +1,11 @@
 #pragma once
-// A backend that forwards every kernel to another and counts what crosses to the host: the test
-// hook behind "an adaptive step never copies ψ to the host".
+// A backend that forwards every kernel to another and counts what crosses to the host and how many
+// vectors live at once: the test hook behind "an adaptive step never copies ψ to the host" and
+// behind the registry's vector counts (the memory check's).
 
 #include "solvers/backend.hpp"
 
+#include <algorithm>
 #include <memory>
 #include <utility>
 
@@ -15,12 +17,20 @@ public:
 
   long downloads = 0;       ///< download() calls: the only way ψ reaches the host
   long step_reductions = 0; ///< step_maxima() calls
+  int live_vectors = 0;     ///< vectors created and not destroyed
+  int most_live_vectors = 0;
 
   std::string name() const override { return inner_->name(); }
   const Problem& problem() const override { return inner_->problem(); }
   std::string device() const override { return inner_->device(); }
-  VectorId create_vector() override { return inner_->create_vector(); }
-  void destroy_vector(VectorId v) override { inner_->destroy_vector(v); }
+  VectorId create_vector() override {
+    most_live_vectors = std::max(most_live_vectors, ++live_vectors);
+    return inner_->create_vector();
+  }
+  void destroy_vector(VectorId v) override {
+    --live_vectors;
+    inner_->destroy_vector(v);
+  }
   void upload(VectorId v, std::span<const Complex> values) override { inner_->upload(v, values); }
   void download(VectorId v, std::span<Complex> values) override {
     ++downloads;

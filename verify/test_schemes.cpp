@@ -2,6 +2,7 @@
 // from the spectrum, and the kernel set of openmp against the reference oracle.
 
 #include "solvers/integrator.hpp"
+#include "verify/counting_backend.hpp"
 #include "verify/lattice_params.hpp"
 #include "verify/scheme_runs.hpp"
 
@@ -380,6 +381,43 @@ TEST(Registry, AutoPicksAUsableBackendAndEveryEntryIsNamedOnce) {
     names.push_back(e.name);
   }
   EXPECT_NE(std::find(names.begin(), names.end(), "reference"), names.end());
+}
+
+/// The most vectors a scheme holds while it starts, steps (adaptively too) and reports: what the
+/// memory check counts per cell.
+int most_live_vectors(const SchemeEntry& e, const Problem& p, const std::vector<Complex>& psi0,
+                      bool given_previous, bool adaptive) {
+  verify::CountingBackend counting(make_backend("reference", p));
+  {
+    const double dt = verify::test_step(e.name, p, psi0);
+    const std::unique_ptr<Scheme> scheme = make_scheme(e.name, counting, dt);
+    scheme->start({psi0, psi0, given_previous ? psi0 : std::vector<Complex>{}});
+    if (adaptive) {
+      scheme->make_adaptive(e.adaptive, {4.0 * dt, dt, 0.05, 1e-6, 1e-7});
+    }
+    scheme->advance(4);
+    scheme->diagnostics();
+  }
+  EXPECT_EQ(counting.live_vectors, 0) << e.name << ": vectors left behind";
+  return counting.most_live_vectors;
+}
+
+TEST(Registry, VectorCountsAreWhatTheSchemesHold) {
+  const Problem p = trap_problem("bcc", 2000.0, 1.4, 100.0);
+  const std::vector<Complex> psi0 = vortex(p.grid);
+  for (const SchemeEntry& e : scheme_registry()) {
+    EXPECT_EQ(most_live_vectors(e, p, psi0, false, false), e.peak_vectors) << e.name;
+    if (e.takes_previous_level) {
+      EXPECT_EQ(most_live_vectors(e, p, psi0, true, false), e.peak_vectors - e.start_vectors)
+          << e.name << ", the previous level given";
+    } else {
+      EXPECT_EQ(e.start_vectors, 0) << e.name;
+    }
+    if (e.adaptive != StepControl::fixed) {
+      EXPECT_EQ(most_live_vectors(e, p, psi0, false, true), e.peak_vectors + e.adaptive_vectors)
+          << e.name << ", adaptive";
+    }
+  }
 }
 
 TEST(Registry, SchemesRefuseANonPositiveOrNonFiniteStep) {

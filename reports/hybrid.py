@@ -1,0 +1,71 @@
+"""Hybrid ranks: one GPU rank beside OpenMP ranks against the GPU alone, on the paper's BCC case and on the case
+stretched past what the GPU holds, from scaleout/hybrid.csv (scripts/scaling-run.sh's scaling.csv: kind, ranks,
+structures_z, cells, steps, dt, seconds, peak_host_bytes, halo_depth, slab_slices). A run the GPU alone was refused
+has no time. Slabs of the hybrid runs were sized by calibration (the GPU rank capped by its free memory)."""
+
+import csv
+from pathlib import Path
+
+import matplotlib.pyplot as plt
+
+from common import Rendered, footer, markdown_table, run_on_folder, save_figure
+
+FILES = "scaleout/hybrid.csv"
+
+
+def read_runs(path):
+    with open(path, newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def slabs(row):
+    """'GPU 299, CPU 1 × 3' from the ranks' z-slices (rank 0 the GPU's)."""
+    slices = row["slab_slices"].split()
+    if len(slices) < 2:
+        return slices[0] if slices else "—"
+    others = sorted(set(slices[1:]), key=int)
+    return f"GPU {slices[0]}, CPU {'/'.join(others)} × {len(slices) - 1}"
+
+
+def table_rows(runs):
+    rows = []
+    for r in runs:
+        if not r["seconds"]:
+            rows.append([r["kind"], r["ranks"], r["structures_z"], "—", "—", "—", "—", "—", r["halo_depth"],
+                         "refused: not enough GPU memory"])
+            continue
+        cells, steps, seconds = int(r["cells"]), int(r["steps"]), float(r["seconds"])
+        rows.append([r["kind"], r["ranks"], r["structures_z"], f"{cells:,}", steps, f"{1e3 * seconds / steps:.3f}",
+                     f"{cells * steps / seconds / 1e6:,.0f}", f"{int(r['peak_host_bytes']) / 2**30:.1f}",
+                     r["halo_depth"], slabs(r)])
+    return rows
+
+
+HEADER = ["kind", "ranks", "Sz", "cells", "steps", "ms / step", "M cell-updates/s", "largest rank's host GiB", "k",
+          "z-slices"]
+
+
+def render(device_dir, out_dir):
+    path = Path(device_dir) / FILES
+    runs = read_runs(path)
+    result = Rendered(inputs=[path])
+    timed = [r for r in runs if r["seconds"]]
+    fig, ax = plt.subplots(figsize=(8, 4.5), constrained_layout=True)
+    labels = [f"{r['kind']}\n{r['ranks']} ranks, {int(r['cells']) / 1e6:,.0f}M" for r in timed]
+    rates = [int(r["cells"]) * int(r["steps"]) / float(r["seconds"]) / 1e9 for r in timed]
+    ax.barh(range(len(timed)), rates)
+    ax.set_yticks(range(len(timed)), labels, fontsize=7)
+    ax.invert_yaxis()
+    ax.set(xlabel="G cell-updates/s", title="Hybrid ranks against the GPU alone")
+    footer(fig, device_dir, result.inputs, "hybrid: 1 GPU rank + OpenMP ranks; bitwise the reference (ctest)")
+    result.files += save_figure(fig, out_dir, "scaleout-hybrid")
+    table = markdown_table(HEADER, table_rows(runs))
+    result.tables.append(f"**Hybrid ranks**\n\n{table}")
+    table_path = Path(out_dir) / "scaleout-hybrid.md"
+    table_path.write_text("# Hybrid ranks against the GPU alone\n\n" + table)
+    result.files.append(table_path)
+    return result
+
+
+if __name__ == "__main__":
+    run_on_folder(__doc__, render)
