@@ -128,8 +128,8 @@ setup::SlabBalance slab_balance(const CaseConfig& c, const std::string& backend_
       const double per_slice = std::max(need(1) - need(0), 1.0);
       const double room = static_cast<double>(entry.free_bytes()) * 0.95 - need(0);
       const int halos = 2 * c.halo_depth.value_or(1);
-      most = static_cast<int>(std::clamp(std::floor(room / per_slice) - halos, 0.0,
-                                         static_cast<double>(most)));
+      most = static_cast<int>(
+          std::clamp(std::floor(room / per_slice) - halos, 0.0, static_cast<double>(most)));
     }
     const BackendTuning tuning{c.cuda_block_shape, c.cuda_graphs, c.halo_depth};
     return scaleout::calibrate(backend_name, whole, MPI_COMM_WORLD,
