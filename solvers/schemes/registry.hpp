@@ -22,10 +22,9 @@ struct SchemeEntry {
   std::string_view invariant;
   bool takes_previous_level; ///< accepts StartLevels::previous (the paper's start)
   int peak_vectors;          ///< the most backend vectors it holds at once (its start included)
-  int start_vectors; ///< of them, those only its own start of the previous level holds (none when
-                     ///< given)
-  StepControl adaptive; ///< how it chooses adaptive steps (fixed: it cannot)
-  int adaptive_vectors; ///< the further vectors it holds when adaptive
+  int start_vectors;         ///< of them, those only its own start of ψ^{−1} holds
+  StepControl adaptive;      ///< how it chooses adaptive steps (fixed: it cannot)
+  int adaptive_vectors;      ///< the further vectors it holds when adaptive
   std::unique_ptr<Scheme> (*make)(Backend& backend, double dt);
 };
 
