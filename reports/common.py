@@ -178,6 +178,14 @@ def save_figure(fig, out_dir, stem):
     return paths
 
 
+def save_table(result, out_dir, stem, title, label, table):
+    """One Markdown table as its own file (under `title`) and in the index (under `label`), added to `result`."""
+    result.tables.append(f"**{label}**\n\n{table}")
+    path = Path(out_dir) / f"{stem}.md"
+    path.write_text(f"# {title}\n\n{table}")
+    result.files.append(path)
+
+
 def markdown_table(header, rows):
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     lines += ["| " + " | ".join(str(cell) for cell in row) + " |" for row in rows]

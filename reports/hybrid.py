@@ -8,7 +8,7 @@ from pathlib import Path
 
 import matplotlib.pyplot as plt
 
-from common import Rendered, footer, markdown_table, run_on_folder, save_figure
+from common import Rendered, footer, markdown_table, run_on_folder, save_figure, save_table
 
 FILES = "scaleout/hybrid.csv"
 
@@ -59,11 +59,8 @@ def render(device_dir, out_dir):
     ax.set(xlabel="G cell-updates/s", title="Hybrid ranks against the GPU alone")
     footer(fig, device_dir, result.inputs, "hybrid: 1 GPU rank + OpenMP ranks; bitwise the reference (ctest)")
     result.files += save_figure(fig, out_dir, "scaleout-hybrid")
-    table = markdown_table(HEADER, table_rows(runs))
-    result.tables.append(f"**Hybrid ranks**\n\n{table}")
-    table_path = Path(out_dir) / "scaleout-hybrid.md"
-    table_path.write_text("# Hybrid ranks against the GPU alone\n\n" + table)
-    result.files.append(table_path)
+    save_table(result, out_dir, "scaleout-hybrid", "Hybrid ranks against the GPU alone", "Hybrid ranks",
+               markdown_table(HEADER, table_rows(runs)))
     return result
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import matplotlib.pyplot as plt
 
-from common import Rendered, footer, markdown_table, run_on_folder, save_figure
+from common import Rendered, footer, markdown_table, run_on_folder, save_figure, save_table
 
 FILES = "scaleout/halo-depth.csv"
 
@@ -62,11 +62,8 @@ def render(device_dir, out_dir):
     ax.legend()
     footer(fig, device_dir, result.inputs, "the state is bitwise the same for every k (mpi tests)")
     result.files += save_figure(fig, out_dir, "scaleout-halo-depth")
-    table = markdown_table(HEADER, depth_rows(runs))
-    result.tables.append(f"**Halo depth**\n\n{table}")
-    table_path = Path(out_dir) / "scaleout-halo-depth.md"
-    table_path.write_text("# Deep halos: time against the halo depth\n\n" + table)
-    result.files.append(table_path)
+    save_table(result, out_dir, "scaleout-halo-depth", "Deep halos: time against the halo depth", "Halo depth",
+               markdown_table(HEADER, depth_rows(runs)))
     return result
 
 
