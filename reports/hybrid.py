@@ -32,7 +32,7 @@ def table_rows(runs):
     for r in runs:
         if not r["seconds"]:
             rows.append([r["kind"], r["ranks"], r["structures_z"], "—", "—", "—", "—", "—", r["halo_depth"],
-                         "refused: not enough GPU memory"])
+                         "refused at once (one line; no steps)"])
             continue
         cells, steps, seconds = int(r["cells"]), int(r["steps"]), float(r["seconds"])
         rows.append([r["kind"], r["ranks"], r["structures_z"], f"{cells:,}", steps, f"{1e3 * seconds / steps:.3f}",
