@@ -18,6 +18,7 @@
 //   --backends=reference,openmp   backends (default: reference, openmp and, with a GPU, cuda:plain
 //   and cuda:shared)
 //   --schemes=leapfrog,rk4        schemes (default: leapfrog)
+//   --cuda-shapes=1x256,1x256z8a1 cuda:plain's block shapes to compare (default: the backend's)
 //
 // With a GPU, the same binary first measures a device-to-device copy (bytes read + written), and
 // every GPU result carries copy_fraction = its 48-B/update bandwidth over that copy's: the
@@ -151,7 +152,8 @@ const Prepared& prepare(const std::string& lattice, double dofs) {
 }
 
 void step_benchmark(benchmark::State& state, const std::string& scheme_name,
-                    const std::string& backend_name, const std::string& lattice, double dofs) {
+                    const std::string& backend_name, const std::string& lattice, double dofs,
+                    const BackendTuning& tuning) {
   const Prepared& prepared = prepare(lattice, dofs);
   const Problem& problem = prepared.problem;
   const std::vector<Complex>& psi = prepared.psi;
@@ -161,7 +163,7 @@ void step_benchmark(benchmark::State& state, const std::string& scheme_name,
   const double radius = gershgorin_radius(problem.grid, problem.potential, problem.g, psi);
   const double factor = find_scheme(scheme_name).limit_factor;
   const double dt = std::isfinite(factor) ? 0.5 * factor / radius : 2.0 / radius;
-  const std::unique_ptr<Backend> backend = make_backend(backend_name, problem);
+  const std::unique_ptr<Backend> backend = make_backend(backend_name, problem, nullptr, tuning);
   const std::unique_ptr<Scheme> scheme = make_scheme(scheme_name, *backend, dt);
   scheme->start({psi, psi, {}});
   scheme->advance(2); // warm-up: first touch, caches, graphs, lazy initialisation
@@ -246,6 +248,8 @@ int main(int argc, char** argv) {
   const auto sizes = split(take_flag(argc, argv, "dofs", "1e6"));
   const auto backends = split(take_flag(argc, argv, "backends", all_backends));
   const auto schemes = split(take_flag(argc, argv, "schemes", "leapfrog"));
+  // cuda:plain's block shapes ([cuda] block_shape) to compare; each adds /<shape> to the name.
+  const auto shapes = split(take_flag(argc, argv, "cuda-shapes", ""));
   for (const std::string& scheme : schemes) {
     const std::string prefix = scheme == "leapfrog" ? "step" : scheme;
     find_scheme(scheme); // an unknown name fails here, with the known ones
@@ -253,20 +257,26 @@ int main(int argc, char** argv) {
       for (const std::string& lattice : lattices) {
         for (const std::string& size : sizes) {
           const double dofs = std::stod(size);
-          auto* b = benchmark::RegisterBenchmark(
-              (prefix + "/" + backend + "/" + lattice + "/" + size).c_str(), step_benchmark, scheme,
-              backend, lattice, dofs);
-          b->Unit(benchmark::kMillisecond)
-              ->MinTime(backend == "reference"        ? 2.0
-                        : backend.starts_with("cuda") ? 0.2
-                                                      : 0.5)
-              ->Repetitions(kRepetitions)
-              ->ComputeStatistics("min", min_of)
-              ->ComputeStatistics("max", max_of);
-          if (backend.starts_with("cuda")) {
-            b->UseManualTime();
-          } else {
-            b->UseRealTime();
+          const bool tuned = backend == "cuda:plain" && !shapes.empty();
+          for (const std::string& shape : tuned ? shapes : std::vector<std::string>{""}) {
+            const std::string name = prefix + "/" + backend + "/" + lattice + "/" + size +
+                                     (shape.empty() ? "" : "/" + shape);
+            BackendTuning tuning;
+            tuning.cuda_block_shape = shape;
+            auto* b = benchmark::RegisterBenchmark(name.c_str(), step_benchmark, scheme, backend,
+                                                   lattice, dofs, tuning);
+            b->Unit(benchmark::kMillisecond)
+                ->MinTime(backend == "reference"        ? 2.0
+                          : backend.starts_with("cuda") ? 0.2
+                                                        : 0.5)
+                ->Repetitions(kRepetitions)
+                ->ComputeStatistics("min", min_of)
+                ->ComputeStatistics("max", max_of);
+            if (backend.starts_with("cuda")) {
+              b->UseManualTime();
+            } else {
+              b->UseRealTime();
+            }
           }
         }
       }

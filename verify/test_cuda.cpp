@@ -208,6 +208,32 @@ TEST(CudaBackend, EveryTuningGivesBitwiseTheReferencesStateAndIsReported) {
   }
 }
 
+class CudaSweep : public ::testing::TestWithParam<std::string_view> {};
+
+// The sweep walks chunks of z-slices (a last chunk shorter than the rest when the slices do not
+// divide Sz) and prefetches ahead; none of it may change a bit.
+TEST_P(CudaSweep, EverySweepShapeGivesBitwiseTheReferencesState) {
+  SKIP_WITHOUT_GPU();
+  const Problem p = make_problem(GetParam(), 200.0);
+  const std::vector<Complex> psi0 = vortex(p.grid);
+  const double dt = 0.9 * scheme_limit("leapfrog", p, psi0);
+  LiveScheme ref("reference", "leapfrog", p, dt, psi0);
+  ref.scheme->advance(41);
+  const std::vector<Complex> expected = ref.level(0, p);
+  for (const char* shape : {"1x256z1a1", "1x256z2a1", "1x256z3a2", "1x256z8a2b6", "1x256z4a0"}) {
+    const std::unique_ptr<Backend> gpu =
+        make_backend("cuda:plain", p, nullptr, BackendTuning{shape, true, {}});
+    const std::unique_ptr<Scheme> scheme = make_scheme("leapfrog", *gpu, dt);
+    scheme->start({psi0, psi0, {}});
+    scheme->advance(41);
+    std::vector<Complex> state(psi0.size());
+    scheme->download(0, state);
+    EXPECT_TRUE(bitwise_equal(state, expected)) << shape;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(EveryStencil, CudaSweep, verify::every_stencil(), verify::lattice_name);
+
 TEST(CudaBackend, AStateLargerThanTheGpuIsRefusedWithOneLine) {
   SKIP_WITHOUT_GPU();
   Problem p;

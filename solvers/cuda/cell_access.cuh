@@ -57,6 +57,17 @@ __device__ __forceinline__ Face face(const DeviceGrid& g, int e) {
       delta};
 }
 
+/// The weight and index offset of entry e alone: all a cell needs whose neighbours are all inside.
+struct FaceWeight {
+  double weight;
+  int delta;
+};
+
+__device__ __forceinline__ FaceWeight face_weight(const DeviceGrid& g, int e) {
+  const double2 raw = __ldg(reinterpret_cast<const double2*>(g.faces + e));
+  return {raw.x, static_cast<int>(__double_as_longlong(raw.y) & 0xffffffffLL)};
+}
+
 /// Whether the neighbour across face f lies in the domain; `inner_row` says the y and z offsets
 /// cannot leave it.
 __device__ __forceinline__ bool inside(const DeviceGrid& g, const Face& f, int sx, int sy, int sz,

@@ -42,6 +42,9 @@ struct Tiling {
   int tiles_per_row; ///< ⌈Sx / tile⌉
   int rows;          ///< consecutive y-rows per block (each thread has a cell in each)
   int row_groups;    ///< ⌈Sy / rows⌉
+  int slices = 1;    ///< z-slices a block walks through (the leapfrog's sweep; 1: one slice)
+  int ahead = 0;     ///< slices of ψⁿ and ψⁿ⁻¹ a sweeping block prefetches into L2 ahead of itself
+  int min_blocks = 8; ///< the sweep's blocks per SM (its register cap)
 };
 
 } // namespace decgpe::cuda

@@ -11,11 +11,13 @@
 
 namespace decgpe::cuda {
 
-/// The plain kernel's block: y-rows per block × threads per block.
+/// The plain kernel's block: y-rows per block × threads per block; a sweeping block walks `slices`
+/// z-slices, prefetching `ahead` slices into L2 before it needs them.
 struct PlainShape {
   int rows, threads;
+  int slices = 1, ahead = 0, min_blocks = 8;
 };
-/// "1x512", "1x256" or "2x256"; throws std::invalid_argument otherwise.
+/// "1x512", "1x256", "2x256", or "1x256z<slices>a<ahead>"; throws std::invalid_argument otherwise.
 PlainShape parse_plain_shape(std::string_view shape);
 
 /// The tiling the leapfrog step of a variant uses for a grid (`shape`: the plain variant's block).

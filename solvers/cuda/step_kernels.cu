@@ -12,6 +12,7 @@
 #include "solvers/cuda/kernels.hpp"
 #include "solvers/cuda/lattice_dispatch.cuh"
 
+#include <cstdio>
 #include <cstdlib>
 #include <string>
 
@@ -76,6 +77,94 @@ __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
       const double v = potential_at_global(g, sx, sy0 + r, gz, l, i);
       store(out + i, step_along(previous[r], g.two_dt, apply_m(psi_i[r], lap[r], v, g.g)));
     }
+  }
+}
+
+/// Asks the bulk-copy engine to bring `bytes` from global memory into L2: one instruction, no
+/// registers or warps held while the bytes are in flight.
+__device__ __forceinline__ void prefetch_l2(const Complex* p, unsigned bytes) {
+  asm volatile("cp.async.bulk.prefetch.L2.global [%0], %1;" ::"l"(p), "r"(bytes) : "memory");
+}
+
+/// Prefetches the slices [from, to) of the tile's row of ψⁿ and ψⁿ⁻¹ that lie before the limit:
+/// a sweep's own chunk, or, for a block of one slice, the domain (the next block's slice).
+__device__ __forceinline__ void prefetch_ahead(const Complex* psi, const Complex* out,
+                                               const Tiling& t, const DeviceGrid& g, int segment,
+                                               int from, int to, int z_last, int z_end) {
+  const int limit = min(to, t.slices > 1 ? z_last : z_end);
+  const unsigned bytes = min(t.tile, g.sx - (segment / g.ms) % g.sx) * g.ms * sizeof(Complex);
+  for (int z = from; z < limit; ++z) {
+    const long long at = static_cast<long long>(z) * g.sy * g.sx * g.ms + segment;
+    prefetch_l2(psi + at, bytes);
+    prefetch_l2(out + at, bytes);
+  }
+}
+
+/// sweep: a block is a tile of one y-row that walks t.slices consecutive z-slices. Its first thread
+/// prefetches the tile's row of ψⁿ and ψⁿ⁻¹ t.ahead slices ahead into L2, so a thread's own loads
+/// and its z+1 neighbours hit L2 instead of waiting for DRAM, and the row just done (z − 1) is
+/// often still in L1.
+template <int MS, int F, int THREADS, int MIN_BLOCKS>
+__global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
+    step_sweep(DeviceGrid g, Tiling t, const Complex* __restrict__ psi, Complex* __restrict__ out,
+               int z_begin, int z_end) {
+  const int column = blockIdx.x / t.tiles_per_row; // (sy, chunk of slices)
+  const int x0 = (blockIdx.x - column * t.tiles_per_row) * t.tile;
+  const int chunk = column / g.sy;
+  const int sy = column - chunk * g.sy;
+  const int z_first = z_begin + chunk * t.slices;
+  const int z_last = min(z_first + t.slices, z_end);
+  // A slice holds far fewer than 2³¹ cells (a GPU's memory holds fewer), so offsets within one are
+  // ints: fewer registers live across the loop.
+  const int slice = g.sy * g.sx * MS;
+  const int segment = sy * g.sx * MS + x0 * MS; // the tile's first cell within a slice
+  if (threadIdx.x == 0) {
+    prefetch_ahead(psi, out, t, g, segment, z_first + 1, z_first + t.ahead, z_last, z_end);
+  }
+  const int tx = threadIdx.x / MS;
+  const int l = threadIdx.x - tx * MS;
+  const int sx = x0 + tx;
+  if (tx >= t.tile || sx >= g.sx) {
+    return;
+  }
+  const bool y_inner = sy > 0 && sy < g.sy - 1;
+  // No neighbour of the tile leaves the domain across x or y: the face loop skips the tests.
+  const bool xy_inner = y_inner && x0 > 0 && x0 + t.tile < g.sx;
+  const int own = segment + tx * MS + l;
+#pragma unroll 1
+  for (int sz = z_first; sz < z_last; ++sz) {
+    if (threadIdx.x == 0) {
+      prefetch_ahead(psi, out, t, g, segment, sz + t.ahead, sz + t.ahead + 1, z_last, z_end);
+    }
+    const long long i = static_cast<long long>(sz) * slice + own;
+    const int gz = sz + g.z_offset;
+    const bool z_inner = gz > 0 && gz < g.global_z - 1;
+    const Complex previous = load(out + i);
+    const Complex psi_i = load_ro(psi + i);
+    Complex lap{0.0, 0.0};
+    if (xy_inner && z_inner) {
+#pragma unroll
+      for (int f = 0; f < F; ++f) {
+        const FaceWeight fw = face_weight(g, f * MS + l);
+        if (fw.weight != 0.0) {
+          lap = add_face(lap, fw.weight, psi_i, load_ro(psi + i + fw.delta));
+        }
+      }
+    } else {
+#pragma unroll
+      for (int f = 0; f < F; ++f) {
+        const Face fc = face(g, f * MS + l);
+        if (fc.weight == 0.0) {
+          continue;
+        }
+        const int nx = sx + fc.dx, ny = sy + fc.dy, nz = gz + fc.dz;
+        const bool in = nx >= 0 && nx < g.sx && (y_inner || (ny >= 0 && ny < g.sy)) &&
+                        (z_inner || (nz >= 0 && nz < g.global_z));
+        lap = add_face(lap, fc.weight, psi_i, in ? load_ro(psi + i + fc.delta) : Complex{0.0, 0.0});
+      }
+    }
+    const double v = potential_at_global(g, sx, sy, gz, l, i);
+    store(out + i, step_along(previous, g.two_dt, apply_m(psi_i, lap, v, g.g)));
   }
 }
 
@@ -146,9 +235,18 @@ PlainShape parse_plain_shape(std::string_view shape) {
   if (shape == "2x256") {
     return {2, 256};
   }
-  throw std::invalid_argument(
-      "the plain kernel's block shape must be 1x512, 1x256 or 2x256, got '" +
-      std::string(shape.substr(0, 32)) + "'");
+  // 1x256z<slices>a<ahead>: the sweep.
+  int slices = 0, ahead = -1, blocks = 8;
+  char tail = 0;
+  const std::string text(shape.substr(0, 32));
+  const int read = std::sscanf(text.c_str(), "1x256z%da%db%d%c", &slices, &ahead, &blocks, &tail);
+  if ((read == 2 || read == 3) && slices >= 1 && slices <= 256 && ahead >= 0 && ahead <= 8 &&
+      (blocks == 4 || blocks == 6 || blocks == 8)) {
+    return {1, 256, slices, ahead, blocks};
+  }
+  throw std::invalid_argument("the plain kernel's block shape must be 1x512, 1x256, 2x256 or "
+                              "1x256z<slices>a<ahead>, got '" +
+                              text + "'");
 }
 
 Tiling make_tiling(StepVariant variant, const DeviceGrid& g, PlainShape shape) {
@@ -160,13 +258,21 @@ Tiling make_tiling(StepVariant variant, const DeviceGrid& g, PlainShape shape) {
   const int tiles_per_row = (g.sx + longest - 1) / longest;
   const int tile = (g.sx + tiles_per_row - 1) / tiles_per_row;
   const int rows = variant == StepVariant::shared ? 1 : shape.rows;
-  return {tile, (tile * g.ms + 31) / 32 * 32, tiles_per_row, rows, (g.sy + rows - 1) / rows};
+  const bool sweep = variant == StepVariant::plain && (shape.slices > 1 || shape.ahead > 0);
+  return {tile,
+          (tile * g.ms + 31) / 32 * 32,
+          tiles_per_row,
+          rows,
+          (g.sy + rows - 1) / rows,
+          sweep ? shape.slices : 1,
+          sweep ? shape.ahead : 0,
+          shape.min_blocks};
 }
 
 void launch_step(StepVariant variant, const Tiling& t, const DeviceGrid& g, const Complex* psi,
                  Complex* out, int z_begin, int z_end, cudaStream_t stream) {
-  const long long blocks =
-      static_cast<long long>(t.tiles_per_row) * t.row_groups * (z_end - z_begin);
+  const long long chunks = (z_end - z_begin + t.slices - 1) / t.slices;
+  const long long blocks = static_cast<long long>(t.tiles_per_row) * t.row_groups * chunks;
   if (blocks <= 0) {
     return;
   }
@@ -176,6 +282,12 @@ void launch_step(StepVariant variant, const Tiling& t, const DeviceGrid& g, cons
       // At most (544 + 2 · 136) · 16 B = 13 KB: within the default 48 KB, no opt-in needed.
       const std::size_t bytes = static_cast<std::size_t>(t.tile + 2) * ms * sizeof(double2);
       step_shared<ms, faces><<<grid, t.threads, bytes, stream>>>(g, t, psi, out, z_begin);
+    } else if ((t.slices > 1 || t.ahead > 0) && t.min_blocks == 4) {
+      step_sweep<ms, faces, 256, 4><<<grid, t.threads, 0, stream>>>(g, t, psi, out, z_begin, z_end);
+    } else if ((t.slices > 1 || t.ahead > 0) && t.min_blocks == 6) {
+      step_sweep<ms, faces, 256, 6><<<grid, t.threads, 0, stream>>>(g, t, psi, out, z_begin, z_end);
+    } else if (t.slices > 1 || t.ahead > 0) {
+      step_sweep<ms, faces, 256, 8><<<grid, t.threads, 0, stream>>>(g, t, psi, out, z_begin, z_end);
     } else if (t.rows == 2) {
       step_plain<ms, faces, 2, 256, 4><<<grid, t.threads, 0, stream>>>(g, t, psi, out, z_begin);
     } else if (t.threads <= 256) {

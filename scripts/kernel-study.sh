@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# The step kernel's tuning study, on a GPU machine, in one call: the bitwise tests of every block shape, bench_step over
+# shapes × lattices, and Nsight Compute's view (DRAM bandwidth and bytes, occupancy, registers, stall reasons) of
+# chosen shapes. Everything goes to $OUT (default out/kernel-study); the last lines printed are a table.
+#
+#   scripts/kernel-study.sh [--shapes S1,S2,...] [--lattices L1,...] [--dofs 64e6] [--ncu L:S1+S2,...]
+#
+# --ncu bcc:1x256+1x256z8a2 profiles the given shapes on that lattice (one step launch each, after 40).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+OUT=${OUT:-out/kernel-study}
+mkdir -p "$OUT"
+shapes=1x256
+lattices=cubic,fcc,bcc,a15,c15,z
+dofs=64e6
+profiles=""
+while [ $# -gt 0 ]; do
+  case $1 in
+  --shapes) shapes=$2 ;;
+  --lattices) lattices=$2 ;;
+  --dofs) dofs=$2 ;;
+  --ncu) profiles=$2 ;;
+  *) echo "kernel-study: unknown option $1" >&2; exit 2 ;;
+  esac
+  shift 2
+done
+status=0
+nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.max.mem --format=csv,noheader | tee "$OUT/device.txt"
+echo "commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git diff --quiet 2>/dev/null || echo +changes)" |
+  tee -a "$OUT/device.txt"
+
+if ! { cmake --preset cuda -DDECGPE_WERROR=ON && cmake --build --preset cuda -j "$(nproc)" --target bench_step test_cuda; } \
+  >"$OUT/build.log" 2>&1; then
+  tail -n 30 "$OUT/build.log"
+  exit 1
+fi
+build/cuda/verify/test_cuda --gtest_filter='*Sweep*:*EveryTuning*:*EveryStencil*' >"$OUT/tests.log" 2>&1 || status=1
+tail -n 3 "$OUT/tests.log"
+
+build/cuda/bench/bench_step --schemes=leapfrog --backends=cuda:plain --lattices="$lattices" --dofs="$dofs" \
+  --cuda-shapes="$shapes" --benchmark_out="$OUT/shapes.json" --benchmark_out_format=json >"$OUT/shapes.log" 2>&1 ||
+  status=1
+
+ncu=$(command -v ncu || command -v /usr/local/cuda/bin/ncu || true)
+sections="--section SpeedOfLight --section MemoryWorkloadAnalysis --section Occupancy --section LaunchStats"
+sections="$sections --section WarpStateStats --section SchedulerStats"
+for profile in ${profiles//,/ }; do
+  lattice=${profile%%:*}
+  for shape in ${profile#*:}; do
+    for s in ${shape//+/ }; do
+      [ -n "$ncu" ] || break
+      $ncu --clock-control none --kernel-name regex:step_ --launch-skip 40 --launch-count 1 $sections --csv \
+        --page details build/cuda/bench/bench_step --backends=cuda:plain --lattices="$lattice" --dofs="$dofs" \
+        --cuda-shapes="$s" --benchmark_repetitions=1 --benchmark_min_time=0.01s \
+        >"$OUT/ncu-$lattice-$s.csv" 2>"$OUT/ncu-$lattice-$s.err" || status=1
+    done
+  done
+done
+
+python3 - "$OUT/shapes.json" <<'EOF'
+import json, statistics, sys
+runs = json.load(open(sys.argv[1]))["benchmarks"]
+rows = {}
+for r in runs:
+    if r.get("run_type") == "aggregate" or "error_occurred" in r:
+        continue
+    parts = r["name"].split("/min_time")[0].split("/")
+    rows.setdefault((parts[2], parts[4] if len(parts) > 4 else "default"), []).append(
+        (r["dof_updates_per_second"], r.get("copy_fraction", 0.0)))
+shapes = sorted({s for _, s in rows}, key=lambda s: (len(s), s))
+print("lattice " + " ".join(f"{s:>14}" for s in shapes) + "   (G DOF-updates/s, % of copy)")
+for lattice in dict.fromkeys(l for l, _ in rows):
+    cells = []
+    for s in shapes:
+        v = rows.get((lattice, s))
+        cells.append(f"{statistics.median(x for x, _ in v) / 1e9:6.1f} {100 * statistics.median(c for _, c in v):4.0f}%"
+                     if v else f"{'':>14}")
+    print(f"{lattice:7} " + " ".join(f"{c:>14}" for c in cells))
+EOF
+exit $status
