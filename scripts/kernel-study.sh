@@ -5,7 +5,7 @@
 #
 #   scripts/kernel-study.sh [--shapes S1,S2,...] [--lattices L1,...] [--dofs 64e6] [--ncu L:S1+S2,...]
 #
-# --ncu bcc:1x256+1x256z8a2 profiles the given shapes on that lattice (one step launch each, after 40).
+# --ncu bcc:1x256+1x256z8a2 profiles the given shapes on that lattice (one step launch each, after 40, CUDA graphs off).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-out/kernel-study}
@@ -34,7 +34,7 @@ if ! { cmake --preset cuda -DDECGPE_WERROR=ON && cmake --build --preset cuda -j 
   tail -n 30 "$OUT/build.log"
   exit 1
 fi
-build/cuda/verify/test_cuda --gtest_filter='*Sweep*:*EveryTuning*:*EveryStencil*' >"$OUT/tests.log" 2>&1 || status=1
+build/cuda/verify/test_cuda --gtest_filter="${TESTS:-*Sweep*:*EveryTuning*:*EveryStencil*}" >"$OUT/tests.log" 2>&1 || status=1
 tail -n 3 "$OUT/tests.log"
 
 build/cuda/bench/bench_step --schemes=leapfrog --backends=cuda:plain --lattices="$lattices" --dofs="$dofs" \
@@ -49,10 +49,10 @@ for profile in ${profiles//,/ }; do
   for shape in ${profile#*:}; do
     for s in ${shape//+/ }; do
       [ -n "$ncu" ] || break
-      $ncu --clock-control none --kernel-name regex:step_ --launch-skip 40 --launch-count 1 $sections --csv \
+      DECGPE_CUDA_GRAPHS=0 $ncu --clock-control none --kernel-name regex:step_ --launch-skip 40 --launch-count 1 $sections --csv \
         --page details build/cuda/bench/bench_step --backends=cuda:plain --lattices="$lattice" --dofs="$dofs" \
         --cuda-shapes="$s" --benchmark_repetitions=1 --benchmark_min_time=0.01s \
-        >"$OUT/ncu-$lattice-$s.csv" 2>"$OUT/ncu-$lattice-$s.err" || status=1
+        >"$OUT/ncu-$lattice-$s.csv" 2>>"$OUT/ncu.log" || status=1
     done
   done
 done

@@ -16,6 +16,7 @@
 #include <cstdlib>
 #include <cuda_runtime.h>
 #include <limits>
+#include <numeric>
 #include <stdexcept>
 #include <utility>
 
@@ -459,7 +460,16 @@ private:
       }
       centre.insert(centre.end(), {g.centre[l].x, g.centre[l].y, g.centre[l].z});
     }
+    // The local indices with the most faces first (the sweep's by-faces thread order).
+    std::vector<int> by_faces(static_cast<std::size_t>(g.ms));
+    std::iota(by_faces.begin(), by_faces.end(), 0);
+    const auto face_count = [&](int l) { return g.row_begin[l + 1] - g.row_begin[l]; };
+    std::stable_sort(by_faces.begin(), by_faces.end(),
+                     [&](int a, int b) { return face_count(a) > face_count(b); });
+    const auto wide_cells = static_cast<int>(std::count_if(
+        by_faces.begin(), by_faces.end(), [&](int l) { return face_count(l) == faces; }));
     faces_d_ = to_device(table);
+    by_faces_d_ = to_device(by_faces);
     centre_d_ = to_device(centre);
     volume_d_ = to_device(volume);
     weight_sum_d_ = to_device(weight_sum);
@@ -479,6 +489,8 @@ private:
                      volume_d_.get(),
                      weight_sum_d_.get(),
                      nullptr,
+                     by_faces_d_.get(),
+                     wide_cells,
                      p_.potential.lambda,
                      p_.g,
                      0.0};
@@ -501,6 +513,7 @@ private:
   Tiling cell_tiling_{}; ///< the other stencil kernels' and the diagnostics'
   DeviceBuffer<FaceEntry> faces_d_;
   DeviceBuffer<double> centre_d_, volume_d_, weight_sum_d_, potential_;
+  DeviceBuffer<int> by_faces_d_;
   std::vector<DeviceBuffer<Complex>> vectors_; ///< by VectorId; a destroyed one is empty
   DeviceBuffer<CellSums> partials_, result_;
   DeviceBuffer<StepSums> step_partials_, step_result_;

@@ -28,6 +28,8 @@ struct DeviceGrid {
   const double* volume;     ///< [ms]: |B| per local index
   const double* weight_sum; ///< [ms]: Σ_F weight, the Laplacian's diagonal
   const double* potential;  ///< tabulated V per cell, or nullptr for the harmonic trap
+  const int* by_faces;      ///< [ms]: local indices, those with the most faces first
+  int wide_cells;           ///< cells of an instance with the most faces
   double lambda;
   double g;
   double two_dt; ///< the leapfrog kernels' 2Δt, set per launch
@@ -37,14 +39,17 @@ struct DeviceGrid {
 /// instances of one (y, z) row, one thread per dual 0-cell; rows [z_begin, z_end) × Sy are covered
 /// by tiles_per_row × rows blocks.
 struct Tiling {
-  int tile;          ///< structure instances per block
-  int threads;       ///< tile · ms rounded up to a whole warp
-  int tiles_per_row; ///< ⌈Sx / tile⌉
-  int rows;          ///< consecutive y-rows per block (each thread has a cell in each)
-  int row_groups;    ///< ⌈Sy / rows⌉
-  int slices = 1;    ///< z-slices a block walks through (the leapfrog's sweep; 1: one slice)
-  int ahead = 0;     ///< slices of ψⁿ and ψⁿ⁻¹ a sweeping block prefetches into L2 ahead of itself
-  int min_blocks = 8; ///< the sweep's blocks per SM (its register cap)
+  int tile;              ///< structure instances per block
+  int threads;           ///< tile · ms rounded up to a whole warp
+  int tiles_per_row;     ///< ⌈Sx / tile⌉
+  int rows;              ///< consecutive y-rows per block (each thread has a cell in each)
+  int row_groups;        ///< ⌈Sy / rows⌉
+  bool sweep = false;    ///< the leapfrog's sweep (step_kernels.cu) instead of one slice per block
+  int slices = 1;        ///< z-slices a sweeping block walks through
+  int ahead = 0;         ///< slices of ψⁿ and ψⁿ⁻¹ a sweeping block prefetches into L2
+  int min_blocks = 8;    ///< the sweep's blocks per SM (its register cap)
+  int unroll = 1;        ///< the sweep's walk unrolled
+  bool by_faces = false; ///< the sweep's threads take the cells grouped by face count
 };
 
 } // namespace decgpe::cuda

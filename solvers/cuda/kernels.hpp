@@ -11,13 +11,17 @@
 
 namespace decgpe::cuda {
 
-/// The plain kernel's block: y-rows per block × threads per block; a sweeping block walks `slices`
-/// z-slices, prefetching `ahead` slices into L2 before it needs them.
+/// The plain kernel's block: y-rows per block × threads per block; or the sweep (step_kernels.cu):
+/// blocks that walk `slices` z-slices, prefetch `ahead` slices into L2, fit `min_blocks` to an SM
+/// (the register cap), unroll the walk `unroll` times and, `by_faces`, group cells by face count.
 struct PlainShape {
   int rows, threads;
-  int slices = 1, ahead = 0, min_blocks = 8;
+  bool sweep = false;
+  int slices = 1, ahead = 0, min_blocks = 8, unroll = 1;
+  bool by_faces = false;
 };
-/// "1x512", "1x256", "2x256", or "1x256z<slices>a<ahead>"; throws std::invalid_argument otherwise.
+/// "1x512", "1x256", "2x256", or "1x256" with sweep settings (z8a0b4…); throws
+/// std::invalid_argument otherwise.
 PlainShape parse_plain_shape(std::string_view shape);
 
 /// The tiling the leapfrog step of a variant uses for a grid (`shape`: the plain variant's block).

@@ -12,7 +12,7 @@
 #include "solvers/cuda/kernels.hpp"
 #include "solvers/cuda/lattice_dispatch.cuh"
 
-#include <cstdio>
+#include <cctype>
 #include <cstdlib>
 #include <string>
 
@@ -100,11 +100,32 @@ __device__ __forceinline__ void prefetch_ahead(const Complex* psi, const Complex
   }
 }
 
-/// sweep: a block is a tile of one y-row that walks t.slices consecutive z-slices. Its first thread
-/// prefetches the tile's row of ψⁿ and ψⁿ⁻¹ t.ahead slices ahead into L2, so a thread's own loads
-/// and its z+1 neighbours hit L2 instead of waiting for DRAM, and the row just done (z − 1) is
-/// often still in L1.
-template <int MS, int F, int THREADS, int MIN_BLOCKS>
+/// The structure instance (within the tile) and local index of a sweep's thread. Where cells have
+/// different face counts (FCC: octahedra 8, tetrahedra 4), t.by_faces takes the cells with the most
+/// faces of every instance first and the rest after, so that a warp's cells have the same faces
+/// and its loop ends together; otherwise the threads take the cells in memory order.
+template <int MS>
+__device__ __forceinline__ void sweep_cell(const DeviceGrid& g, const Tiling& t, int& tx, int& l) {
+  const int thread = threadIdx.x;
+  if (!t.by_faces) {
+    tx = thread / MS;
+    l = thread - tx * MS;
+    return;
+  }
+  const int wide = g.wide_cells, narrow = MS - wide;
+  const int first = wide * t.tile; // threads of the wide cells
+  const int k = thread < first ? thread : thread - first;
+  const int per = thread < first ? wide : narrow;
+  tx = k / per;
+  l = __ldg(g.by_faces + (thread < first ? 0 : wide) + (k - tx * per));
+}
+
+/// sweep: a block is a tile of one y-row that walks t.slices consecutive z-slices, so the row it
+/// just did (z − 1) and the one it does next (z + 1) are met again in L1; with t.ahead its first
+/// thread prefetches the tile's rows that many slices ahead into L2. Interior tiles sum their faces
+/// without the boundary tests. MIN_BLOCKS sets the register cap: with 64 registers a thread has
+/// all its loads in flight at once.
+template <int MS, int F, int THREADS, int MIN_BLOCKS, int UNROLL>
 __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
     step_sweep(DeviceGrid g, Tiling t, const Complex* __restrict__ psi, Complex* __restrict__ out,
                int z_begin, int z_end) {
@@ -114,15 +135,15 @@ __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
   const int sy = column - chunk * g.sy;
   const int z_first = z_begin + chunk * t.slices;
   const int z_last = min(z_first + t.slices, z_end);
-  // A slice holds far fewer than 2³¹ cells (a GPU's memory holds fewer), so offsets within one are
-  // ints: fewer registers live across the loop.
+  // Offsets within a slice are ints (the backend refuses grids where they would not be): fewer
+  // registers live across the loop.
   const int slice = g.sy * g.sx * MS;
   const int segment = sy * g.sx * MS + x0 * MS; // the tile's first cell within a slice
   if (threadIdx.x == 0) {
     prefetch_ahead(psi, out, t, g, segment, z_first + 1, z_first + t.ahead, z_last, z_end);
   }
-  const int tx = threadIdx.x / MS;
-  const int l = threadIdx.x - tx * MS;
+  int tx = 0, l = 0;
+  sweep_cell<MS>(g, t, tx, l);
   const int sx = x0 + tx;
   if (tx >= t.tile || sx >= g.sx) {
     return;
@@ -131,7 +152,7 @@ __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
   // No neighbour of the tile leaves the domain across x or y: the face loop skips the tests.
   const bool xy_inner = y_inner && x0 > 0 && x0 + t.tile < g.sx;
   const int own = segment + tx * MS + l;
-#pragma unroll 1
+#pragma unroll UNROLL
   for (int sz = z_first; sz < z_last; ++sz) {
     if (threadIdx.x == 0) {
       prefetch_ahead(psi, out, t, g, segment, sz + t.ahead, sz + t.ahead + 1, z_last, z_end);
@@ -146,16 +167,17 @@ __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 #pragma unroll
       for (int f = 0; f < F; ++f) {
         const FaceWeight fw = face_weight(g, f * MS + l);
-        if (fw.weight != 0.0) {
-          lap = add_face(lap, fw.weight, psi_i, load_ro(psi + i + fw.delta));
+        if (fw.weight == 0.0) {
+          break; // padding comes last in a row
         }
+        lap = add_face(lap, fw.weight, psi_i, load_ro(psi + i + fw.delta));
       }
     } else {
 #pragma unroll
       for (int f = 0; f < F; ++f) {
         const Face fc = face(g, f * MS + l);
         if (fc.weight == 0.0) {
-          continue;
+          break;
         }
         const int nx = sx + fc.dx, ny = sy + fc.dy, nz = gz + fc.dz;
         const bool in = nx >= 0 && nx < g.sx && (y_inner || (ny >= 0 && ny < g.sy)) &&
@@ -235,18 +257,48 @@ PlainShape parse_plain_shape(std::string_view shape) {
   if (shape == "2x256") {
     return {2, 256};
   }
-  // 1x256z<slices>a<ahead>: the sweep.
-  int slices = 0, ahead = -1, blocks = 8;
-  char tail = 0;
+  // 1x256 followed by the sweep's settings: z<slices>, a<ahead>, b<blocks per SM>, u<unroll>, f.
   const std::string text(shape.substr(0, 32));
-  const int read = std::sscanf(text.c_str(), "1x256z%da%db%d%c", &slices, &ahead, &blocks, &tail);
-  if ((read == 2 || read == 3) && slices >= 1 && slices <= 256 && ahead >= 0 && ahead <= 8 &&
-      (blocks == 4 || blocks == 6 || blocks == 8)) {
-    return {1, 256, slices, ahead, blocks};
+  const auto refuse = [&] {
+    return std::invalid_argument(
+        "the plain kernel's block shape must be 1x512, 1x256, 2x256 or "
+        "1x256 with sweep settings (z<slices>a<ahead>b<blocks>u<unroll>f), "
+        "got '" +
+        text + "'");
+  };
+  if (text.rfind("1x256", 0) != 0 || text.size() == 5) {
+    throw refuse();
   }
-  throw std::invalid_argument("the plain kernel's block shape must be 1x512, 1x256, 2x256 or "
-                              "1x256z<slices>a<ahead>, got '" +
-                              text + "'");
+  PlainShape out{1, 256};
+  out.sweep = true;
+  for (std::size_t at = 5; at < text.size();) {
+    const char key = text[at++];
+    if (key == 'f') {
+      out.by_faces = true;
+      continue;
+    }
+    std::size_t end = at;
+    while (end < text.size() && std::isdigit(static_cast<unsigned char>(text[end])) != 0) {
+      ++end;
+    }
+    if (end == at || end - at > 3) {
+      throw refuse();
+    }
+    const int value = std::stoi(text.substr(at, end - at));
+    at = end;
+    if (key == 'z' && value >= 1 && value <= 256) {
+      out.slices = value;
+    } else if (key == 'a' && value <= 8) {
+      out.ahead = value;
+    } else if (key == 'b' && (value == 3 || value == 4 || value == 6 || value == 8)) {
+      out.min_blocks = value;
+    } else if (key == 'u' && (value == 1 || value == 2)) {
+      out.unroll = value;
+    } else {
+      throw refuse();
+    }
+  }
+  return out;
 }
 
 Tiling make_tiling(StepVariant variant, const DeviceGrid& g, PlainShape shape) {
@@ -258,16 +310,40 @@ Tiling make_tiling(StepVariant variant, const DeviceGrid& g, PlainShape shape) {
   const int tiles_per_row = (g.sx + longest - 1) / longest;
   const int tile = (g.sx + tiles_per_row - 1) / tiles_per_row;
   const int rows = variant == StepVariant::shared ? 1 : shape.rows;
-  const bool sweep = variant == StepVariant::plain && (shape.slices > 1 || shape.ahead > 0);
-  return {tile,
-          (tile * g.ms + 31) / 32 * 32,
-          tiles_per_row,
-          rows,
-          (g.sy + rows - 1) / rows,
-          sweep ? shape.slices : 1,
-          sweep ? shape.ahead : 0,
-          shape.min_blocks};
+  Tiling t{tile, (tile * g.ms + 31) / 32 * 32, tiles_per_row, rows, (g.sy + rows - 1) / rows};
+  if (variant == StepVariant::plain && shape.sweep) {
+    t.sweep = true;
+    t.slices = shape.slices;
+    t.ahead = shape.ahead;
+    t.min_blocks = shape.min_blocks;
+    t.unroll = shape.unroll;
+    t.by_faces = shape.by_faces && g.wide_cells < g.ms;
+  }
+  return t;
 }
+
+namespace {
+
+template <int MS, int F>
+void launch_sweep(const Tiling& t, const DeviceGrid& g, const Complex* psi, Complex* out,
+                  int z_begin, int z_end, unsigned grid, cudaStream_t stream) {
+  const auto run = [&](auto kernel) {
+    kernel<<<grid, t.threads, 0, stream>>>(g, t, psi, out, z_begin, z_end);
+  };
+  if (t.unroll == 2) {
+    run(step_sweep<MS, F, 256, 4, 2>);
+  } else if (t.min_blocks == 3) {
+    run(step_sweep<MS, F, 256, 3, 1>);
+  } else if (t.min_blocks == 4) {
+    run(step_sweep<MS, F, 256, 4, 1>);
+  } else if (t.min_blocks == 6) {
+    run(step_sweep<MS, F, 256, 6, 1>);
+  } else {
+    run(step_sweep<MS, F, 256, 8, 1>);
+  }
+}
+
+} // namespace
 
 void launch_step(StepVariant variant, const Tiling& t, const DeviceGrid& g, const Complex* psi,
                  Complex* out, int z_begin, int z_end, cudaStream_t stream) {
@@ -282,12 +358,8 @@ void launch_step(StepVariant variant, const Tiling& t, const DeviceGrid& g, cons
       // At most (544 + 2 · 136) · 16 B = 13 KB: within the default 48 KB, no opt-in needed.
       const std::size_t bytes = static_cast<std::size_t>(t.tile + 2) * ms * sizeof(double2);
       step_shared<ms, faces><<<grid, t.threads, bytes, stream>>>(g, t, psi, out, z_begin);
-    } else if ((t.slices > 1 || t.ahead > 0) && t.min_blocks == 4) {
-      step_sweep<ms, faces, 256, 4><<<grid, t.threads, 0, stream>>>(g, t, psi, out, z_begin, z_end);
-    } else if ((t.slices > 1 || t.ahead > 0) && t.min_blocks == 6) {
-      step_sweep<ms, faces, 256, 6><<<grid, t.threads, 0, stream>>>(g, t, psi, out, z_begin, z_end);
-    } else if (t.slices > 1 || t.ahead > 0) {
-      step_sweep<ms, faces, 256, 8><<<grid, t.threads, 0, stream>>>(g, t, psi, out, z_begin, z_end);
+    } else if (t.sweep) {
+      launch_sweep<ms, faces>(t, g, psi, out, z_begin, z_end, grid, stream);
     } else if (t.rows == 2) {
       step_plain<ms, faces, 2, 256, 4><<<grid, t.threads, 0, stream>>>(g, t, psi, out, z_begin);
     } else if (t.threads <= 256) {
