@@ -237,10 +237,11 @@ std::vector<CaseKey> initial_output_cuda_keys() {
        "Steps between checkpoints (0: none by steps; a stopped run writes one anyway)."},
       {"output.checkpoint_minutes", KeyType::number, "minutes", "0.0", at_least(0),
        "Wall-clock minutes between checkpoints (0: none by time)."},
-      {"cuda.block_shape", KeyType::string, "rows × threads", "none",
-       one_of({"1x256", "1x512", "2x256"}),
-       "The `cuda:plain` kernel's block, y-rows × threads (docs/profiling.md); unset: "
-       "`DECGPE_PLAIN_SHAPE`, else `\"1x256\"`."},
+      {"cuda.block_shape", KeyType::string, "name", "none",
+       one_of({"sweep", "1x256", "1x512", "2x256"}),
+       "The `cuda:plain` leapfrog kernel's blocks: `sweep` (blocks walk z-slices, the fastest on "
+       "every lattice) or one slice a block, y-rows × threads (docs/gpu.md); unset: "
+       "`DECGPE_PLAIN_SHAPE`, else `\"sweep\"`."},
       {"cuda.graphs",
        KeyType::boolean,
        "—",
@@ -270,9 +271,11 @@ constexpr std::array kEnvironment{
                         "(`vortex_l<λ>_g<g>_k<κ>_auto.h5`): `initial.kind = "
                         "\"stationary_vortex\"` reads the one that matches, else solves eq. 14 "
                         "and writes it; a relative path is taken from the working directory."},
-    EnvironmentFallback{"DECGPE_PLAIN_SHAPE", "`1x256`",
+    EnvironmentFallback{"DECGPE_PLAIN_SHAPE", "`sweep`",
                         "`cuda.block_shape` where the case sets none (or no case is read, as in "
-                        "`bench_step`); a value other than the three fails the run. The results "
+                        "`bench_step`); besides the case's four values it takes the sweep's "
+                        "settings for tuning a new GPU (`1x256z8a2b4f`: docs/gpu.md); anything "
+                        "else fails the run. The results "
                         "record the shape used and where it came from (case, environment or "
                         "default) in the attribute `tuning_cuda_block_shape`."},
     EnvironmentFallback{"DECGPE_CUDA_GRAPHS", "on",

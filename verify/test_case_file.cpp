@@ -468,7 +468,7 @@ TEST(CaseOverrides, BadOverridesAreOneLineNamingThem) {
   EXPECT_NE(message({"time.steps=0"}).find("key 'time.steps' must be >= 1"), std::string::npos);
   EXPECT_NE(message({"time.stpes=3"}).find("unknown key 'time.stpes'"), std::string::npos);
   EXPECT_NE(message({"time.end_time=1"}).find("exactly one of"), std::string::npos);
-  EXPECT_NE(message({"cuda.block_shape=3x3"}).find("'1x256', '1x512' or '2x256'"),
+  EXPECT_NE(message({"cuda.block_shape=3x3"}).find("'sweep', '1x256', '1x512' or '2x256'"),
             std::string::npos);
   EXPECT_NE(message({"cuda.graphs=yes"}).find("must be a boolean"), std::string::npos);
 }

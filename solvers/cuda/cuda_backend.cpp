@@ -103,7 +103,7 @@ public:
   CudaBackend(const Problem& problem, StepVariant variant, HaloExchange* halo,
               const BackendTuning& tuning)
       : p_(problem), variant_(variant), halo_(halo), schedule_(problem.grid),
-        shape_(chosen(tuning.cuda_block_shape, "DECGPE_PLAIN_SHAPE", "1x256")),
+        shape_(chosen(tuning.cuda_block_shape, "DECGPE_PLAIN_SHAPE", "sweep")),
         graphs_setting_(chosen(tuning.cuda_graphs ? (*tuning.cuda_graphs ? "on" : "off") : "",
                                "DECGPE_CUDA_GRAPHS", "on")),
         use_graphs_(graphs_setting_.value != "off" && graphs_setting_.value != "0") {

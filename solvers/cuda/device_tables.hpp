@@ -47,8 +47,7 @@ struct Tiling {
   bool sweep = false;    ///< the leapfrog's sweep (step_kernels.cu) instead of one slice per block
   int slices = 1;        ///< z-slices a sweeping block walks through
   int ahead = 0;         ///< slices of ψⁿ and ψⁿ⁻¹ a sweeping block prefetches into L2
-  int min_blocks = 8;    ///< the sweep's blocks per SM (its register cap)
-  int unroll = 1;        ///< the sweep's walk unrolled
+  int min_blocks = 4;    ///< the sweep's blocks per SM (its register cap)
   bool by_faces = false; ///< the sweep's threads take the cells grouped by face count
 };
 

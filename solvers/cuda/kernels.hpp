@@ -13,15 +13,15 @@ namespace decgpe::cuda {
 
 /// The plain kernel's block: y-rows per block × threads per block; or the sweep (step_kernels.cu):
 /// blocks that walk `slices` z-slices, prefetch `ahead` slices into L2, fit `min_blocks` to an SM
-/// (the register cap), unroll the walk `unroll` times and, `by_faces`, group cells by face count.
+/// (the register cap) and, `by_faces`, group cells by face count.
 struct PlainShape {
   int rows, threads;
   bool sweep = false;
-  int slices = 1, ahead = 0, min_blocks = 8, unroll = 1;
+  int slices = 1, ahead = 0, min_blocks = 4;
   bool by_faces = false;
 };
-/// "1x512", "1x256", "2x256", or "1x256" with sweep settings (z8a0b4…); throws
-/// std::invalid_argument otherwise.
+/// "sweep" (1x256z8a2b4f), "1x512", "1x256", "2x256", or "1x256" with sweep settings
+/// (z<slices>a<ahead>b<3|4>f, for tuning a new GPU); throws std::invalid_argument otherwise.
 PlainShape parse_plain_shape(std::string_view shape);
 
 /// The tiling the leapfrog step of a variant uses for a grid (`shape`: the plain variant's block).

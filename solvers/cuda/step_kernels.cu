@@ -125,7 +125,7 @@ __device__ __forceinline__ void sweep_cell(const DeviceGrid& g, const Tiling& t,
 /// thread prefetches the tile's rows that many slices ahead into L2. Interior tiles sum their faces
 /// without the boundary tests. MIN_BLOCKS sets the register cap: with 64 registers a thread has
 /// all its loads in flight at once.
-template <int MS, int F, int THREADS, int MIN_BLOCKS, int UNROLL>
+template <int MS, int F, int THREADS, int MIN_BLOCKS>
 __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
     step_sweep(DeviceGrid g, Tiling t, const Complex* __restrict__ psi, Complex* __restrict__ out,
                int z_begin, int z_end) {
@@ -152,7 +152,7 @@ __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
   // No neighbour of the tile leaves the domain across x or y: the face loop skips the tests.
   const bool xy_inner = y_inner && x0 > 0 && x0 + t.tile < g.sx;
   const int own = segment + tx * MS + l;
-#pragma unroll UNROLL
+#pragma unroll 1
   for (int sz = z_first; sz < z_last; ++sz) {
     if (threadIdx.x == 0) {
       prefetch_ahead(psi, out, t, g, segment, sz + t.ahead, sz + t.ahead + 1, z_last, z_end);
@@ -257,14 +257,16 @@ PlainShape parse_plain_shape(std::string_view shape) {
   if (shape == "2x256") {
     return {2, 256};
   }
-  // 1x256 followed by the sweep's settings: z<slices>, a<ahead>, b<blocks per SM>, u<unroll>, f.
+  if (shape == "sweep") { // the default: measured fastest on every lattice (docs/gpu.md)
+    return parse_plain_shape("1x256z8a2b4f");
+  }
+  // 1x256 followed by the sweep's settings: z<slices>, a<ahead>, b<blocks per SM>, f.
   const std::string text(shape.substr(0, 32));
   const auto refuse = [&] {
-    return std::invalid_argument(
-        "the plain kernel's block shape must be 1x512, 1x256, 2x256 or "
-        "1x256 with sweep settings (z<slices>a<ahead>b<blocks>u<unroll>f), "
-        "got '" +
-        text + "'");
+    return std::invalid_argument("the plain kernel's block shape must be 1x512, 1x256, 2x256 or "
+                                 "1x256 with sweep settings (z<slices>a<ahead>b<blocks>f), "
+                                 "got '" +
+                                 text + "'");
   };
   if (text.rfind("1x256", 0) != 0 || text.size() == 5) {
     throw refuse();
@@ -290,10 +292,8 @@ PlainShape parse_plain_shape(std::string_view shape) {
       out.slices = value;
     } else if (key == 'a' && value <= 8) {
       out.ahead = value;
-    } else if (key == 'b' && (value == 3 || value == 4 || value == 6 || value == 8)) {
+    } else if (key == 'b' && (value == 3 || value == 4)) {
       out.min_blocks = value;
-    } else if (key == 'u' && (value == 1 || value == 2)) {
-      out.unroll = value;
     } else {
       throw refuse();
     }
@@ -316,7 +316,6 @@ Tiling make_tiling(StepVariant variant, const DeviceGrid& g, PlainShape shape) {
     t.slices = shape.slices;
     t.ahead = shape.ahead;
     t.min_blocks = shape.min_blocks;
-    t.unroll = shape.unroll;
     t.by_faces = shape.by_faces && g.wide_cells < g.ms;
   }
   return t;
@@ -330,16 +329,10 @@ void launch_sweep(const Tiling& t, const DeviceGrid& g, const Complex* psi, Comp
   const auto run = [&](auto kernel) {
     kernel<<<grid, t.threads, 0, stream>>>(g, t, psi, out, z_begin, z_end);
   };
-  if (t.unroll == 2) {
-    run(step_sweep<MS, F, 256, 4, 2>);
-  } else if (t.min_blocks == 3) {
-    run(step_sweep<MS, F, 256, 3, 1>);
-  } else if (t.min_blocks == 4) {
-    run(step_sweep<MS, F, 256, 4, 1>);
-  } else if (t.min_blocks == 6) {
-    run(step_sweep<MS, F, 256, 6, 1>);
+  if (t.min_blocks == 3) {
+    run(step_sweep<MS, F, 256, 3>);
   } else {
-    run(step_sweep<MS, F, 256, 8, 1>);
+    run(step_sweep<MS, F, 256, 4>);
   }
 }
 
