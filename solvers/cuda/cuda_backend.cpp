@@ -118,7 +118,7 @@ public:
     device_name_ = prop.name;
 
     build_tables();
-    tiling_ = make_tiling(variant_, dg_, parse_plain_shape(shape_.value));
+    tiling_ = make_tiling(variant_, dg_, parse_plain_shape(shape_.value), prop.multiProcessorCount);
     cell_tiling_ = make_cell_tiling(dg_);
     const auto partial_count = static_cast<std::size_t>(diagnostics_blocks(cell_tiling_, dg_));
     reserve(static_cast<double>(p_.potential.values.size()) * sizeof(double) +

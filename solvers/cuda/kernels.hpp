@@ -19,13 +19,15 @@ struct PlainShape {
   bool sweep = false;
   int slices = 1, ahead = 0, min_blocks = 4;
   bool by_faces = false;
+  bool fits_grid = false; ///< "sweep": one slice a block where the grid is too small for it
 };
 /// "sweep" (1x256z8a2b4f), "1x512", "1x256", "2x256", or "1x256" with sweep settings
 /// (z<slices>a<ahead>b<3|4>f, for tuning a new GPU); throws std::invalid_argument otherwise.
 PlainShape parse_plain_shape(std::string_view shape);
 
-/// The tiling the leapfrog step of a variant uses for a grid (`shape`: the plain variant's block).
-Tiling make_tiling(StepVariant variant, const DeviceGrid& g, PlainShape shape);
+/// The tiling the leapfrog step of a variant uses for a grid (`shape`: the plain variant's block;
+/// a sweep on a grid too small for it on `sms` multiprocessors takes one slice a block).
+Tiling make_tiling(StepVariant variant, const DeviceGrid& g, PlainShape shape, int sms);
 /// The one-row tiling of the other stencil kernels and the diagnostics: at most 256 threads.
 Tiling make_cell_tiling(const DeviceGrid& g);
 
