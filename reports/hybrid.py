@@ -41,6 +41,18 @@ def table_rows(runs):
     return rows
 
 
+def bar_labels(timed):
+    """'kind\nN ranks, SM' per run, with 'run i of n' where the same run was timed more than once."""
+    keys = [(r["kind"], r["ranks"], r["cells"], r["slab_slices"]) for r in timed]
+    seen = {}
+    labels = []
+    for r, key in zip(timed, keys):
+        seen[key] = seen.get(key, 0) + 1
+        repeat = f" (run {seen[key]} of {keys.count(key)})" if keys.count(key) > 1 else ""
+        labels.append(f"{r['kind']}\n{r['ranks']} ranks, {int(r['cells']) / 1e6:,.0f}M{repeat}")
+    return labels
+
+
 HEADER = ["kind", "ranks", "Sz", "cells", "steps", "ms / step", "M cell-updates/s", "largest rank's host GiB", "k",
           "z-slices"]
 
@@ -51,7 +63,7 @@ def render(device_dir, out_dir):
     result = Rendered(inputs=[path])
     timed = [r for r in runs if r["seconds"]]
     fig, ax = plt.subplots(figsize=(8, 4.5), constrained_layout=True)
-    labels = [f"{r['kind']}\n{r['ranks']} ranks, {int(r['cells']) / 1e6:,.0f}M" for r in timed]
+    labels = bar_labels(timed)
     rates = [int(r["cells"]) * int(r["steps"]) / float(r["seconds"]) / 1e9 for r in timed]
     ax.barh(range(len(timed)), rates)
     ax.set_yticks(range(len(timed)), labels, fontsize=7)

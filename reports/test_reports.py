@@ -400,6 +400,14 @@ class CommittedData(unittest.TestCase):
             self.assertTrue(close(row[6].replace(",", ""), int(r["cells"]) / per_step / 1e6), row)
         self.assertGreater((self.out / H100.name / "scaleout-hybrid.png").stat().st_size, 1000)
 
+    def test_hybrid_bars_tell_repeated_runs_apart(self):
+        """Two timings of the same hybrid run are two bars with two labels, not one label twice."""
+        with open(H100 / hybrid.FILES, newline="") as f:
+            timed = [r for r in csv.DictReader(f) if r["seconds"]]
+        labels = hybrid.bar_labels(timed)
+        self.assertEqual(len(set(labels)), len(labels), labels)
+        self.assertEqual(sum("(run 2 of 2)" in label for label in labels), 1, labels)
+
     def test_stationary_start_folds_and_rates_are_the_jsons(self):
         """The stationary-start fold table: per lattice and placement the folds over the seeds (the largest |c_m|,
         m ≥ 2, of each seeded run that split, recomputed here from the amplitudes) and the mean σ₃ (fitted here from

@@ -8,6 +8,10 @@
 #include "verify/restart_chain.hpp"
 #include "verify/scheme_runs.hpp"
 
+#if DECGPE_HAVE_CUDA
+#include "solvers/cuda/kernels.hpp"
+#endif
+
 #include <cmath>
 #include <gtest/gtest.h>
 
@@ -234,6 +238,49 @@ TEST_P(CudaSweep, EverySweepShapeGivesBitwiseTheReferencesState) {
 }
 
 INSTANTIATE_TEST_SUITE_P(EveryStencil, CudaSweep, verify::every_stencil(), verify::lattice_name);
+
+#if DECGPE_HAVE_CUDA
+// Host code: these run without a GPU.
+TEST(CudaTiling, SweepSettingsAreReadAsDocumentedAndOthersRefused) {
+  const cuda::PlainShape sweep = cuda::parse_plain_shape("sweep");
+  EXPECT_TRUE(sweep.sweep && sweep.by_faces && sweep.fits_grid);
+  EXPECT_EQ(sweep.slices, 8);
+  EXPECT_EQ(sweep.ahead, 2);
+  EXPECT_EQ(sweep.min_blocks, 4);
+  const cuda::PlainShape given = cuda::parse_plain_shape("1x256z16a1b3");
+  EXPECT_TRUE(given.sweep);
+  EXPECT_FALSE(given.by_faces || given.fits_grid);
+  EXPECT_EQ(given.slices, 16);
+  EXPECT_EQ(given.ahead, 1);
+  EXPECT_EQ(given.min_blocks, 3);
+  EXPECT_FALSE(cuda::parse_plain_shape("1x256").sweep);
+  for (const char* bad : {"1x256z", "1x256b5", "1x256z0", "1x256z8a9", "1x256q8", "1x256z8x",
+                          "1x256z1000", "2x256z8", "sweep2", ""}) {
+    EXPECT_THROW(cuda::parse_plain_shape(bad), std::invalid_argument) << bad;
+  }
+}
+
+TEST(CudaTiling, SweepTakesOneSliceABlockWhereTheGridIsTooSmallForIt) {
+  cuda::DeviceGrid g{};
+  g.ms = 12; // BCC
+  g.max_faces = 4;
+  g.wide_cells = 12;
+  const auto tiling = [&](int side, const char* shape, cuda::StepVariant variant) {
+    g.sx = g.sy = g.sz = side;
+    return cuda::make_tiling(variant, g, cuda::parse_plain_shape(shape), 132);
+  };
+  const auto plain = cuda::StepVariant::plain;
+  EXPECT_FALSE(tiling(44, "sweep", plain).sweep); // 1M cells: 792 blocks, 1.5 waves on 132 SMs
+  const cuda::Tiling large = tiling(176, "sweep", plain); // 64M cells: 66 waves
+  EXPECT_TRUE(large.sweep);
+  EXPECT_EQ(large.slices, 8);
+  EXPECT_FALSE(large.by_faces);                        // every BCC cell has 4 faces
+  EXPECT_TRUE(tiling(44, "1x256z8a2b4", plain).sweep); // settings given in full are taken
+  EXPECT_FALSE(tiling(176, "sweep", cuda::StepVariant::shared).sweep);
+  g.wide_cells = 4; // FCC's octahedra
+  EXPECT_TRUE(tiling(176, "sweep", plain).by_faces);
+}
+#endif
 
 TEST(CudaBackend, AStateLargerThanTheGpuIsRefusedWithOneLine) {
   SKIP_WITHOUT_GPU();
