@@ -161,44 +161,75 @@ def rmse_table(runs):
     return markdown_table(["lattice", "placement", *(f"RMSE(t = 10), {name}" for _, name in RMSE_KINDS)], rows)
 
 
+def group_ticks(ax, groups):
+    """The groups' lattice and placement under the bars, slanted so that neighbours do not overlap."""
+    ax.set_xticks(range(len(groups)), [f"{LABELS[l]}, {PLACEMENT.get(p, p)}" for l, p in groups],
+                  rotation=35, ha="right", fontsize="small")
+
+
 def folds_panel(ax, runs):
     groups = grouped(runs)
-    labels = [f"{LABELS[l]}\n{PLACEMENT.get(p, p)}" for l, p in groups]
     bottom = np.zeros(len(groups))
     for name, colour in FOLD_COLOURS.items():
         counts = np.array([sum(category(r) == name for r in g) for g in groups.values()], dtype=float)
         ax.bar(range(len(groups)), counts, bottom=bottom, color=colour, edgecolor="0.3", label=name)
         bottom += counts
-    ax.set_xticks(range(len(groups)), labels, fontsize="small")
+    group_ticks(ax, groups)
+    # Head room above the tallest bar for the legend, which then covers no bar.
+    ax.set_ylim(0, 1.3 * max(bottom.max(), 1))
     ax.set(ylabel="runs (seeds)", title="(a) fold at the split over the seeds")
-    ax.legend(fontsize="small")
+    ax.legend(fontsize="small", loc="upper center", ncol=len(FOLD_COLOURS))
+
+
+def continuum_rates():
+    """{m: max |Im ω|} of the continuum Bogoliubov modes even in z at the finest step, when its data is committed."""
+    if not BOGOLIUBOV.exists():
+        return {}
+    finest = min(read_json(BOGOLIUBOV)["rows"], key=lambda r: r["h"])
+    return {int(k.split("_m")[1]): v for k, v in finest["growth"].items() if k.startswith("even")}
 
 
 def rates_panel(ax, runs):
     groups = grouped(runs)
+    continuum = continuum_rates()
+    without = []
     for m, marker in zip(GROWTH_MODES, ("^", "o", "s")):
+        measured = False
         for k, group in enumerate(groups.values()):
             values = [v for v in (rates(r, m) for r in group) if np.isfinite(v)]
             if values:
-                ax.errorbar(k + (m - 3.5) * 0.3, np.mean(values), yerr=np.std(values) if len(values) > 1 else 0,
+                ax.errorbar(k + (m - 3) * 0.2, np.mean(values), yerr=np.std(values) if len(values) > 1 else 0,
                             fmt=marker, color=MODE_COLOURS[m], capsize=3,
-                            label=f"σ_{m}" if k == 0 else None)
-    ax.set_xticks(range(len(groups)), [f"{LABELS[l]}\n{PLACEMENT.get(p, p)}" for l, p in groups], fontsize="small")
-    ax.set(ylabel="growth rate σ (ω⊥)",
-           title="(b) growth rates of |c₂|, |c₃|, |c₄| (mean ± sd over the seeds; none: no exponential growth)")
-    ax.legend(fontsize="small")
+                            label=f"σ_{m}, on the lattice" if not measured else None)
+                measured = True
+        if measured and continuum.get(m, 0) > 0:
+            ax.axhline(continuum[m], color=MODE_COLOURS[m], linestyle="--", linewidth=1,
+                       label=f"σ_{m}, continuum Bogoliubov ({continuum[m]:.4f})")
+        if not measured:
+            without.append(f"|c_{m}|")
+    group_ticks(ax, groups)
+    low, high = ax.get_ylim()
+    ax.set_ylim(low, high + 0.25 * (high - low))  # head room for the note and the legend
+    ax.set(ylabel="growth rate σ (ω⊥)", title="(b) growth rates of the azimuthal amplitudes (mean ± sd over the seeds)")
+    if without:
+        ax.text(0.01, 0.98, f"no exponential growth (no rate fitted) in any run: {', '.join(without)}",
+                transform=ax.transAxes, fontsize="small", color="0.3", va="top")
+    ax.legend(fontsize="small", loc="upper right")
 
 
 def fig5_panels(axes, runs):
     centred = {l: g[0] for (l, p), g in grouped(runs, seeded=False).items() if p == "centred"}
-    series = (("error", "t", "E(t) = 1 − |⟨ψ_h|ψ(t)⟩|"), ("per_cell", "probe_t", "RMSE, the paper's (per cell)"),
-              ("volume_weighted", "t", "RMSE, volume-weighted"), ("phase_corrected", "t", "RMSE, phase-corrected"))
-    for ax, (key, time, title) in zip(axes.flat, series):
+    rmse = "RMSE (a_ho^(−3/2))"
+    series = (("error", "t", "E(t) = 1 − |⟨ψ_h|ψ(t)⟩|", "E (dimensionless)"),
+              ("per_cell", "probe_t", "RMSE, the paper's (per cell)", rmse),
+              ("volume_weighted", "t", "RMSE, volume-weighted", rmse),
+              ("phase_corrected", "t", "RMSE, phase-corrected", rmse))
+    for ax, (key, time, title, ylabel) in zip(axes.flat, series):
         for lattice, run in centred.items():
             s = run["series"]
             ax.plot(s[time], physics.positive(np.asarray(s[key], dtype=float)), color=physics.COLOURS[lattice],
                     linewidth=1, label=LABELS[lattice])
-        ax.set(yscale="log", xlabel="t (1/ω⊥)", title=title)
+        ax.set(yscale="log", xlabel="t (1/ω⊥)", ylabel=ylabel, title=title)
         ax.legend(fontsize="small")
 
 
@@ -206,9 +237,8 @@ def bogoliubov_note():
     """The continuum prediction at the finest step solved, when reports/bogoliubov.py's data is committed."""
     if not BOGOLIUBOV.exists():
         return ""
-    rows = read_json(BOGOLIUBOV)["rows"]
-    finest = min(rows, key=lambda r: r["h"])
-    rates = ", ".join(f"m = {k.split('_m')[1]} {v:.4f}" for k, v in finest["growth"].items() if k.startswith("even"))
+    finest = min(read_json(BOGOLIUBOV)["rows"], key=lambda r: r["h"])
+    rates = ", ".join(f"m = {m} {v:.4f}" for m, v in continuum_rates().items())
     return (f"Continuum Bogoliubov spectrum (reports/bogoliubov.py, finite differences in (ρ, z), h = {finest['h']:g}): "
             f"max |Im ω| of the modes even in z: {rates} (0: stable); the σ_m above are these rates measured on the "
             "lattices in the time domain.")

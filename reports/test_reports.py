@@ -408,6 +408,29 @@ class CommittedData(unittest.TestCase):
         self.assertEqual(len(set(labels)), len(labels), labels)
         self.assertEqual(sum("(run 2 of 2)" in label for label in labels), 1, labels)
 
+    def test_stationary_start_panels_are_labelled_and_uncovered(self):
+        """Fig 5's panels name their quantity and unit on the y axis; the rates panel shows only the modes that grew,
+        says which did not, and draws the continuum rate beside them; the folds legend sits above the bars."""
+        _, runs, _ = stationary_start.load(H100)
+        fig, axes = common.plt.subplots(2, 2)
+        self.addCleanup(common.plt.close, fig)
+        stationary_start.fig5_panels(axes, runs)
+        for ax in axes.flat:
+            self.assertRegex(ax.get_ylabel(), r"\(.+\)", ax.get_title())
+        fig, (folds, rates) = common.plt.subplots(1, 2)
+        self.addCleanup(common.plt.close, fig)
+        stationary_start.folds_panel(folds, runs)
+        tallest = max(patch.get_y() + patch.get_height() for patch in folds.patches)
+        self.assertGreaterEqual(folds.get_ylim()[1], 1.25 * tallest)
+        stationary_start.rates_panel(rates, runs)
+        legend = [t.get_text() for t in rates.get_legend().get_texts()]
+        self.assertIn("σ_3, on the lattice", legend)
+        self.assertTrue(any(t.startswith("σ_3, continuum Bogoliubov") for t in legend), legend)
+        self.assertFalse(any(t.startswith("σ_2") or t.startswith("σ_4") for t in legend), legend)
+        notes = " ".join(t.get_text() for t in rates.texts)
+        self.assertIn("|c_2|", notes)
+        self.assertIn("|c_4|", notes)
+
     def test_stationary_start_folds_and_rates_are_the_jsons(self):
         """The stationary-start fold table: per lattice and placement the folds over the seeds (the largest |c_m|,
         m ≥ 2, of each seeded run that split, recomputed here from the amplitudes) and the mean σ₃ (fitted here from
