@@ -20,6 +20,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Callable
 
+import bogoliubov
 import hybrid
 import integrators
 import isotropy
@@ -64,6 +65,8 @@ REPORTS = (  # the paper's figures and tables in its order (a figure's extension
            "target", ("integrators/work_precision.json",), integrators.render),
     Report("Deep halos", "time of the steps against the halo depth k on MPI ranks", (scaleout.FILES,),
            scaleout.render),
+    Report("Bogoliubov", "the continuum Bogoliubov spectrum of the κ = 10 vortex: growth rate per mode, its "
+           "convergence in h", (bogoliubov.FILE,), bogoliubov.render),
     Report("Hybrid ranks", "one GPU rank beside OpenMP ranks against the GPU alone, on a case that fits the GPU and "
            "one that does not", (hybrid.FILES,), hybrid.render),
 )

@@ -22,11 +22,12 @@ from pathlib import Path
 
 import numpy as np
 
+import bogoliubov
 import physics
 from common import LABELS, Rendered, footer, lattice_order, markdown_table, plt, read_json, run_on_folder, save_figure
 
 FILES = "splitting/splitting-study-*.json"
-BOGOLIUBOV = Path(__file__).resolve().parent / "data" / "bogoliubov" / "bogoliubov.json"  # reports/bogoliubov.py
+BOGOLIUBOV = Path(__file__).resolve().parent / "data" / "bogoliubov" / bogoliubov.FILE  # reports/bogoliubov.py
 ORDER = ("centred", "shifted")
 PLACEMENT = {"centred": "centred", "shifted": "shifted −1/8"}
 GROWTH_MODES = (2, 3, 4)
@@ -185,8 +186,7 @@ def continuum_rates():
     """{m: max |Im ω|} of the continuum Bogoliubov modes even in z at the finest step, when its data is committed."""
     if not BOGOLIUBOV.exists():
         return {}
-    finest = min(read_json(BOGOLIUBOV)["rows"], key=lambda r: r["h"])
-    return {int(k.split("_m")[1]): v for k, v in finest["growth"].items() if k.startswith("even")}
+    return bogoliubov.rates_by_mode(min(read_json(BOGOLIUBOV)["rows"], key=lambda r: r["h"]), "even")
 
 
 def rates_panel(ax, runs):

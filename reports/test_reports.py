@@ -408,6 +408,23 @@ class CommittedData(unittest.TestCase):
         self.assertEqual(len(set(labels)), len(labels), labels)
         self.assertEqual(sum("(run 2 of 2)" in label for label in labels), 1, labels)
 
+    def test_bogoliubov_figure_and_table_are_the_json(self):
+        """The Bogoliubov report: a row per step solved with its rates of the unstable modes as in bogoliubov.json,
+        and a last row extrapolating them to h = 0 from the two finest steps as error ∝ h² (recomputed here)."""
+        data = json.loads((HERE / "data" / "bogoliubov" / "bogoliubov.json").read_text())["rows"]
+        text = (self.out / "bogoliubov" / "bogoliubov.md").read_text()
+        rows = [[c.strip() for c in line.strip("|").split("|")] for line in text.splitlines()
+                if line.startswith("| ") and not line.startswith("| h ")]
+        self.assertEqual([r[0] for r in rows], [f"{r['h']:g}" for r in sorted(data, key=lambda r: -r["h"])] + ["→ 0"])
+        for row, r in zip(rows, sorted(data, key=lambda r: -r["h"])):
+            self.assertEqual(row[4:], [f"{r['growth'][f'even_m{m}']:.4f}" for m in (2, 3)])
+        fine, coarse = sorted(data, key=lambda r: r["h"])[:2]
+        for cell, m in zip(rows[-1][4:], (2, 3)):
+            s1, s2 = fine["growth"][f"even_m{m}"], coarse["growth"][f"even_m{m}"]
+            slope = (s2 - s1) / (coarse["h"] ** 2 - fine["h"] ** 2)
+            self.assertEqual(cell, f"{s1 - slope * fine['h'] ** 2:.4f}")
+        self.assertGreater((self.out / "bogoliubov" / "bogoliubov.png").stat().st_size, 1000)
+
     def test_stationary_start_panels_are_labelled_and_uncovered(self):
         """Fig 5's panels name their quantity and unit on the y axis; the rates panel shows only the modes that grew,
         says which did not, and draws the continuum rate beside them; the folds legend sits above the bars."""
