@@ -73,6 +73,8 @@ def own_record(path):
     if path.suffix != ".json":
         return {}
     doc = read_json(path)
+    if not isinstance(doc, dict):  # a list of rows says nothing of itself: its provenance.json does
+        return {}
     c = doc.get("context", doc)
     return {"git_commit": c.get("decgpe_git_commit") or c.get("git_commit"), "date": c.get("date"),
             "device": c.get("gpu_name") or c.get("device"), "command": c.get("command")}

@@ -31,6 +31,7 @@ import scaling
 import speedup
 import splitting
 import stationary_start
+import time_to_solution
 from common import provenance, short_commit
 
 
@@ -60,6 +61,8 @@ REPORTS = (  # the paper's figures and tables in its order (a figure's extension
            ("physics/accuracy_*.h5",), physics.render_table1),
     Report("Accuracy", "split time, fold, both RMSEs and the grid per lattice", ("physics/accuracy_*.h5",),
            physics.render_accuracy),
+    Report("Time to solution", "the accuracy cases to the split on a GPU with eq. 11's Δt and with the spectral "
+           "limit's", (time_to_solution.FILE,), time_to_solution.render),
     Report("Isotropy", "dispersion error of the DEC Laplacian over the sphere", ("isotropy.h5",), isotropy.render),
     Report("Integrators", "work-precision of every scheme on cubic, BCC, C15 and cubic4; the fastest per error "
            "target", ("integrators/work_precision.json",), integrators.render),

@@ -44,6 +44,7 @@ import speedup  # noqa: E402
 import splitting  # noqa: E402
 import bogoliubov  # noqa: E402
 import stationary_start  # noqa: E402
+import time_to_solution  # noqa: E402
 from common import LABELS, plt  # noqa: E402
 
 H100 = HERE / "data" / "nvidia-h100-80gb-hbm3"
@@ -407,6 +408,20 @@ class CommittedData(unittest.TestCase):
         labels = hybrid.bar_labels(timed)
         self.assertEqual(len(set(labels)), len(labels), labels)
         self.assertEqual(sum("(run 2 of 2)" in label for label in labels), 1, labels)
+
+    def test_time_to_solution_is_the_json(self):
+        """The time-to-solution table: per lattice both runs' Δt, steps, split time and GPU seconds as recorded, and
+        the speed-up recomputed here."""
+        data = json.loads((H100 / time_to_solution.FILE).read_text())
+        rows = table_rows((self.out / H100.name / "time-to-solution.md").read_text())
+        self.assertEqual([row[0] for row in rows], [LABELS[r["lattice"]] for r in data])
+        for row, r in zip(rows, data):
+            e, s = r["eq11"], r["limit"]
+            self.assertEqual(int(row[3]), e["steps"])
+            self.assertEqual(int(row[7]), s["steps"])
+            self.assertTrue(close(row[5], e["wall_seconds"]) and close(row[9], s["wall_seconds"]), row)
+            self.assertTrue(close(row[10], e["wall_seconds"] / s["wall_seconds"]), row)
+        self.assertGreater((self.out / H100.name / "time-to-solution.png").stat().st_size, 1000)
 
     def test_bogoliubov_figure_and_table_are_the_json(self):
         """The Bogoliubov report: a row per step solved with its rates of the unstable modes as in bogoliubov.json,
