@@ -27,6 +27,8 @@ set_target_properties(decgpe_warnings PROPERTIES EXPORT_NAME warnings
                                                  INTERFACE_COMPILE_OPTIONS "$<BUILD_INTERFACE:${decgpe_warning_flags}>")
 
 install(TARGETS decgpe RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+# The licence and how to cite travel with every installed copy.
+install(FILES LICENSE CITATION.cff DESTINATION ${CMAKE_INSTALL_DOCDIR})
 # The installed decgpe finds HDF5, MPI and the CUDA runtime where it was linked against them.
 set_target_properties(decgpe PROPERTIES INSTALL_RPATH_USE_LINK_PATH ON)
 install(TARGETS ${decgpe_installed_libraries} decgpe_warnings EXPORT decgpeTargets

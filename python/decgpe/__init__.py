@@ -1,5 +1,16 @@
 """Read decgpe results files: `decgpe.load(path)` returns a `Result` with numpy arrays (see README.md)."""
 
+from importlib import metadata
+
 from .results import Result, attributes, load
 
-__all__ = ["Result", "attributes", "load"]
+try:
+    __version__ = metadata.version("decgpe")
+except metadata.PackageNotFoundError:  # imported from the source tree without installing: its pyproject.toml
+    import tomllib
+    from pathlib import Path
+
+    with open(Path(__file__).resolve().parent.parent / "pyproject.toml", "rb") as _f:
+        __version__ = tomllib.load(_f)["project"]["version"]
+
+__all__ = ["Result", "attributes", "load", "__version__"]

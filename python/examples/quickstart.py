@@ -32,8 +32,10 @@ def main(path, image=None):
 
         fig, ax = plt.subplots(figsize=(4.5, 4))
         shown = ax.scatter(x[near], y[near], c=r.density[near], s=4, cmap="viridis")
-        fig.colorbar(shown, label="|ψ|²")
-        ax.set(xlabel="x", ylabel="y", aspect="equal", title=f"{p['lattice']}, t = {d['t'][-1]:g}")
+        # The paper's trap units: lengths in a_ho = sqrt(ħ/mω⊥), times in 1/ω⊥, ψ in a_ho^(−3/2).
+        fig.colorbar(shown, label="|ψ|² (a_ho⁻³)")
+        ax.set(xlabel="x (a_ho)", ylabel="y (a_ho)", aspect="equal",
+               title=f"{p['lattice']}, t = {d['t'][-1]:g} (1/ω⊥)")
         fig.savefig(image, dpi=120, bbox_inches="tight")
         print(f"wrote {image}")
 

@@ -32,6 +32,15 @@ kappa = 1
 """
 
 
+class Package(unittest.TestCase):
+    def test_version_is_the_projects(self):
+        """decgpe.__version__ is pyproject.toml's version, installed or not."""
+        import tomllib
+
+        with open(Path(__file__).resolve().parents[1] / "pyproject.toml", "rb") as f:
+            self.assertEqual(decgpe.__version__, tomllib.load(f)["project"]["version"])
+
+
 class FreshRun(unittest.TestCase):
     @classmethod
     def setUpClass(cls):

@@ -14,6 +14,12 @@ function(step)
 endfunction()
 
 step(${CMAKE_COMMAND} --install "${BUILD}" --prefix "${prefix}")
+foreach(document LICENSE CITATION.cff)
+  file(GLOB_RECURSE found "${prefix}/share/doc/*/${document}")
+  if(NOT found)
+    message(FATAL_ERROR "cmake --install left out ${document} (looked under ${prefix}/share/doc)")
+  endif()
+endforeach()
 step(${CMAKE_COMMAND} -S "${CMAKE_CURRENT_LIST_DIR}" -B "${WORK}/build" -G "${GENERATOR}"
      -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=${CXX} -DCMAKE_C_COMPILER=${CC} "-DCMAKE_CXX_FLAGS=${CXX_FLAGS}"
      "-DCMAKE_EXE_LINKER_FLAGS=${LINKER_FLAGS}" -DCMAKE_PREFIX_PATH=${prefix})
