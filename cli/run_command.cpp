@@ -21,6 +21,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <limits>
 #include <memory>
 #include <numbers>
@@ -543,6 +544,21 @@ std::string backend_help() {
 
 } // namespace
 
+/// A finite number > 0 (CLI11's PositiveNumber lets NaN and infinity through, and prints its range
+/// with 300 digits).
+CLI::Validator finite_positive() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        char* end = nullptr;
+        const double value = std::strtod(text.c_str(), &end);
+        if (end == text.c_str() || *end != '\0' || !std::isfinite(value) || !(value > 0.0)) {
+          return "must be a finite number > 0, got '" + text.substr(0, 32) + "'";
+        }
+        return {};
+      },
+      "NUMBER > 0");
+}
+
 void add_run_command(CLI::App& app, int argc, char** argv, const scaleout::MpiSession& mpi) {
   auto o = std::make_shared<Options>();
   o->mpi = &mpi;
@@ -577,7 +593,7 @@ void add_run_command(CLI::App& app, int argc, char** argv, const scaleout::MpiSe
   cmd->add_option("--max-hours", o->max_hours,
                   "stop cleanly (checkpoint, results marked incomplete, exit 0) before this much "
                   "wall time")
-      ->check(CLI::PositiveNumber);
+      ->check(finite_positive());
   cmd->add_flag("--quiet", o->quiet,
                 "no progress line and no summary (so no check against the exact evolution)");
   cmd->add_flag("--no-state", o->no_state,

@@ -7,9 +7,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 preset=$(scripts/build.sh | tail -n 1)
-ctest --preset "$preset" -j "$(nproc)" "$@"
+# A failed test's output is printed (CI's log is all there is to read); MPI tests reserve their processors
+# (verify/CMakeLists.txt), so -j never runs a 3-rank test beside others on a 2-core machine.
+ctest --preset "$preset" -j "$(nproc)" --output-on-failure "$@"
 if [ "${CI:-}" = "true" ]; then
   cmake --preset sanitize >/dev/null
   cmake --build --preset sanitize -j "$(nproc)"
-  ctest --preset sanitize -j "$(nproc)"
+  ctest --preset sanitize -j "$(nproc)" --output-on-failure
 fi

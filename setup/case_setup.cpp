@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <limits>
 #include <numbers>
 #include <stdexcept>
 
@@ -104,6 +105,10 @@ void choose_step(RunSetup& run, std::span<const Complex> psi0) {
   if (!std::isfinite(requested) || !(requested > 0.0)) {
     throw std::invalid_argument(format("dt = %g: the time step must be finite and > 0", requested));
   }
+  if (!std::isnormal(requested)) { // t + dt would not move t, and the step's arithmetic loses bits
+    throw std::invalid_argument(format("dt = %g is subnormal: the time step must be at least %g",
+                                       requested, std::numeric_limits<double>::min()));
+  }
   if (requested >= run.limit) {
     throw std::invalid_argument(
         "dt = " + format("%.6g", requested) + " is not below the " + config.scheme +
@@ -111,6 +116,10 @@ void choose_step(RunSetup& run, std::span<const Complex> psi0) {
         format(" (rho = %.6g by ", run.spectrum.radius) + run.spectrum.method + ")");
   }
   if (config.steps) {
+    if (static_cast<double>(*config.steps) > kMaxSteps) {
+      throw std::invalid_argument(format("time.steps = %.3g: more than the 1e12 a run may take",
+                                         static_cast<double>(*config.steps)));
+    }
     run.dt = requested;
     run.schedule.steps = *config.steps;
     return;

@@ -115,6 +115,11 @@ TEST_F(RunCommand, RejectsTimeStepAboveTheLimitAndNamesTheLimit) {
 }
 TEST_F(RunCommand, RejectsAStepCountThatDoesNotFit) {
   expect_rejected(run(replace(kGood, "steps = 40", "end_time = 1e20")), "steps: more than");
+  expect_rejected(run(replace(kGood, "steps = 40", "steps = 9223372036854775807")),
+                  "time.steps = 9.22e+18: more than the 1e12");
+}
+TEST_F(RunCommand, RejectsASubnormalTimeStep) {
+  expect_rejected(run(replace(kGood, "dt_fraction = 0.5", "dt = 5e-324")), "is subnormal");
 }
 TEST_F(RunCommand, RejectsAnUnknownSchemeFlag) {
   expect_rejected(run(kGood, "--scheme euler"), "unknown scheme 'euler'");

@@ -237,10 +237,14 @@ TEST_F(Survival, CommandLineErrorsAreOneLineExitOneNamingTheWord) {
                                                         {"run", "case"},
                                                         {"run x.toml --bogus", "--bogus"},
                                                         {"run x.toml --max-hours -1", "max-hours"},
+                                                        {"run x.toml --max-hours nan", "max-hours"},
+                                                        {"run x.toml --max-hours inf", "max-hours"},
+                                                        {"run x.toml --max-hours 0", "max-hours"},
                                                         {"lattice bcc --unknown", "--unknown"}}) {
     const CommandResult r = verify::run_decgpe(arguments);
     EXPECT_EQ(r.exit_code, 1) << arguments;
     expect_one_line_error(r, word);
+    EXPECT_LT(r.output.size(), 200u) << r.output; // no 300-digit ranges
   }
   const CommandResult echoed = verify::run_decgpe("run " + write_case(kCase).string() +
                                                   " --backend " + std::string(10000, 'q'));
