@@ -52,6 +52,11 @@ if [ "$mode" != quick ]; then
         sanitize "$tool" "$tmp/$lattice.toml" "$variant" --backend "cuda:$variant"
       done
     done
+    # "sweep" takes one slice a block on a grid this small; settings given in full run the sweep itself (chunks of
+    # 3 slices, a last chunk shorter, prefetch 2 ahead, cells by face count).
+    export DECGPE_PLAIN_SHAPE=1x256z3a2b4f
+    sanitize memcheck "$tmp/$lattice.toml" sweep --backend cuda:plain
+    unset DECGPE_PLAIN_SHAPE
     sanitize memcheck "$tmp/$lattice.toml" rk4 --backend cuda:plain --scheme rk4
     for scheme in trotter_suzuki trotter_suzuki4 exponential; do
       sanitize memcheck "$tmp/$lattice-dt.toml" "$scheme" --backend cuda:plain --scheme "$scheme"
