@@ -75,6 +75,7 @@ OutputClaim::OutputClaim(const std::vector<OutputTarget>& targets,
       check_target(target, inputs, may_replace);
       std::error_code ec;
       if (target.has_parent_path()) {
+        note_missing_folders(target.parent_path());
         fs::create_directories(target.parent_path(), ec);
         if (ec) {
           refuse(target, ec.message());
@@ -114,12 +115,32 @@ OutputClaim::~OutputClaim() {
   release();
 }
 
+void OutputClaim::note_missing_folders(const fs::path& folder) {
+  std::error_code ec;
+  std::vector<fs::path> missing;
+  for (fs::path f = fs::absolute(folder, ec); !f.empty() && !fs::exists(f, ec);
+       f = f.parent_path()) {
+    missing.push_back(f); // deepest first
+    if (f == f.root_path()) {
+      break;
+    }
+  }
+  created_.insert(created_.end(), missing.begin(), missing.end());
+}
+
 void OutputClaim::release() {
   for (const Lock& lock : locks_) {
     ::unlink(lock.path.c_str()); // before the unlock: a waiting run then retries on a new file
     ::close(lock.fd);
   }
   locks_.clear();
+  // The folders this claim made go again if nothing was written into them (a refused run);
+  // fs::remove leaves a folder that holds anything.
+  for (const fs::path& folder : created_) {
+    std::error_code ec;
+    fs::remove(folder, ec);
+  }
+  created_.clear();
 }
 
 } // namespace decgpe::io

@@ -17,7 +17,8 @@ struct OutputTarget {
 /// for as long as it lives. Refuses, with one line naming the target: an existing file unless it
 /// may be replaced; anything that is not a regular file (a folder, a device, a FIFO); a target
 /// that is one of the `inputs`; a target another run holds. Temporaries of a target that a killed
-/// run left are removed once its lock is held.
+/// run left are removed once its lock is held. Folders it had to create for a target are removed
+/// again on release when nothing was written into them (a refused run leaves no empty folder).
 class OutputClaim {
 public:
   OutputClaim(const std::vector<OutputTarget>& targets,
@@ -28,11 +29,14 @@ public:
 
 private:
   void release();
+  /// Remembers the folders above a target that do not exist yet (the claim creates them).
+  void note_missing_folders(const std::filesystem::path& folder);
   struct Lock {
     std::filesystem::path path;
     int fd;
   };
   std::vector<Lock> locks_;
+  std::vector<std::filesystem::path> created_; ///< deepest first; removed on release when empty
 };
 
 } // namespace decgpe::io

@@ -252,6 +252,20 @@ TEST_F(Survival, CommandLineErrorsAreOneLineExitOneNamingTheWord) {
   EXPECT_LT(echoed.output.size(), 1000u);
 }
 
+TEST_F(Survival, ARefusedRunLeavesNoFolderItMadeAndAFinishedOneKeepsIt) {
+  const fs::path nested = dir_ / "new" / "deeper" / "result.h5";
+  const std::string too_long = replace(kCase, "dt_fraction = 0.5", "dt = 5.0");
+  const CommandResult refused = verify::run_decgpe("run " + write_case(too_long).string() +
+                                                   " --quiet --out " + nested.string());
+  expect_one_line_error(refused, "stability limit");
+  EXPECT_FALSE(fs::exists(dir_ / "new")) << "a refused run left the folders it made";
+  const CommandResult finished =
+      verify::run_decgpe("run " + write_case(replace(kCase, "steps = 300", "steps = 10")).string() +
+                         " --quiet --out " + nested.string());
+  ASSERT_EQ(finished.exit_code, 0) << finished.output;
+  EXPECT_TRUE(fs::exists(nested));
+}
+
 TEST_F(Survival, ThePhysicsHasNoDefaults) {
   expect_rejected(run(replace(kCase, "g = 10.0\n", "")), "missing key 'g'");
   expect_rejected(run(replace(kCase, "kappa = 1\n", "")), "missing key 'initial.kappa'");
