@@ -51,30 +51,25 @@ for profile in ${profiles//,/ }; do
       [ -n "$ncu" ] || break
       DECGPE_CUDA_GRAPHS=0 $ncu --clock-control none --kernel-name regex:step_ --launch-skip 40 --launch-count 1 $sections --csv \
         --page details build/cuda/bench/bench_step --backends=cuda:plain --lattices="$lattice" --dofs="$dofs" \
-        --cuda-shapes="$s" --benchmark_repetitions=1 --benchmark_min_time=0.01s \
+        --cuda-shapes="$s" \
         >"$OUT/ncu-$lattice-$s.csv" 2>>"$OUT/ncu.log" || status=1
     done
   done
 done
 
 python3 - "$OUT/shapes.json" <<'EOF'
-import json, statistics, sys
-runs = json.load(open(sys.argv[1]))["benchmarks"]
+import sys
+sys.path.insert(0, "scripts")
+from perf_compare import medians  # the gate's median over repetitions, per benchmark name
+rates = medians(sys.argv[1], "dof_updates_per_second")
+fractions = medians(sys.argv[1], "copy_fraction")
 rows = {}
-for r in runs:
-    if r.get("run_type") == "aggregate" or "error_occurred" in r:
-        continue
-    parts = r["name"].split("/min_time")[0].split("/")
-    rows.setdefault((parts[2], parts[4] if len(parts) > 4 else "default"), []).append(
-        (r["dof_updates_per_second"], r.get("copy_fraction", 0.0)))
+for name, rate in rates.items():
+    parts = name.split("/")
+    rows[parts[2], parts[4] if len(parts) > 4 else "default"] = f"{rate / 1e9:6.1f} {100 * fractions[name]:4.0f}%"
 shapes = sorted({s for _, s in rows}, key=lambda s: (len(s), s))
 print("lattice " + " ".join(f"{s:>14}" for s in shapes) + "   (G DOF-updates/s, % of copy)")
 for lattice in dict.fromkeys(l for l, _ in rows):
-    cells = []
-    for s in shapes:
-        v = rows.get((lattice, s))
-        cells.append(f"{statistics.median(x for x, _ in v) / 1e9:6.1f} {100 * statistics.median(c for _, c in v):4.0f}%"
-                     if v else f"{'':>14}")
-    print(f"{lattice:7} " + " ".join(f"{c:>14}" for c in cells))
+    print(f"{lattice:7} " + " ".join(f"{rows.get((lattice, s), ''):>14}" for s in shapes))
 EOF
 exit $status
