@@ -12,13 +12,12 @@
 //   PEER_STATE_ITERS  relaxation sweeps for the vortex profile that fills psi (default 10000)
 #pragma once
 
-#include <cuda_runtime.h>
-
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cuda_runtime.h>
 #include <limits>
 #include <vector>
 
@@ -41,11 +40,13 @@ ddouble getLaplacian(Buffer<int2>& offsets, Buffer<ddouble>& hodges, size_t stru
   const ddouble result = getLaplacian(directions, local_index, hodges, extra...);
   offsets.resize(directions.size());
   for (uint f = 0; f < directions.size(); ++f) {
-    const long long bytes = static_cast<long long>(directions[f].z) * static_cast<long long>(slice_pitch) +
-                            static_cast<long long>(directions[f].y) * static_cast<long long>(row_pitch) +
-                            static_cast<long long>(directions[f].x) * static_cast<long long>(structure_bytes);
+    const long long bytes =
+        static_cast<long long>(directions[f].z) * static_cast<long long>(slice_pitch) +
+        static_cast<long long>(directions[f].y) * static_cast<long long>(row_pitch) +
+        static_cast<long long>(directions[f].x) * static_cast<long long>(structure_bytes);
     if (bytes > std::numeric_limits<int>::max() || bytes < std::numeric_limits<int>::min()) {
-      std::fprintf(stderr, "peer-bench: %s: a neighbour offset does not fit in int\n", PEER_LATTICE);
+      std::fprintf(stderr, "peer-bench: %s: a neighbour offset does not fit in int\n",
+                   PEER_LATTICE);
       std::exit(2);
     }
     offsets[f] = make_int2(static_cast<int>(bytes), local_index[f]);
@@ -63,7 +64,8 @@ inline double seconds_since_start() {
 
 inline double env_number(const char* name, double fallback) {
   const char* text = std::getenv(name);
-  if (text == nullptr || *text == '\0') return fallback;
+  if (text == nullptr || *text == '\0')
+    return fallback;
   char* end = nullptr;
   const double value = std::strtod(text, &end);
   if (end == text || !(value > 0.0)) {
@@ -83,7 +85,8 @@ inline double env_number(const char* name, double fallback) {
 }
 
 inline void check(cudaError_t error, const char* what) {
-  if (error != cudaSuccess) fail(what, error);
+  if (error != cudaSuccess)
+    fail(what, error);
 }
 
 struct Counts {
@@ -117,8 +120,8 @@ inline Counts closest_counts(double dofs, int cells_per_structure, const Vector3
   return best;
 }
 
-using IntegrateFn = uint (*)(const VortexState&, const ddouble, const Vector3&, const Vector3&, const ddouble,
-                             const uint);
+using IntegrateFn = uint (*)(const VortexState&, const ddouble, const Vector3&, const Vector3&,
+                             const ddouble, const uint);
 using PotentialFn = ddouble (*)(const ddouble, const ddouble);
 
 /// Replaces the upstream main(): a vortex profile (kappa, g of the upstream file) on the coarse
@@ -135,13 +138,16 @@ inline int run(IntegrateFn integrate, PotentialFn potential, uint kappa, ddouble
   const ddouble radius = std::max(state.searchMaxR(eps), state.searchMaxZ(eps));
 
   counts = closest_counts(env_number("PEER_DOFS", 64e6), VALUES_IN_BLOCK, BLOCK_WIDTH);
-  const Vector3 extent(counts.x * BLOCK_WIDTH.x, counts.y * BLOCK_WIDTH.y, counts.z * BLOCK_WIDTH.z);
+  const Vector3 extent(counts.x * BLOCK_WIDTH.x, counts.y * BLOCK_WIDTH.y,
+                       counts.z * BLOCK_WIDTH.z);
   const ddouble scale = 2.0 * radius / std::max(extent.x, std::max(extent.y, extent.z));
   const Vector3 half(0.5 * scale * extent.x, 0.5 * scale * extent.y, 0.5 * scale * extent.z);
-  std::printf("peer-bench: %s: state ready after %.1f s, radius %.3f, structures %ux%ux%u, scale %.5f\n",
-              PEER_LATTICE, seconds_since_start(), radius, counts.x, counts.y, counts.z, scale);
+  std::printf(
+      "peer-bench: %s: state ready after %.1f s, radius %.3f, structures %ux%ux%u, scale %.5f\n",
+      PEER_LATTICE, seconds_since_start(), radius, counts.x, counts.y, counts.z, scale);
   std::fflush(stdout);
-  return static_cast<int>(integrate(state, scale, Vector3(-half.x, -half.y, -half.z), half, 1.0, 1));
+  return static_cast<int>(
+      integrate(state, scale, Vector3(-half.x, -half.y, -half.z), half, 1.0, 1));
 }
 
 /// Replaces the upstream iteration loop. `launch(parity)` issues one upstream kernel launch
@@ -162,22 +168,26 @@ uint time_steps(Launch launch, CopyBack copy_back, const void* host_even, size_t
   const double* values = static_cast<const double*>(host_even);
   const auto norm = [&] {
     double sum = 0.0;
-    for (size_t i = 0; i < host_doubles; ++i) sum += values[i] * values[i];
+    for (size_t i = 0; i < host_doubles; ++i)
+      sum += values[i] * values[i];
     return sum;
   };
   const double norm_before = norm();
 
   check(cudaGetLastError(), "before the timed launches");
   const double setup_s = seconds_since_start();
-  for (long k = 0; k < warmup; ++k) launch(static_cast<int>(k & 1));
+  for (long k = 0; k < warmup; ++k)
+    launch(static_cast<int>(k & 1));
   check(cudaGetLastError(), "warm-up launch");
   check(cudaDeviceSynchronize(), "warm-up launches");
 
   std::vector<cudaEvent_t> events(samples + 1);
-  for (cudaEvent_t& e : events) check(cudaEventCreate(&e), "cudaEventCreate");
+  for (cudaEvent_t& e : events)
+    check(cudaEventCreate(&e), "cudaEventCreate");
   check(cudaEventRecord(events[0]), "cudaEventRecord");
   for (int s = 0; s < samples; ++s) {
-    for (long k = 0; k < per_sample; ++k) launch(static_cast<int>(k & 1));
+    for (long k = 0; k < per_sample; ++k)
+      launch(static_cast<int>(k & 1));
     check(cudaEventRecord(events[s + 1]), "cudaEventRecord");
   }
   check(cudaGetLastError(), "timed launch");
@@ -190,25 +200,29 @@ uint time_steps(Launch launch, CopyBack copy_back, const void* host_even, size_t
     sample_ms[s] = ms;
     total_ms += ms;
   }
-  for (cudaEvent_t& e : events) cudaEventDestroy(e);
+  for (cudaEvent_t& e : events)
+    cudaEventDestroy(e);
 
   copy_back();
   check(cudaDeviceSynchronize(), "copy back");
   const double norm_after = norm();
-  if (!std::isfinite(norm_after)) fail("psi is not finite after the timed steps");
+  if (!std::isfinite(norm_after))
+    fail("psi is not finite after the timed steps");
   const double drift = norm_after / norm_before - 1.0;
-  if (!(std::abs(drift) < 0.05)) fail("the squared norm of psi drifted by more than 5% over the timed steps");
+  if (!(std::abs(drift) < 0.05))
+    fail("the squared norm of psi drifted by more than 5% over the timed steps");
 
   std::vector<double> sorted = sample_ms;
   std::sort(sorted.begin(), sorted.end());
   const double median = sorted[samples / 2];
   const double spread_pct = 100.0 * (sorted.back() - sorted.front()) / median;
-  const double rate = static_cast<double>(dofs) * static_cast<double>(steps) / (total_ms * 1e-3) / 1e9;
-  std::printf(
-      "peer %s dofs=%llu steps=%ld ms=%.3f gdofs_per_s=%.2f structures=%ux%ux%u block=%ux%ux%u grid=%ux%ux%u "
-      "samples=%d spread_pct=%.1f norm_drift=%.2e setup_s=%.1f\n",
-      PEER_LATTICE, dofs, steps, total_ms, rate, counts.x, counts.y, counts.z, block.x, block.y, block.z, grid.x,
-      grid.y, grid.z, samples, spread_pct, drift, setup_s);
+  const double rate =
+      static_cast<double>(dofs) * static_cast<double>(steps) / (total_ms * 1e-3) / 1e9;
+  std::printf("peer %s dofs=%llu steps=%ld ms=%.3f gdofs_per_s=%.2f structures=%ux%ux%u "
+              "block=%ux%ux%u grid=%ux%ux%u "
+              "samples=%d spread_pct=%.1f norm_drift=%.2e setup_s=%.1f\n",
+              PEER_LATTICE, dofs, steps, total_ms, rate, counts.x, counts.y, counts.z, block.x,
+              block.y, block.z, grid.x, grid.y, grid.z, samples, spread_pct, drift, setup_s);
   std::fflush(stdout);
   return 0;
 }
