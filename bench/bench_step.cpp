@@ -15,8 +15,7 @@
 // Extra flags, before Google Benchmark's own:
 //   --lattices=bcc,c15    lattices to run (default: bcc,c15)
 //   --dofs=1e6,8e6        approximate problem sizes in DOFs (default: 1e6)
-//   --backends=reference,openmp   backends (default: reference, openmp and, with a GPU, cuda:plain
-//   and cuda:shared)
+//   --backends=reference,openmp   backends (default: reference, openmp and, with a GPU, cuda:plain)
 //   --schemes=leapfrog,rk4        schemes (default: leapfrog)
 //   --cuda-shapes=1x256,1x256z8a1 cuda:plain's block shapes to compare (default: the backend's)
 //
@@ -236,7 +235,7 @@ int main(int argc, char** argv) {
   std::string all_backends = "reference,openmp";
 #if DECGPE_HAVE_CUDA
   if (backend_unavailable("cuda").empty()) {
-    all_backends += ",cuda:plain,cuda:shared";
+    all_backends += ",cuda:plain";
     copy_bandwidth = cuda::measure_copy_bandwidth(std::size_t{1} << 30, 20);
     benchmark::AddCustomContext("gpu_copy_bytes_per_second", std::to_string(copy_bandwidth));
     for (const auto& [key, value] : cuda::device_context()) {

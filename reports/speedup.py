@@ -41,7 +41,6 @@ STYLE = {  # colour, marker; CPU backends first
     "reference": ("tab:gray", "v"),
     "openmp": ("tab:blue", "s"),
     "cuda:plain": ("tab:green", "o"),
-    "cuda:shared": ("tab:olive", "D"),
 }
 
 

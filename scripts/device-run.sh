@@ -41,34 +41,35 @@ sanitize() { # sanitize TOOL CASE LABEL DECGPE-ARGS...: one small run under comp
 }
 
 if [ "$mode" != quick ]; then
-  step "compute-sanitizer (memcheck, racecheck) on a small case of every stencil and kernel variant; every other scheme under memcheck; adaptive steps under both"
+  step "compute-sanitizer (memcheck, racecheck) on a small case of every stencil, one slice a block and sweeping; every other scheme under memcheck; adaptive steps under both"
   tmp=$(mktemp -d)
   for lattice in cubic fcc bcc a15 c15 z cubic4; do
     printf 'lattice = "%s"\nh = 0.8\nstructures = [5, 4, 6]\ng = 100.0\n[time]\ndt_fraction = 0.5\nsteps = 12\ndiagnostics_every = 4\n[initial]\nkappa = 1\n' \
       "$lattice" >"$tmp/$lattice.toml"
     sed 's/^dt_fraction = 0.5/dt = 0.02/' "$tmp/$lattice.toml" >"$tmp/$lattice-dt.toml" # schemes without a limit
-    for variant in plain shared; do
-      for tool in memcheck racecheck; do
-        sanitize "$tool" "$tmp/$lattice.toml" "$variant" --backend "cuda:$variant"
-      done
+    for tool in memcheck racecheck; do
+      sanitize "$tool" "$tmp/$lattice.toml" "one slice a block" --backend cuda
     done
+    sanitize memcheck "$tmp/$lattice.toml" rk4 --backend cuda --scheme rk4
     # "sweep" takes one slice a block on a grid this small; settings given in full run the sweep itself (chunks of
-    # 3 slices, a last chunk shorter, prefetch 2 ahead, cells by face count).
+    # 3 slices, a last chunk shorter, prefetch 2 ahead, cells by face count) for every pass that sweeps: the leapfrog
+    # step, the RK4 stages, the Chebyshev terms.
     export DECGPE_PLAIN_SHAPE=1x256z3a2b4f
-    sanitize memcheck "$tmp/$lattice.toml" sweep --backend cuda:plain
+    sanitize memcheck "$tmp/$lattice.toml" sweep --backend cuda
+    sanitize memcheck "$tmp/$lattice.toml" "rk4 sweep" --backend cuda --scheme rk4
+    sanitize memcheck "$tmp/$lattice-dt.toml" "exponential sweep" --backend cuda --scheme exponential
     unset DECGPE_PLAIN_SHAPE
-    sanitize memcheck "$tmp/$lattice.toml" rk4 --backend cuda:plain --scheme rk4
     for scheme in trotter_suzuki trotter_suzuki4 exponential; do
-      sanitize memcheck "$tmp/$lattice-dt.toml" "$scheme" --backend cuda:plain --scheme "$scheme"
+      sanitize memcheck "$tmp/$lattice-dt.toml" "$scheme" --backend cuda --scheme "$scheme"
     done
     # Adaptive steps: the step_maxima reduction (shared memory: racecheck too) under both controls.
     sed 's/^steps = 12/end_time = 0.1\nscheme = "exponential"\nadaptive = true/' "$tmp/$lattice-dt.toml" \
       >"$tmp/$lattice-adaptive.toml"
     for tool in memcheck racecheck; do
-      sanitize "$tool" "$tmp/$lattice-adaptive.toml" "exponential adaptive" --backend cuda:plain
+      sanitize "$tool" "$tmp/$lattice-adaptive.toml" "exponential adaptive" --backend cuda
     done
     sed 's/^dt = 0.02/dt_fraction = 0.5/' "$tmp/$lattice-adaptive.toml" >"$tmp/$lattice-adaptive-rk4.toml"
-    sanitize memcheck "$tmp/$lattice-adaptive-rk4.toml" "rk4 adaptive" --backend cuda:plain --scheme rk4
+    sanitize memcheck "$tmp/$lattice-adaptive-rk4.toml" "rk4 adaptive" --backend cuda --scheme rk4
   done
 fi
 

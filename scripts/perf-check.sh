@@ -14,7 +14,7 @@ mkdir -p "$OUT"
 device=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -n 1 | tr '[:upper:] ' '[:lower:]-')
 committed=reports/data/$device/bench-gpu.json
 cmake --build --preset cuda --target bench_step >/dev/null
-build/cuda/bench/bench_step --schemes=leapfrog,rk4 --backends=cuda:plain,cuda:shared \
+build/cuda/bench/bench_step --schemes=leapfrog,rk4 --backends=cuda:plain \
   --lattices=cubic,fcc,bcc,a15,c15,z --dofs=1e6,8e6,64e6 \
   --benchmark_out="$OUT/bench-gpu.json" --benchmark_out_format=json >"$OUT/bench-gpu.log" 2>&1
 if [ ! -f "$committed" ]; then

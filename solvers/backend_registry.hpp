@@ -19,7 +19,7 @@ namespace decgpe {
 /// fallback (DECGPE_PLAIN_SHAPE, DECGPE_CUDA_GRAPHS); Backend::tuning() says which, and the results
 /// record it. Cases set them in [cuda] (docs/cases.md).
 struct BackendTuning {
-  std::string cuda_block_shape;    ///< cuda:plain's block, "1x256", "1x512" or "2x256"; "": default
+  std::string cuda_block_shape;    ///< cuda's block (parse_plain_shape); "": the default, "sweep"
   std::optional<bool> cuda_graphs; ///< replay pairs of leapfrog steps as CUDA graphs
   /// A slab backend's halo slices per side as the case set them (the Decomposition stores them;
   /// this says where they came from, for the record); unset: the default, 1.

@@ -107,8 +107,10 @@ struct LiveScheme {
   std::unique_ptr<Scheme> scheme;
 
   LiveScheme(std::string_view backend_name, std::string_view scheme_name, const Problem& p,
-             double dt, const std::vector<Complex>& psi0, const std::vector<Complex>& previous = {})
-      : backend(make_backend(backend_name, p)), scheme(make_scheme(scheme_name, *backend, dt)) {
+             double dt, const std::vector<Complex>& psi0, const std::vector<Complex>& previous = {},
+             const BackendTuning& tuning = {})
+      : backend(make_backend(backend_name, p, nullptr, tuning)),
+        scheme(make_scheme(scheme_name, *backend, dt)) {
     scheme->start({psi0, psi0, previous});
   }
 

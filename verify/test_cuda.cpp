@@ -43,13 +43,19 @@ Problem make_problem(std::string_view lattice, double g) {
   return verify::trap_problem(lattice, 30000.0, 1.4, g);
 }
 
+/// A lattice and the block of the CUDA backend: the default (on these small grids, one slice a
+/// block: too few chunks for a sweep) or a sweep forced by giving its settings in full.
 struct Param {
   std::string_view lattice;
-  std::string_view backend;
+  std::string_view shape;
 };
 
 void PrintTo(const Param& p, std::ostream* os) {
-  *os << p.lattice << " on " << p.backend;
+  *os << p.lattice << " with block " << p.shape;
+}
+
+BackendTuning tuned(const Param& p) {
+  return BackendTuning{std::string(p.shape), {}, {}};
 }
 
 class CudaVsReference : public ::testing::TestWithParam<Param> {};
@@ -63,7 +69,7 @@ TEST_P(CudaVsReference, EverySchemeIsBitwiseIdentical) {
     const long steps = verify::comparison_steps(scheme, 1001);
     const double dt = verify::test_step(scheme, p, psi0);
     LiveScheme ref("reference", scheme, p, dt, psi0);
-    LiveScheme gpu(GetParam().backend, scheme, p, dt, psi0);
+    LiveScheme gpu("cuda", scheme, p, dt, psi0, {}, tuned(GetParam()));
     ref.scheme->advance(steps);
     gpu.scheme->advance(steps);
     for (int level = 0; level < static_cast<int>(ref.scheme->level_names().size()); ++level) {
@@ -97,7 +103,7 @@ TEST_P(CudaVsReference, EveryKernelIsBitwiseIdentical) {
   const Problem p = make_problem(GetParam().lattice, 200.0);
   const std::vector<Complex> psi0 = vortex(p.grid);
   const auto reference = verify::kernel_trail(*make_backend("reference", p), psi0);
-  const auto gpu = verify::kernel_trail(*make_backend(GetParam().backend, p), psi0);
+  const auto gpu = verify::kernel_trail(*make_backend("cuda", p, nullptr, tuned(GetParam())), psi0);
   for (std::size_t k = 0; k < reference.size(); ++k) {
     EXPECT_TRUE(bitwise_equal(reference[k], gpu[k])) << "kernel trail entry " << k;
   }
@@ -107,7 +113,8 @@ TEST_P(CudaVsReference, LeapfrogInvariantIsConservedOnTheGpu) {
   SKIP_WITHOUT_GPU();
   const Problem p = make_problem(GetParam().lattice, 200.0);
   const std::vector<Complex> psi0 = vortex(p.grid);
-  LiveScheme gpu(GetParam().backend, "leapfrog", p, 0.9 * scheme_limit("leapfrog", p, psi0), psi0);
+  LiveScheme gpu("cuda", "leapfrog", p, 0.9 * scheme_limit("leapfrog", p, psi0), psi0, {},
+                 tuned(GetParam()));
   const Diagnostics before = gpu.scheme->diagnostics();
   gpu.scheme->advance(10000);
   const Diagnostics after = gpu.scheme->diagnostics();
@@ -120,7 +127,8 @@ TEST_P(CudaVsReference, StabilityGuardTripsAboveTheLimitOnTheGpu) {
   const Problem p = make_problem(GetParam().lattice, 0.0);
   const std::vector<Complex> psi0 = vortex(p.grid);
   for (std::string_view scheme : {"leapfrog", "rk4"}) {
-    LiveScheme gpu(GetParam().backend, scheme, p, 1.05 * scheme_limit(scheme, p, psi0), psi0);
+    LiveScheme gpu("cuda", scheme, p, 1.05 * scheme_limit(scheme, p, psi0), psi0, {},
+                   tuned(GetParam()));
     RunObserver quiet;
     EXPECT_THROW(integrate(*gpu.scheme, Schedule{20000, 50, 0}, quiet), InstabilityError) << scheme;
   }
@@ -162,8 +170,8 @@ INSTANTIATE_TEST_SUITE_P(CubicAndBcc, CudaAdaptive, ::testing::Values("cubic", "
 std::vector<Param> all_pairs() {
   std::vector<Param> out;
   for (std::string_view lattice : lattices::lattice_names()) {
-    for (std::string_view backend : {"cuda:plain", "cuda:shared"}) {
-      out.push_back({lattice, backend});
+    for (std::string_view shape : {"sweep", "1x256z3a2b4f"}) {
+      out.push_back({lattice, shape});
     }
   }
   return out;
@@ -171,8 +179,8 @@ std::vector<Param> all_pairs() {
 
 INSTANTIATE_TEST_SUITE_P(EveryStencil, CudaVsReference, ::testing::ValuesIn(all_pairs()),
                          [](const auto& param) {
-                           std::string backend(param.param.backend);
-                           return std::string(param.param.lattice) + "_" + backend.substr(5);
+                           return std::string(param.param.lattice) +
+                                  (param.param.shape == "sweep" ? "_default" : "_sweep");
                          });
 
 TEST(CudaBackend, MaxDiagonalMatchesTheHostBound) {
@@ -265,20 +273,18 @@ TEST(CudaTiling, SweepTakesOneSliceABlockWhereTheGridIsTooSmallForIt) {
   g.ms = 12; // BCC
   g.max_faces = 4;
   g.wide_cells = 12;
-  const auto tiling = [&](int side, const char* shape, cuda::StepVariant variant) {
+  const auto tiling = [&](int side, const char* shape) {
     g.sx = g.sy = g.sz = side;
-    return cuda::make_tiling(variant, g, cuda::parse_plain_shape(shape), 132);
+    return cuda::make_tiling(g, cuda::parse_plain_shape(shape), 132);
   };
-  const auto plain = cuda::StepVariant::plain;
-  EXPECT_FALSE(tiling(44, "sweep", plain).sweep); // 1M cells: 792 blocks, 1.5 waves on 132 SMs
-  const cuda::Tiling large = tiling(176, "sweep", plain); // 64M cells: 66 waves
+  EXPECT_FALSE(tiling(44, "sweep").sweep);         // 1M cells: 792 blocks, 1.5 waves on 132 SMs
+  const cuda::Tiling large = tiling(176, "sweep"); // 64M cells: 66 waves
   EXPECT_TRUE(large.sweep);
   EXPECT_EQ(large.slices, 8);
-  EXPECT_FALSE(large.by_faces);                        // every BCC cell has 4 faces
-  EXPECT_TRUE(tiling(44, "1x256z8a2b4", plain).sweep); // settings given in full are taken
-  EXPECT_FALSE(tiling(176, "sweep", cuda::StepVariant::shared).sweep);
-  g.wide_cells = 4; // FCC's octahedra
-  EXPECT_TRUE(tiling(176, "sweep", plain).by_faces);
+  EXPECT_FALSE(large.by_faces);                 // every BCC cell has 4 faces
+  EXPECT_TRUE(tiling(44, "1x256z8a2b4").sweep); // settings given in full are taken
+  g.wide_cells = 4;                             // FCC's octahedra
+  EXPECT_TRUE(tiling(176, "sweep").by_faces);
 }
 #endif
 

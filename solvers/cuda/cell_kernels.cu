@@ -1,11 +1,14 @@
-// The stencil kernels of the schemes other than the fused leapfrog (M·ψ, the RK4 stages) and the
-// pointwise kernels. One thread per cell; the per-cell work is an operation object whose
-// arithmetic is solvers/cell_arithmetic.hpp's, so each stage is one pass over memory.
+// The stencil kernels of the schemes other than the fused leapfrog (M·ψ, the RK4 stages, the
+// Chebyshev terms, the Trotter–Suzuki colours) and the pointwise kernels. A stencil pass is an
+// operation object (sweep.cuh's interface) run by the sweep where the tiling is one, else by one
+// thread per cell of one slice; its arithmetic is solvers/cell_arithmetic.hpp's, so each pass is
+// one pass over memory and bitwise equal to reference.
 
 #include "solvers/cuda/cell_access.cuh"
 #include "solvers/cuda/cuda_check.hpp"
 #include "solvers/cuda/kernels.hpp"
 #include "solvers/cuda/lattice_dispatch.cuh"
+#include "solvers/cuda/sweep.cuh"
 #include "solvers/face_colouring.hpp"
 
 namespace decgpe::cuda {
@@ -14,9 +17,15 @@ namespace {
 
 constexpr int kCellThreads = 256;
 
+/// Operands none: the pass reads only its stencil input.
+struct NoEarly {};
+
 struct ApplyM {
   Complex* out;
-  __device__ void operator()(long long i, Complex psi, Complex m) const { store(out + i, m); }
+  using Early = NoEarly;
+  __device__ Early early(long long) const { return {}; }
+  __device__ void prefetch(long long, unsigned) const {}
+  __device__ void operator()(long long i, Early, Complex, Complex m) const { store(out + i, m); }
 };
 
 /// RK4 stage 0: input = base.
@@ -24,7 +33,10 @@ struct Rk4First {
   Complex* acc;
   Complex* next;
   double acc_tau, next_tau;
-  __device__ void operator()(long long i, Complex psi, Complex m) const {
+  using Early = NoEarly;
+  __device__ Early early(long long) const { return {}; }
+  __device__ void prefetch(long long, unsigned) const {}
+  __device__ void operator()(long long i, Early, Complex psi, Complex m) const {
     store(acc + i, step_along(psi, acc_tau, m));
     store(next + i, step_along(psi, next_tau, m));
   }
@@ -35,10 +47,17 @@ struct Rk4Middle {
   Complex* acc;
   Complex* next;
   double acc_tau, next_tau;
-  __device__ void operator()(long long i, Complex, Complex m) const {
-    const Complex from = load(base + i);
-    store(acc + i, step_along(load(acc + i), acc_tau, m));
-    store(next + i, step_along(from, next_tau, m));
+  struct Early {
+    Complex from, acc;
+  };
+  __device__ Early early(long long i) const { return {load(base + i), load(acc + i)}; }
+  __device__ void prefetch(long long at, unsigned bytes) const {
+    prefetch_l2(base + at, bytes);
+    prefetch_l2(acc + at, bytes);
+  }
+  __device__ void operator()(long long i, Early e, Complex, Complex m) const {
+    store(acc + i, step_along(e.acc, acc_tau, m));
+    store(next + i, step_along(e.from, next_tau, m));
   }
 };
 
@@ -47,35 +66,18 @@ struct Rk4Last {
   const Complex* acc;
   Complex* next;
   double acc_tau;
-  __device__ void operator()(long long i, Complex, Complex m) const {
-    store(next + i, step_along(load(acc + i), acc_tau, m));
+  struct Early {
+    Complex acc;
+  };
+  __device__ Early early(long long i) const { return {load(acc + i)}; }
+  __device__ void prefetch(long long at, unsigned bytes) const { prefetch_l2(acc + at, bytes); }
+  __device__ void operator()(long long i, Early e, Complex, Complex m) const {
+    store(next + i, step_along(e.acc, acc_tau, m));
   }
 };
 
-/// op(i, ψ_i, (M(ψ)ψ)_i) for every cell of the slices [z_begin, ...) the grid of blocks covers.
-template <int MS, int F, class Op>
-__global__ void __launch_bounds__(kCellThreads)
-    stencil_cells(DeviceGrid g, Tiling t, const Complex* __restrict__ in, Op op, int z_begin) {
-  CellIndex c{};
-  if (!cell_of_thread<MS>(g, t, z_begin, c)) {
-    return;
-  }
-  const Complex p = load_ro(in + c.i);
-  const Complex lap = face_sum<MS, F>(g, in, c.i, c.sx, c.sy, c.sz, c.l, p);
-  op(c.i, p, apply_m(p, lap, potential_at(g, c.sx, c.sy, c.sz, c.l, c.i), g.g));
-}
-
-/// op(i, ψ_i, Σ_F w_F (ψ_i − ψ_j)) for every cell of the slices the grid of blocks covers.
-template <int MS, int F, class Op>
-__global__ void __launch_bounds__(kCellThreads)
-    laplacian_cells(DeviceGrid g, Tiling t, const Complex* __restrict__ in, Op op, int z_begin) {
-  CellIndex c{};
-  if (cell_of_thread<MS>(g, t, z_begin, c)) {
-    const Complex p = load_ro(in + c.i);
-    op(c.i, p, face_sum<MS, F>(g, in, c.i, c.sx, c.sy, c.sz, c.l, p));
-  }
-}
-
+/// One term of the Chebyshev recurrence on the Laplacian sum; prev may be null, acc is not read
+/// on the first term.
 struct Polynomial {
   const Complex* prev;
   Complex* out;
@@ -83,14 +85,46 @@ struct Polynomial {
   double alpha, beta, gamma;
   Complex c, c_in;
   bool first;
-  __device__ void operator()(long long i, Complex psi, Complex lap) const {
-    const Complex p = prev != nullptr ? load(prev + i) : Complex{0.0, 0.0};
-    const Complex next = recurrence_term(psi, lap, p, alpha, beta, gamma);
+  struct Early {
+    Complex prev, acc;
+  };
+  __device__ Early early(long long i) const {
+    return {prev != nullptr ? load(prev + i) : Complex{0.0, 0.0},
+            first ? Complex{0.0, 0.0} : load(acc + i)};
+  }
+  __device__ void prefetch(long long at, unsigned bytes) const {
+    if (prev != nullptr) {
+      prefetch_l2(prev + at, bytes);
+    }
+    if (!first) {
+      prefetch_l2(acc + at, bytes);
+    }
+  }
+  __device__ void operator()(long long i, Early e, Complex psi, Complex lap) const {
+    const Complex next = recurrence_term(psi, lap, e.prev, alpha, beta, gamma);
     store(out + i, next);
-    store(acc + i,
-          accumulate_term(first, first ? Complex{0.0, 0.0} : load(acc + i), c_in, psi, c, next));
+    store(acc + i, accumulate_term(first, e.acc, c_in, psi, c, next));
   }
 };
+
+/// op(i, early, ψ_i, r) for every cell of one slice per block of the one-row tiling: r = (M(ψ)ψ)_i
+/// (APPLY_M) or Σ_F w_F (ψ_i − ψ_j).
+template <int MS, int F, bool APPLY_M, class Op>
+__global__ void __launch_bounds__(kCellThreads)
+    stencil_cells(DeviceGrid g, Tiling t, const Complex* __restrict__ in, Op op, int z_begin) {
+  CellIndex c{};
+  if (!cell_of_thread<MS>(g, t, z_begin, c)) {
+    return;
+  }
+  const typename Op::Early early = op.early(c.i);
+  const Complex p = load_ro(in + c.i);
+  const Complex lap = face_sum<MS, F>(g, in, c.i, c.sx, c.sy, c.sz, c.l, p);
+  if constexpr (APPLY_M) {
+    op(c.i, early, p, apply_m(p, lap, potential_at(g, c.sx, c.sy, c.sz, c.l, c.i), g.g));
+  } else {
+    op(c.i, early, p, lap);
+  }
+}
 
 /// Cell c after one colour of a Trotter–Suzuki sweep: rotated with its partner across its face of
 /// the colour (both sides compute the same pair update from the old values), or as it was.
@@ -154,15 +188,21 @@ unsigned blocks_for(const Tiling& t, const DeviceGrid& g, int z_begin, int z_end
                                std::max(0, z_end - z_begin));
 }
 
-template <class Op>
-void launch_stencil(const Tiling& t, const DeviceGrid& g, const Complex* in, Op op, int z_begin,
-                    int z_end, cudaStream_t stream) {
+/// The pass of `op` over the slices [z_begin, z_end): a sweep where t is one, else one slice a
+/// block.
+template <bool APPLY_M, class Op>
+void launch_stencil(const Tiling& t, const DeviceGrid& g, const Complex* in, const Op& op,
+                    int z_begin, int z_end, cudaStream_t stream) {
   const unsigned blocks = blocks_for(t, g, z_begin, z_end);
   if (blocks == 0) {
     return;
   }
   dispatch_lattice(g.ms, g.max_faces, [&](auto ms, auto faces) {
-    stencil_cells<ms, faces><<<blocks, t.threads, 0, stream>>>(g, t, in, op, z_begin);
+    if (t.sweep) {
+      launch_sweep<ms, faces, APPLY_M>(t, g, in, op, z_begin, z_end, stream);
+    } else {
+      stencil_cells<ms, faces, APPLY_M><<<blocks, t.threads, 0, stream>>>(g, t, in, op, z_begin);
+    }
   });
   DECGPE_CUDA_CHECK(cudaGetLastError());
 }
@@ -178,19 +218,19 @@ Tiling make_cell_tiling(const DeviceGrid& g) {
 
 void launch_apply_m(const Tiling& t, const DeviceGrid& g, const Complex* in, Complex* out,
                     int z_begin, int z_end, cudaStream_t stream) {
-  launch_stencil(t, g, in, ApplyM{out}, z_begin, z_end, stream);
+  launch_stencil<true>(t, g, in, ApplyM{out}, z_begin, z_end, stream);
 }
 
 void launch_rk4_stage(const Tiling& t, const DeviceGrid& g, const Rk4Stage& s, Rk4Vectors v,
                       int z_begin, int z_end, cudaStream_t stream) {
   if (s.stage == 0) {
-    launch_stencil(t, g, v.input, Rk4First{v.acc, v.next, s.acc_tau, s.next_tau}, z_begin, z_end,
-                   stream);
+    launch_stencil<true>(t, g, v.input, Rk4First{v.acc, v.next, s.acc_tau, s.next_tau}, z_begin,
+                         z_end, stream);
   } else if (s.stage == 3) {
-    launch_stencil(t, g, v.input, Rk4Last{v.acc, v.next, s.acc_tau}, z_begin, z_end, stream);
+    launch_stencil<true>(t, g, v.input, Rk4Last{v.acc, v.next, s.acc_tau}, z_begin, z_end, stream);
   } else {
-    launch_stencil(t, g, v.input, Rk4Middle{v.base, v.acc, v.next, s.acc_tau, s.next_tau}, z_begin,
-                   z_end, stream);
+    launch_stencil<true>(t, g, v.input, Rk4Middle{v.base, v.acc, v.next, s.acc_tau, s.next_tau},
+                         z_begin, z_end, stream);
   }
 }
 
@@ -209,16 +249,9 @@ void launch_rotate_faces(const Tiling& t, const DeviceGrid& g, const Complex* in
 
 void launch_polynomial_term(const Tiling& t, const DeviceGrid& g, const PolynomialTerm& term,
                             PolynomialVectors v, int z_begin, int z_end, cudaStream_t stream) {
-  const unsigned blocks = blocks_for(t, g, z_begin, z_end);
-  if (blocks == 0) {
-    return;
-  }
   const Polynomial op{v.prev,     v.out,  v.acc,     term.alpha, term.beta,
                       term.gamma, term.c, term.c_in, term.first};
-  dispatch_lattice(g.ms, g.max_faces, [&](auto ms, auto faces) {
-    laplacian_cells<ms, faces><<<blocks, t.threads, 0, stream>>>(g, t, v.in, op, z_begin);
-  });
-  DECGPE_CUDA_CHECK(cudaGetLastError());
+  launch_stencil<false>(t, g, v.in, op, z_begin, z_end, stream);
 }
 
 void launch_axpby(long long count, Complex* out, Complex a, const Complex* x, Complex b,

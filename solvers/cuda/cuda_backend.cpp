@@ -100,9 +100,8 @@ Setting chosen(const std::string& from_case, const char* variable, const char* f
 
 class CudaBackend final : public Backend {
 public:
-  CudaBackend(const Problem& problem, StepVariant variant, HaloExchange* halo,
-              const BackendTuning& tuning)
-      : p_(problem), variant_(variant), halo_(halo), schedule_(problem.grid),
+  CudaBackend(const Problem& problem, HaloExchange* halo, const BackendTuning& tuning)
+      : p_(problem), halo_(halo), schedule_(problem.grid),
         shape_(chosen(tuning.cuda_block_shape, "DECGPE_PLAIN_SHAPE", "sweep")),
         graphs_setting_(chosen(tuning.cuda_graphs ? (*tuning.cuda_graphs ? "on" : "off") : "",
                                "DECGPE_CUDA_GRAPHS", "on")),
@@ -118,8 +117,9 @@ public:
     device_name_ = prop.name;
 
     build_tables();
-    tiling_ = make_tiling(variant_, dg_, parse_plain_shape(shape_.value), prop.multiProcessorCount);
+    tiling_ = make_tiling(dg_, parse_plain_shape(shape_.value), prop.multiProcessorCount);
     cell_tiling_ = make_cell_tiling(dg_);
+    stencil_tiling_ = tiling_.sweep ? tiling_ : cell_tiling_;
     const auto partial_count = static_cast<std::size_t>(diagnostics_blocks(cell_tiling_, dg_));
     reserve(static_cast<double>(p_.potential.values.size()) * sizeof(double) +
             static_cast<double>(partial_count) * (sizeof(CellSums) + sizeof(StepSums)));
@@ -159,9 +159,7 @@ public:
   std::string name() const override { return "cuda"; }
   const Problem& problem() const override { return p_; }
   cudaStream_t stream() const { return stream_; }
-  std::string device() const override {
-    return device_name_ + " (" + std::string(variant_name(variant_)) + " kernel)";
-  }
+  std::string device() const override { return device_name_; }
 
   std::vector<std::pair<std::string, std::string>> tuning() const override {
     return {{"cuda_block_shape", shape_.described()}, {"cuda_graphs", graphs_setting_.described()}};
@@ -203,7 +201,7 @@ public:
     Complex* result = at(out);
     const Complex* psi = at(in);
     stencil(plan(apply_m_access(in, out)), [&](int z_begin, int z_end, cudaStream_t stream) {
-      launch_apply_m(cell_tiling_, dg_, psi, result, z_begin, z_end, stream);
+      launch_apply_m(stencil_tiling_, dg_, psi, result, z_begin, z_end, stream);
     });
   }
 
@@ -233,7 +231,7 @@ public:
     const Rk4Vectors v{at(s.input), s.stage == 3 ? nullptr : at(s.base), at(s.acc), at(s.next)};
     const StencilPlan p = plan(access(s));
     stencil(p, [&](int z_begin, int z_end, cudaStream_t stream) {
-      launch_rk4_stage(cell_tiling_, dg_, s, v, z_begin, z_end, stream);
+      launch_rk4_stage(stencil_tiling_, dg_, s, v, z_begin, z_end, stream);
     });
   }
 
@@ -253,7 +251,7 @@ public:
                               at(t.acc)};
     const StencilPlan p = plan(access(t));
     stencil(p, [&](int z_begin, int z_end, cudaStream_t stream) {
-      launch_polynomial_term(cell_tiling_, dg_, t, v, z_begin, z_end, stream);
+      launch_polynomial_term(stencil_tiling_, dg_, t, v, z_begin, z_end, stream);
     });
   }
 
@@ -357,7 +355,7 @@ private:
     const Complex* psi = at(newer);
     Complex* out = at(older);
     stencil(plan(leapfrog_access(older, newer)), [&](int z_begin, int z_end, cudaStream_t stream) {
-      launch_step(variant_, tiling_, dg_, psi, out, z_begin, z_end, stream);
+      launch_step(tiling_, dg_, psi, out, z_begin, z_end, stream);
     });
   }
 
@@ -504,13 +502,13 @@ private:
   };
 
   const Problem& p_;
-  StepVariant variant_;
   HaloExchange* halo_;
   HaloSchedule schedule_; ///< used on a slab only
   std::string device_name_;
   DeviceGrid dg_{};
-  Tiling tiling_{};      ///< the leapfrog kernel's
-  Tiling cell_tiling_{}; ///< the other stencil kernels' and the diagnostics'
+  Tiling tiling_{};         ///< the leapfrog kernel's
+  Tiling cell_tiling_{};    ///< one slice a block: the colour sweeps, pointwise kernels, sums
+  Tiling stencil_tiling_{}; ///< M·ψ, the RK4 stages, the Chebyshev terms: the leapfrog's sweep
   DeviceBuffer<FaceEntry> faces_d_;
   DeviceBuffer<double> centre_d_, volume_d_, weight_sum_d_, potential_;
   DeviceBuffer<int> by_faces_d_;
@@ -531,25 +529,6 @@ private:
 };
 
 } // namespace
-
-std::string_view variant_name(StepVariant v) {
-  return v == StepVariant::plain ? "plain" : "shared";
-}
-
-StepVariant parse_variant(std::string_view name) {
-  if (name == "plain") {
-    return StepVariant::plain;
-  }
-  if (name == "shared") {
-    return StepVariant::shared;
-  }
-  throw std::invalid_argument("unknown CUDA kernel variant '" + std::string(name) +
-                              "' (known: plain, shared)");
-}
-
-StepVariant preferred_variant(std::string_view /*lattice*/) {
-  return StepVariant::plain;
-}
 
 std::uint64_t free_device_memory() {
   std::size_t free_bytes = 0, total_bytes = 0;
@@ -680,29 +659,12 @@ double measure_copy_bandwidth(std::size_t bytes, int repeats) {
   return 2.0 * static_cast<double>(bytes) / (static_cast<double>(best_ms) * 1e-3);
 }
 
-namespace {
-
-std::unique_ptr<Backend> make_variant(const Problem& problem, StepVariant variant,
-                                      HaloExchange* halo, const BackendTuning& tuning) {
+std::unique_ptr<Backend> make_cuda(const Problem& problem, HaloExchange* halo,
+                                   const BackendTuning& tuning) {
   if (const std::string why = why_unavailable(); !why.empty()) {
     throw std::runtime_error("backend 'cuda': " + why);
   }
-  return std::make_unique<CudaBackend>(problem, variant, halo, tuning);
-}
-
-} // namespace
-
-std::unique_ptr<Backend> make_preferred(const Problem& problem, HaloExchange* halo,
-                                        const BackendTuning& tuning) {
-  return make_variant(problem, preferred_variant(problem.grid.lattice), halo, tuning);
-}
-std::unique_ptr<Backend> make_plain(const Problem& problem, HaloExchange* halo,
-                                    const BackendTuning& tuning) {
-  return make_variant(problem, StepVariant::plain, halo, tuning);
-}
-std::unique_ptr<Backend> make_shared(const Problem& problem, HaloExchange* halo,
-                                     const BackendTuning& tuning) {
-  return make_variant(problem, StepVariant::shared, halo, tuning);
+  return std::make_unique<CudaBackend>(problem, halo, tuning);
 }
 
 } // namespace decgpe::cuda

@@ -14,19 +14,6 @@
 
 namespace decgpe::cuda {
 
-/// How the step kernel reads the neighbours ψ_j.
-enum class StepVariant {
-  plain,  ///< straight from global memory through the L1/read-only cache
-  shared, ///< a tile of structure instances (with x halo) staged in shared memory; y/z neighbours
-          ///< from global
-};
-
-std::string_view variant_name(StepVariant v);
-/// Parses "plain" / "shared"; throws std::invalid_argument otherwise.
-StepVariant parse_variant(std::string_view name);
-/// The variant measured fastest for a lattice on Hopper (see docs/gpu.md).
-StepVariant preferred_variant(std::string_view lattice);
-
 /// Why no CUDA device can be used by this process, or empty when one can.
 std::string why_unavailable();
 /// True when a CUDA device can be used by this process.
@@ -65,15 +52,10 @@ private:
 /// Evicts the L2 cache (writes a buffer twice its size), so that a timed sample starts cold.
 void flush_l2();
 
-/// The registry's factories: the variant measured fastest for the lattice, or the one named. Throw
-/// std::runtime_error when no device is usable. With `halo`, the problem's grid is a z-slab and
-/// every stencil kernel exchanges its output's boundary slices (split phase, on streams).
-/// `tuning`: the plain kernel's block and CUDA graphs (BackendTuning).
-std::unique_ptr<Backend> make_preferred(const Problem& problem, HaloExchange* halo,
-                                        const BackendTuning& tuning);
-std::unique_ptr<Backend> make_plain(const Problem& problem, HaloExchange* halo,
-                                    const BackendTuning& tuning);
-std::unique_ptr<Backend> make_shared(const Problem& problem, HaloExchange* halo,
-                                     const BackendTuning& tuning);
+/// The registry's factory. Throws std::runtime_error when no device is usable. With `halo`, the
+/// problem's grid is a z-slab and every stencil kernel exchanges its output's boundary slices
+/// (split phase, on streams). `tuning`: the kernels' block and CUDA graphs (BackendTuning).
+std::unique_ptr<Backend> make_cuda(const Problem& problem, HaloExchange* halo,
+                                   const BackendTuning& tuning);
 
 } // namespace decgpe::cuda

@@ -25,15 +25,15 @@ struct PlainShape {
 /// (z<slices>a<ahead>b<3|4>f, for tuning a new GPU); throws std::invalid_argument otherwise.
 PlainShape parse_plain_shape(std::string_view shape);
 
-/// The tiling the leapfrog step of a variant uses for a grid (`shape`: the plain variant's block;
-/// a sweep on a grid too small for it on `sms` multiprocessors takes one slice a block).
-Tiling make_tiling(StepVariant variant, const DeviceGrid& g, PlainShape shape, int sms);
+/// The tiling of the stencil passes for a grid (`shape`: the block; a sweep on a grid too small
+/// for it on `sms` multiprocessors takes one slice a block).
+Tiling make_tiling(const DeviceGrid& g, PlainShape shape, int sms);
 /// The one-row tiling of the other stencil kernels and the diagnostics: at most 256 threads.
 Tiling make_cell_tiling(const DeviceGrid& g);
 
 /// One leapfrog step for the z-slices [z_begin, z_end): out ← out − 2iΔt M(ψ) ψ, 2Δt = g.two_dt.
-void launch_step(StepVariant variant, const Tiling& t, const DeviceGrid& g, const Complex* psi,
-                 Complex* out, int z_begin, int z_end, cudaStream_t stream);
+void launch_step(const Tiling& t, const DeviceGrid& g, const Complex* psi, Complex* out,
+                 int z_begin, int z_end, cudaStream_t stream);
 
 /// out ← M(in)·in on the z-slices [z_begin, z_end) (cell tiling).
 void launch_apply_m(const Tiling& t, const DeviceGrid& g, const Complex* in, Complex* out,

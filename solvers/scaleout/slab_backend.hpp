@@ -10,7 +10,7 @@
 namespace decgpe::scaleout {
 
 /// A backend spanning the ranks of `layout`; `local` is a registered backend that runs on slabs
-/// (openmp, cuda, cuda:plain, cuda:shared; "auto" picks one; it may differ between ranks: hybrid
+/// (openmp, cuda, cuda:plain; "auto" picks one; it may differ between ranks: hybrid
 /// ranks, `mpirun -np 1 decgpe … --backend cuda : -np 3 decgpe … --backend openmp`, where the GPU
 /// rank's halos go through host memory) and `slab` this rank's problem
 /// (layout.local() of the whole domain's). Like every backend it works on its problem's cells:

@@ -1,0 +1,164 @@
+#pragma once
+// The sweep: the z-walking block every stencil pass of a scheme shares (the leapfrog step, the RK4
+// stages, M·ψ, the Chebyshev terms). A block is a tile of one y-row that walks t.slices
+// consecutive z-slices, so the row it just did (z − 1) and the one it does next (z + 1) are met
+// again in L1; with t.ahead its first thread asks the bulk-copy engine to bring the tile's rows
+// that many slices ahead into L2 (one instruction: no registers or warps held while the bytes are
+// in flight). Interior tiles sum their faces without the boundary tests; __launch_bounds__'s
+// MIN_BLOCKS sets the register cap (64 at 4 blocks of 256), so every load of a cell is in flight
+// at once.
+//
+// What a pass does with a cell is an operation object:
+//   Op::Early early(i)              the cell's other operands, loaded before the face sum
+//   void prefetch(at, bytes)        prefetch_l2 of the vectors early() reads
+//   void operator()(i, e, ψ_i, r)   the update, r = (M(ψ)ψ)_i (kApplyM) or Σ_F w_F (ψ_i − ψ_j)
+// with the arithmetic of solvers/cell_arithmetic.hpp, so every pass is bitwise equal to reference.
+
+#include "solvers/cuda/cell_access.cuh"
+
+namespace decgpe::cuda {
+
+constexpr int kSweepThreads = 256;
+
+/// Asks the bulk-copy engine to bring `bytes` from global memory into L2.
+__device__ __forceinline__ void prefetch_l2(const void* p, unsigned bytes) {
+  asm volatile("cp.async.bulk.prefetch.L2.global [%0], %1;" ::"l"(p), "r"(bytes) : "memory");
+}
+
+/// The structure instance (within the tile) and local index of a sweep's thread. Where cells have
+/// different face counts (FCC: octahedra 8, tetrahedra 4), t.by_faces takes the cells with the most
+/// faces of every instance first and the rest after, so that a warp's cells have the same faces
+/// and its loop ends together; otherwise the threads take the cells in memory order.
+template <int MS>
+__device__ __forceinline__ void sweep_cell(const DeviceGrid& g, const Tiling& t, int& tx, int& l) {
+  const int thread = threadIdx.x;
+  if (!t.by_faces) {
+    tx = thread / MS;
+    l = thread - tx * MS;
+    return;
+  }
+  const int wide = g.wide_cells, narrow = MS - wide;
+  const int first = wide * t.tile; // threads of the wide cells
+  const int k = thread < first ? thread : thread - first;
+  const int per = thread < first ? wide : narrow;
+  tx = k / per;
+  l = __ldg(g.by_faces + (thread < first ? 0 : wide) + (k - tx * per));
+}
+
+/// Σ_F w_F (ψ_i − ψ_j) in the table's order (padding, weight 0, comes last in a row); `inner`:
+/// no neighbour leaves the domain, so the loop skips the tests.
+template <int MS, int F>
+__device__ __forceinline__ Complex sweep_face_sum(const DeviceGrid& g,
+                                                  const Complex* __restrict__ in, long long i,
+                                                  int sx, int sy, int gz, int l, Complex psi_i,
+                                                  bool inner, bool y_inner, bool z_inner) {
+  Complex lap{0.0, 0.0};
+  if (inner) {
+#pragma unroll
+    for (int f = 0; f < F; ++f) {
+      const FaceWeight fw = face_weight(g, f * MS + l);
+      if (fw.weight == 0.0) {
+        break;
+      }
+      lap = add_face(lap, fw.weight, psi_i, load_ro(in + i + fw.delta));
+    }
+    return lap;
+  }
+#pragma unroll
+  for (int f = 0; f < F; ++f) {
+    const Face fc = face(g, f * MS + l);
+    if (fc.weight == 0.0) {
+      break;
+    }
+    const int nx = sx + fc.dx, ny = sy + fc.dy, nz = gz + fc.dz;
+    const bool in_domain = nx >= 0 && nx < g.sx && (y_inner || (ny >= 0 && ny < g.sy)) &&
+                           (z_inner || (nz >= 0 && nz < g.global_z));
+    lap =
+        add_face(lap, fc.weight, psi_i, in_domain ? load_ro(in + i + fc.delta) : Complex{0.0, 0.0});
+  }
+  return lap;
+}
+
+/// The sweep of one block over the slices [z_begin, z_end) (the grid of blocks: tiles × y-rows ×
+/// chunks of t.slices).
+template <int MS, int F, bool APPLY_M, class Op>
+__device__ __forceinline__ void sweep_cells(const DeviceGrid& g, const Tiling& t,
+                                            const Complex* __restrict__ in, const Op& op,
+                                            int z_begin, int z_end) {
+  const int column = blockIdx.x / t.tiles_per_row; // (sy, chunk of slices)
+  const int x0 = (blockIdx.x - column * t.tiles_per_row) * t.tile;
+  const int chunk = column / g.sy;
+  const int sy = column - chunk * g.sy;
+  const int z_first = z_begin + chunk * t.slices;
+  const int z_last = min(z_first + t.slices, z_end);
+  // Offsets within a slice are ints (the backend refuses grids where they would not be): fewer
+  // registers live across the loop.
+  const int slice = g.sy * g.sx * MS;
+  const int segment = (sy * g.sx + x0) * MS; // the tile's first cell within a slice
+  const unsigned row_bytes = min(t.tile, g.sx - x0) * MS * sizeof(Complex);
+  // Only slices of the block's own chunk are prefetched (another block's, consumed a wave later,
+  // measured 2× slower).
+  const auto prefetch = [&](int from, int to) {
+    for (int z = from; z < min(to, z_last); ++z) {
+      const long long at = static_cast<long long>(z) * slice + segment;
+      prefetch_l2(in + at, row_bytes);
+      op.prefetch(at, row_bytes);
+    }
+  };
+  if (threadIdx.x == 0) {
+    prefetch(z_first + 1, z_first + t.ahead);
+  }
+  int tx = 0, l = 0;
+  sweep_cell<MS>(g, t, tx, l);
+  const int sx = x0 + tx;
+  if (tx >= t.tile || sx >= g.sx) {
+    return;
+  }
+  const bool y_inner = sy > 0 && sy < g.sy - 1;
+  const bool xy_inner = y_inner && x0 > 0 && x0 + t.tile < g.sx;
+  const int own = segment + tx * MS + l;
+#pragma unroll 1
+  for (int sz = z_first; sz < z_last; ++sz) {
+    if (threadIdx.x == 0) {
+      prefetch(sz + t.ahead, sz + t.ahead + 1);
+    }
+    const long long i = static_cast<long long>(sz) * slice + own;
+    const int gz = sz + g.z_offset;
+    const bool z_inner = gz > 0 && gz < g.global_z - 1;
+    const typename Op::Early early = op.early(i); // issued first: independent of the face sum
+    const Complex psi_i = load_ro(in + i);
+    const Complex sum = sweep_face_sum<MS, F>(g, in, i, sx, sy, gz, l, psi_i, xy_inner && z_inner,
+                                              y_inner, z_inner);
+    if constexpr (APPLY_M) {
+      const double v = potential_at_global(g, sx, sy, gz, l, i);
+      op(i, early, psi_i, apply_m(psi_i, sum, v, g.g));
+    } else {
+      op(i, early, psi_i, sum);
+    }
+  }
+}
+
+template <int MS, int F, int MIN_BLOCKS, bool APPLY_M, class Op>
+__global__ void __launch_bounds__(kSweepThreads, MIN_BLOCKS)
+    sweep(DeviceGrid g, Tiling t, const Complex* __restrict__ in, Op op, int z_begin, int z_end) {
+  sweep_cells<MS, F, APPLY_M>(g, t, in, op, z_begin, z_end);
+}
+
+/// Launches the sweep of `op` over [z_begin, z_end) with t's register cap.
+template <int MS, int F, bool APPLY_M, class Op>
+void launch_sweep(const Tiling& t, const DeviceGrid& g, const Complex* in, const Op& op,
+                  int z_begin, int z_end, cudaStream_t stream) {
+  const long long chunks = (z_end - z_begin + t.slices - 1) / t.slices;
+  const auto blocks =
+      static_cast<unsigned>(static_cast<long long>(t.tiles_per_row) * g.sy * chunks);
+  if (blocks == 0) {
+    return;
+  }
+  if (t.min_blocks == 3) {
+    sweep<MS, F, 3, APPLY_M><<<blocks, t.threads, 0, stream>>>(g, t, in, op, z_begin, z_end);
+  } else {
+    sweep<MS, F, 4, APPLY_M><<<blocks, t.threads, 0, stream>>>(g, t, in, op, z_begin, z_end);
+  }
+}
+
+} // namespace decgpe::cuda
