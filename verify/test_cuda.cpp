@@ -207,9 +207,10 @@ TEST(CudaBackend, EveryTuningGivesBitwiseTheReferencesStateAndIsReported) {
       const std::unique_ptr<Backend> gpu =
           make_backend("cuda:plain", p, nullptr, BackendTuning{shape, graphs, {}});
       const auto tuning = gpu->tuning();
-      ASSERT_EQ(tuning.size(), 2U);
+      ASSERT_EQ(tuning.size(), 3U);
       EXPECT_EQ(tuning[0].second, std::string(shape) + " (case)");
-      EXPECT_EQ(tuning[1].second, std::string(graphs ? "on" : "off") + " (case)");
+      EXPECT_EQ(tuning[1].second, "one slice a block"); // a grid this small has too few chunks
+      EXPECT_EQ(tuning[2].second, std::string(graphs ? "on" : "off") + " (case)");
       const std::unique_ptr<Scheme> scheme = make_scheme("leapfrog", *gpu, dt);
       scheme->start({psi0, psi0, {}});
       scheme->advance(101);
@@ -285,6 +286,25 @@ TEST(CudaTiling, SweepTakesOneSliceABlockWhereTheGridIsTooSmallForIt) {
   EXPECT_TRUE(tiling(44, "1x256z8a2b4").sweep); // settings given in full are taken
   g.wide_cells = 4;                             // FCC's octahedra
   EXPECT_TRUE(tiling(176, "sweep").by_faces);
+}
+
+TEST(CudaTiling, TheOtherPassesTakeTheCalibrationUnderSweepAndTheBlockGivenOtherwise) {
+  cuda::DeviceGrid g{};
+  g.ms = 12; // BCC
+  g.max_faces = 4;
+  g.wide_cells = 12;
+  g.sx = g.sy = g.sz = 176; // 64M cells
+  const auto passes = [&](const char* shape, std::string_view lattice) {
+    return cuda::describe(
+        cuda::make_passes_tiling(g, cuda::parse_plain_shape(shape), lattice, 132));
+  };
+  EXPECT_EQ(passes("sweep", "bcc"), "1x256z4a1b4");
+  EXPECT_EQ(passes("sweep", "z"), "1x256z8a0b4");
+  EXPECT_EQ(passes("sweep", "cubic"), "one slice a block");
+  EXPECT_EQ(passes("1x256z3a2b3", "bcc"), "1x256z3a2b3"); // a block given in full: every pass
+  EXPECT_EQ(passes("2x256", "bcc"), "one slice a block");
+  g.sx = g.sy = g.sz = 44; // 1M cells: too few chunks for a sweep
+  EXPECT_EQ(passes("sweep", "bcc"), "one slice a block");
 }
 #endif
 

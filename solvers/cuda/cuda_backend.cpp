@@ -117,9 +117,10 @@ public:
     device_name_ = prop.name;
 
     build_tables();
-    tiling_ = make_tiling(dg_, parse_plain_shape(shape_.value), prop.multiProcessorCount);
+    const PlainShape shape = parse_plain_shape(shape_.value);
+    tiling_ = make_tiling(dg_, shape, prop.multiProcessorCount);
     cell_tiling_ = make_cell_tiling(dg_);
-    stencil_tiling_ = tiling_.sweep ? tiling_ : cell_tiling_;
+    stencil_tiling_ = make_passes_tiling(dg_, shape, p_.grid.lattice, prop.multiProcessorCount);
     const auto partial_count = static_cast<std::size_t>(diagnostics_blocks(cell_tiling_, dg_));
     reserve(static_cast<double>(p_.potential.values.size()) * sizeof(double) +
             static_cast<double>(partial_count) * (sizeof(CellSums) + sizeof(StepSums)));
@@ -162,7 +163,9 @@ public:
   std::string device() const override { return device_name_; }
 
   std::vector<std::pair<std::string, std::string>> tuning() const override {
-    return {{"cuda_block_shape", shape_.described()}, {"cuda_graphs", graphs_setting_.described()}};
+    return {{"cuda_block_shape", shape_.described()},
+            {"cuda_passes_block", describe(stencil_tiling_)},
+            {"cuda_graphs", graphs_setting_.described()}};
   }
 
   VectorId create_vector() override {
@@ -508,7 +511,7 @@ private:
   DeviceGrid dg_{};
   Tiling tiling_{};         ///< the leapfrog kernel's
   Tiling cell_tiling_{};    ///< one slice a block: the colour sweeps, pointwise kernels, sums
-  Tiling stencil_tiling_{}; ///< M·ψ, the RK4 stages, the Chebyshev terms: the leapfrog's sweep
+  Tiling stencil_tiling_{}; ///< M·ψ, the RK4 stages, the Chebyshev terms (make_passes_tiling)
   DeviceBuffer<FaceEntry> faces_d_;
   DeviceBuffer<double> centre_d_, volume_d_, weight_sum_d_, potential_;
   DeviceBuffer<int> by_faces_d_;

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <cuda_runtime_api.h>
+#include <string>
 #include <string_view>
 
 namespace decgpe::cuda {
@@ -19,7 +20,8 @@ struct PlainShape {
   bool sweep = false;
   int slices = 1, ahead = 0, min_blocks = 4;
   bool by_faces = false;
-  bool fits_grid = false; ///< "sweep": one slice a block where the grid is too small for it
+  bool fits_grid = false; ///< "sweep": one slice a block where the grid is too small for it, and
+                          ///< the other passes take passes_shape()
 };
 /// "sweep" (1x256z8a2b4f), "1x512", "1x256", "2x256", or "1x256" with sweep settings
 /// (z<slices>a<ahead>b<3|4>f, for tuning a new GPU); throws std::invalid_argument otherwise.
@@ -30,6 +32,15 @@ PlainShape parse_plain_shape(std::string_view shape);
 Tiling make_tiling(const DeviceGrid& g, PlainShape shape, int sms);
 /// The one-row tiling of the other stencil kernels and the diagnostics: at most 256 threads.
 Tiling make_cell_tiling(const DeviceGrid& g);
+
+/// The block of the stencil passes other than the leapfrog step (M·ψ, the RK4 stages, the
+/// Chebyshev terms) under "sweep" for a lattice: a calibration (docs/gpu.md).
+PlainShape passes_shape(std::string_view lattice);
+/// Those passes' tiling when the leapfrog's block is `shape`: passes_shape(lattice) under "sweep",
+/// else `shape`; one slice a block (make_cell_tiling) where it does not sweep.
+Tiling make_passes_tiling(const DeviceGrid& g, PlainShape shape, std::string_view lattice, int sms);
+/// "1x256z<slices>a<ahead>b<blocks>[f]" for a sweeping tiling, else "one slice a block".
+std::string describe(const Tiling& t);
 
 /// One leapfrog step for the z-slices [z_begin, z_end): out ← out − 2iΔt M(ψ) ψ, 2Δt = g.two_dt.
 void launch_step(const Tiling& t, const DeviceGrid& g, const Complex* psi, Complex* out,

@@ -175,6 +175,33 @@ Tiling make_tiling(const DeviceGrid& g, PlainShape shape, int sms) {
   return t;
 }
 
+PlainShape passes_shape(std::string_view lattice) {
+  // These passes stream 64–80 B a cell through four or five vectors where the leapfrog streams 48
+  // through three: chunks of 4 slices, one ahead, measured best at 64M DOFs on the H100
+  // (reports/data/nvidia-h100-80gb-hbm3/kernel-study/shapes-schemes.json: 85–93% of the copy rate);
+  // Z's chunks of 8 without prefetch; cubic's one-cell structures stream fastest one slice a block.
+  if (lattice == "cubic") {
+    return parse_plain_shape("1x256");
+  }
+  PlainShape shape = parse_plain_shape(lattice == "z" ? "1x256z8a0b4f" : "1x256z4a1b4f");
+  shape.fits_grid = true;
+  return shape;
+}
+
+Tiling make_passes_tiling(const DeviceGrid& g, PlainShape shape, std::string_view lattice,
+                          int sms) {
+  const Tiling t = make_tiling(g, shape.fits_grid ? passes_shape(lattice) : shape, sms);
+  return t.sweep ? t : make_cell_tiling(g);
+}
+
+std::string describe(const Tiling& t) {
+  if (!t.sweep) {
+    return "one slice a block";
+  }
+  return "1x256z" + std::to_string(t.slices) + "a" + std::to_string(t.ahead) + "b" +
+         std::to_string(t.min_blocks) + (t.by_faces ? "f" : "");
+}
+
 void launch_step(const Tiling& t, const DeviceGrid& g, const Complex* psi, Complex* out,
                  int z_begin, int z_end, cudaStream_t stream) {
   if (z_end <= z_begin) {
