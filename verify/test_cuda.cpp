@@ -301,6 +301,7 @@ TEST(CudaTiling, TheOtherPassesTakeTheCalibrationUnderSweepAndTheBlockGivenOther
   EXPECT_EQ(passes("sweep", "bcc"), "1x256z4a1b4");
   EXPECT_EQ(passes("sweep", "z"), "1x256z8a0b4");
   EXPECT_EQ(passes("sweep", "cubic"), "one slice a block");
+  EXPECT_EQ(passes("sweep", "cubic4"), "one slice a block");
   EXPECT_EQ(passes("1x256z3a2b3", "bcc"), "1x256z3a2b3"); // a block given in full: every pass
   EXPECT_EQ(passes("2x256", "bcc"), "one slice a block");
   g.sx = g.sy = g.sz = 44; // 1M cells: too few chunks for a sweep

@@ -179,8 +179,9 @@ PlainShape passes_shape(std::string_view lattice) {
   // These passes stream 64–80 B a cell through four or five vectors where the leapfrog streams 48
   // through three: chunks of 4 slices, one ahead, measured best at 64M DOFs on the H100
   // (reports/data/nvidia-h100-80gb-hbm3/kernel-study/shapes-schemes.json: 85–93% of the copy rate);
-  // Z's chunks of 8 without prefetch; cubic's one-cell structures stream fastest one slice a block.
-  if (lattice == "cubic") {
+  // Z's chunks of 8 without prefetch. Cubic's and cubic4's stream fastest one slice a block (as
+  // sweeps: 3.5–5% slower, same machine and call).
+  if (lattice == "cubic" || lattice == "cubic4") {
     return parse_plain_shape("1x256");
   }
   PlainShape shape = parse_plain_shape(lattice == "z" ? "1x256z8a0b4f" : "1x256z4a1b4f");
