@@ -108,8 +108,8 @@ struct Polynomial {
 };
 
 /// op(i, early, ψ_i, r) for every cell of one slice per block of the one-row tiling: r = (M(ψ)ψ)_i
-/// (APPLY_M) or Σ_F w_F (ψ_i − ψ_j). The pass's other operands are loaded after the face sum here
-/// (cubic's RK4 stages and Chebyshev terms measured 3.5–5% slower with them first on the H100).
+/// (APPLY_M) or Σ_F w_F (ψ_i − ψ_j). The pass's other operands are loaded last here (cubic's and
+/// cubic4's RK4 stages and Chebyshev terms measured 3.5–9% slower with them first on the H100).
 template <int MS, int F, bool APPLY_M, class Op>
 __global__ void __launch_bounds__(kCellThreads)
     stencil_cells(DeviceGrid g, Tiling t, const Complex* __restrict__ in, Op op, int z_begin) {
@@ -119,12 +119,11 @@ __global__ void __launch_bounds__(kCellThreads)
   }
   const Complex p = load_ro(in + c.i);
   const Complex lap = face_sum<MS, F>(g, in, c.i, c.sx, c.sy, c.sz, c.l, p);
-  const typename Op::Early early = op.early(c.i);
+  Complex r = lap;
   if constexpr (APPLY_M) {
-    op(c.i, early, p, apply_m(p, lap, potential_at(g, c.sx, c.sy, c.sz, c.l, c.i), g.g));
-  } else {
-    op(c.i, early, p, lap);
+    r = apply_m(p, lap, potential_at(g, c.sx, c.sy, c.sz, c.l, c.i), g.g);
   }
+  op(c.i, op.early(c.i), p, r);
 }
 
 /// Cell c after one colour of a Trotter–Suzuki sweep: rotated with its partner across its face of
