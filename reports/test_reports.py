@@ -222,8 +222,8 @@ class CommittedData(unittest.TestCase):
         self.assertIn("All points from one file, bench-speedup.json", section)
         points = speedup.read_points(H100 / "bench-speedup.json")
         other = json.loads((H100 / "bench-gpu.json").read_text())
-        self.assertNotIn(("cuda:shared", "bcc"), {key[:2] for key in points})
-        self.assertTrue(any(b["name"].startswith("step/cuda:shared/") for b in other["benchmarks"]))
+        self.assertNotIn(("cuda:plain", "fcc"), {key[:2] for key in points})
+        self.assertTrue(any(b["name"].startswith("step/cuda:plain/fcc/") for b in other["benchmarks"]))
 
 
     def test_split_fold_and_rmse_are_the_hdf5s(self):
