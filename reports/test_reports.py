@@ -710,7 +710,8 @@ class CommittedData(unittest.TestCase):
     def test_scaling_figures_say_single_timings_steps_and_sensitivity(self):
         """Figs 9 and 10 as drawn: every (kind, ranks) of the CSVs is one row, so each point is a single timing; the
         CPU rows' step counts and the GPU rows' are on Fig 10; Fig 9 gives p_t from the graphs-off rows too; the
-        laws are curves, not a segment between two points; one "data:" line per date and device."""
+        laws are the laws' curves, not a segment between two points, drawn over the measured GPU counts and no
+        further; one "data:" line per date and device."""
         rows = []
         for name in ("scaling_gpu.csv", "scaling_cpu_mpi.csv"):
             with open(H200X2 / name, newline="") as f:
@@ -732,10 +733,15 @@ class CommittedData(unittest.TestCase):
         self.assertTrue(close(found[2], off))
         runs = {kind: by_ranks for kind, by_ranks in scaling.read_runs([H200X2 / "scaling_gpu.csv"]).items()}
         fig = scaling.scaling_figure(runs, 0.967, 0.832, "test")
-        amdahl = next(line for line in fig.axes[0].get_lines() if line.get_label().startswith("Amdahl"))
-        x, y = amdahl.get_xdata(), amdahl.get_ydata()
-        self.assertGreater(len(x), 2)
-        self.assertGreater(abs(np.interp(3, x, y) - (y[0] + (y[-1] - y[0]) * (3 - x[0]) / (x[-1] - x[0]))), 0.05)
+        for ax, name, law, p in ((fig.axes[0], "Amdahl", scaling.amdahl, 0.967),
+                                 (fig.axes[1], "Gustafson", scaling.gustafson, 0.832)):
+            curve = next(line for line in ax.get_lines() if line.get_label().startswith(name))
+            x, y = curve.get_xdata(), curve.get_ydata()
+            self.assertGreater(len(x), 2)
+            np.testing.assert_allclose(y, law(p, x))
+            self.assertEqual((x.min(), x.max()), (1, 2), name)  # the committed data measured 1 and 2 GPUs
+            self.assertLessEqual(max(line.get_xdata().max() for line in ax.get_lines()), 2, name)
+            self.assertLess(ax.get_xlim()[1], 2.5, name)
         plt.close(fig)
         fig = plt.figure()
         common.footer(fig, H200X2, [H200X2 / "scaling_cpu_mpi.csv", H200X2 / "scaling_gpu.csv"])
@@ -949,6 +955,10 @@ class MadeUpData(unittest.TestCase):
         self.assertEqual(rendered_for(index)["Fig 10"], {})  # no CPU file
         self.assertIn("No device folder has `scaling_gpu.csv`, `scaling_cpu_mpi.csv`.", section_of(index, "Fig 10"))
         self.assertGreater((out / "gpus" / "fig9-scaling.png").stat().st_size, 1000)
+        fig = scaling.scaling_figure(scaling.read_runs([self.data / "gpus" / "scaling_gpu.csv"]), 0.9, 0.8, "test")
+        for ax in fig.axes:  # the laws reach the last measured count, 8
+            self.assertEqual(max(line.get_xdata().max() for line in ax.get_lines()), 8)
+        plt.close(fig)
 
     def test_missing_data_is_a_note(self):
         """A folder with no data is named by no entry; a report no folder has data for says so once."""
