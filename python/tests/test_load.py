@@ -132,6 +132,16 @@ class CommittedResult(unittest.TestCase):
         self.assertIsNone(r.analysis["fold"])
         self.assertEqual(len(r.analysis["azimuthal_amplitude"]), 13)  # the spectrum itself is still there
 
+    def test_the_example_without_matplotlib_says_so_in_one_line(self):
+        hide = ("import runpy, sys; sys.modules['matplotlib'] = None; sys.argv[0] = sys.argv[1]; del sys.argv[1]; "
+                "runpy.run_path(sys.argv[0], run_name='__main__')")
+        done = subprocess.run([sys.executable, "-c", hide, str(ROOT / "python/examples/quickstart.py"), str(SPLIT),
+                               "density.png"], capture_output=True, text=True)
+        self.assertEqual(done.returncode, 1)
+        self.assertEqual(done.stdout, "")
+        self.assertEqual(len(done.stderr.splitlines()), 1, done.stderr)
+        self.assertIn("needs matplotlib", done.stderr)
+
     def test_a_file_that_is_not_a_result_is_refused(self):
         with tempfile.NamedTemporaryFile(suffix=".h5") as tmp:
             with h5py.File(tmp.name, "w") as f:
