@@ -7,8 +7,8 @@ was rendered for and the provenance of its data.
 
 A report is one entry of REPORTS: its figure or table ("Fig 5"), a title, the data files it needs (glob patterns
 inside a device folder, every one of which must match) and a render function (device folder, output folder) ->
-common.Rendered. Device folders that lack what a report needs are named on one line of its section. Exit status 1
-if any report failed.
+common.Rendered. Each report is one entry, rendered for the device folders that hold all it needs and naming only
+those: a folder without its data is left out, not listed as skipped. Exit status 1 if any report failed.
 """
 
 import argparse
@@ -117,41 +117,37 @@ def render_one(report, device_dir, out_root):
 
 
 def render_report(report, devices, out_root):
-    """One section of index.md: the report for every device folder that has its data, one line naming those that
-    do not, and the provenance of everything it drew, device folder by device folder. Returns the section, the
-    files per device folder, and whether all went well."""
+    """One section of index.md: the report for every device folder that has its data, and the provenance of
+    everything it drew, device folder by device folder; a folder without the data is not named. Returns the
+    section, the files per device folder that rendered it, and whether all went well."""
     section = [f"## {report.figure}: {report.title}\n"]
-    missing = {}
     files, provenance_lines, ok = {}, [], True
     for device_dir in devices:
-        lacking = tuple(pattern for pattern in report.needs if not any(device_dir.glob(pattern)))
-        if lacking:
-            missing.setdefault(lacking, []).append(device_dir.name)
+        if not all(any(device_dir.glob(pattern)) for pattern in report.needs):
             continue
         text, links, rows, rendered = render_one(report, device_dir, out_root)
         section += text
         files[device_dir.name] = [link for link in links if not link.endswith(".pdf)")] if rendered else ["failed"]
         provenance_lines += rows
         ok &= rendered
-    for lacking, names in missing.items():
-        section.insert(1, f"Skipped for {', '.join(f'`{n}`' for n in names)}: needs `{'`, `'.join(lacking)}`, "
-                          "not found.\n")
+    if not files:  # said once, so that an empty section does not read as a rendering that lost its figures
+        section.append(f"No device folder has `{'`, `'.join(report.needs)}`.\n")
     if provenance_lines:
         section += ["Provenance:\n", "| device folder | data file | git commit | device | date | command |",
                     "|---|---|---|---|---|---|", *provenance_lines, ""]
     return "\n".join(section), files, ok
 
 
-def contents(devices, rendered):
-    """The table at the top of index.md: one row per figure or table, one column per device folder."""
-    header = ["figure or table", "what", *(f"`{d.name}`" for d in devices)]
-    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+def contents(rendered):
+    """The table at the top of index.md: one row per figure or table, naming the device folders that rendered it
+    and their files."""
+    lines = ["| figure or table | what | rendered for |", "|---|---|---|"]
     for report in REPORTS:
-        files = rendered[report.figure]
         anchor = f"#{report.figure.lower().replace(' ', '-')}-" + "-".join(
             "".join(c for c in word.lower() if c.isalnum() or c == "-") for word in report.title.split())
-        cells = [(" · ".join(files[d.name]) or "notes only") if d.name in files else "—" for d in devices]
-        lines.append(f"| [{report.figure}]({anchor}) | {report.title} | " + " | ".join(cells) + " |")
+        cell = "<br>".join(f"`{device}`: " + (" · ".join(files) or "notes only")
+                           for device, files in rendered[report.figure].items()) or "no data"
+        lines.append(f"| [{report.figure}]({anchor}) | {report.title} | {cell} |")
     return "\n".join(lines) + "\n"
 
 
@@ -182,9 +178,9 @@ def main(argv=None):
         f"({len(devices)} device folders: {', '.join(f'`{d.name}`' for d in devices)}). The paper's figures and "
         f"table in its order ({', '.join(PAPER)}"
         + (f"; {', '.join(extensions)}, which extends it" if extensions else "")
-        + f"), then ours ({', '.join(ours)}); each section shows the device "
-        "folders it has data for and the provenance (git commit, device, date, command) of every data file it "
-        "drew.\n\n" + contents(devices, rendered) + "\n" + "\n".join(sections))
+        + f"), then ours ({', '.join(ours)}); each is one entry that names the device "
+        "folders holding its data, with the provenance (git commit, device, date, command) of every data file it "
+        "drew.\n\n" + contents(rendered) + "\n" + "\n".join(sections))
     print(f"make_all: wrote {shown(index)}")
     return 0 if ok else 1
 

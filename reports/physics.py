@@ -23,7 +23,7 @@ import numpy as np
 
 from common import decgpe, run_on_folder, LABELS, LATTICES, Rendered, footer, lattice_order, markdown_table, plt, save_figure
 
-SPLIT = 0.01  # the E(t) at which the runs stop
+SPLIT = decgpe.results.SPLIT_ERROR  # the E(t) at which the runs stop: decgpe's split
 RMSE_AT = 10.0  # the time at which the table compares RMSEs
 PAPER_DUAL_EDGE = {"cubic": 1.0, "fcc": 1.09, "bcc": 0.80, "a15": 0.93, "c15": 0.68, "z": 0.99}  # paper, Table 1
 COLOURS = dict(zip(LATTICES, ("tab:gray", "tab:orange", "tab:blue", "tab:green", "tab:red", "tab:purple")))
@@ -116,7 +116,7 @@ def load(path):
     r = decgpe.load(path)
     attrs = r.provenance
     t, norm, overlap = r.diagnostics["t"], r.diagnostics["norm"], r.diagnostics["overlap"]
-    fold, amplitude = r.analysis["fold"], r.analysis["azimuthal_amplitude"]
+    amplitude = r.analysis["azimuthal_amplitude"]
     plane = {name: r.analysis["plane"][name] for name in ("x", "y", "density", "initial_density")}
     error = 1 - np.abs(overlap)
     rotated = np.exp(1j * attrs["mu"] * t) * overlap  # e^(iμt)⟨ψ₀|ψ(t)⟩
@@ -124,12 +124,11 @@ def load(path):
     shape = norm[0] + norm - 2 * np.abs(overlap)  # min over φ of ∫|ψ − e^(iφ)ψ₀|²
     rmse = np.sqrt(np.maximum(0, drift) / attrs["domain_volume"])
     rmse_phase = np.sqrt(np.maximum(0, shape) / attrs["domain_volume"])
-    passed = np.flatnonzero(error > SPLIT)
-    split = t[passed[0]] if passed.size else np.nan
+    split = np.nan if r.analysis["split_t"] is None else r.analysis["split_t"]
     m1, m2, ratio = dominant_folds(amplitude)
-    if m1 != fold:
-        raise ValueError(f"{path}: /analysis fold {fold} is not the largest |c_m|, m ≥ 2 (m = {m1})")
-    return Run(Path(path), attrs, t, error, rmse, rmse_phase, np.unwrap(np.angle(rotated)), split, fold, m2, ratio,
+    if r.analysis["fold"] not in (None, m1):  # None: no split, and no fold to check
+        raise ValueError(f"{path}: /analysis fold {r.analysis['fold']} is not the largest |c_m|, m ≥ 2 (m = {m1})")
+    return Run(Path(path), attrs, t, error, rmse, rmse_phase, np.unwrap(np.angle(rotated)), split, m1, m2, ratio,
                amplitude, plane, float(r.box[2]))
 
 

@@ -8,8 +8,10 @@ Any number of ranks plots; repeated (kind, ranks) rows are reduced to their medi
 many timings each point is (one, in the committed data: no spread to show). A kind needs its 1-rank row: every
 ratio is taken against it. Each law has one parameter and passes through N = 1 by construction, so with two GPU
 counts (1 and 2) p_t and p_w are solved exactly from the one other point, not fitted; from three GPU counts on they
-are least-squares fits, and the figure and table say which. How much p_t and p_w move with the data is shown: p_t
-from the CUDA-graphs-off rows as well, and both over the times' recorded resolution (the CSV's decimals).
+are least-squares fits, and the figure and table say which. The laws are drawn over the measured GPU counts only: a
+curve past them would be a prediction from as little as one timing, while p_t and p_w, printed beside the curves, are
+what a prediction needs. How much p_t and p_w move with the data is shown: p_t from the CUDA-graphs-off rows as well,
+and both over the times' recorded resolution (the CSV's decimals).
 """
 
 import csv
@@ -92,11 +94,11 @@ def time_units_per_second(runs):
     return n, np.array([runs[k]["steps"] * runs[k]["dt"] / runs[k]["seconds"] for k in n])
 
 
-def law(ax, function, p, extent, colour, label, **style):
-    """A one-parameter law as what it is, a curve in N (drawn on to `extent` GPUs, beyond the measured counts), with
-    small markers at the whole GPU counts it predicts for."""
-    curve = np.linspace(1, extent, 200)
-    whole = np.arange(1, extent + 1)
+def law(ax, function, p, top, colour, label, **style):
+    """A one-parameter law as what it is, a curve in N from 1 to the largest measured count `top`, with small
+    markers at the whole GPU counts it gives a value for."""
+    curve = np.linspace(1, top, 200)
+    whole = np.arange(1, top + 1)
     ax.plot(curve, function(p, curve), color=colour, label=label, **style)
     ax.plot(whole, function(p, whole), ".", color=colour, alpha=style.get("alpha", 1))
 
@@ -107,44 +109,47 @@ def law_label(name, symbol, p, counts):
 
 
 def scaling_figure(runs, p_t, p_w, device):
+    """Each panel spans its own measured GPU counts; its law and the paper's stop at the last count its law was
+    solved or fitted from."""
     strong_counts = len(runs["gpu_strong"])
     weak_counts = len(runs.get("gpu_weak", {}))
     fig, (strong, weak) = plt.subplots(1, 2, figsize=(11, 4.6), constrained_layout=True)
-    top = max(max(by_ranks) for by_ranks in runs.values())
-    extent = max(4, top)  # the laws drawn on past the measured counts, so that their curvature shows
-    line = np.linspace(1, extent, 2)
     n, s = speedup(runs["gpu_strong"])
-    strong.plot(line, line, color="black", linestyle=":", label="ideal $S_N = N$")
-    law(strong, amdahl, p_t, extent, "tab:blue", law_label("Amdahl", "p_t", p_t, strong_counts))
-    law(strong, amdahl, PAPER["p_t"], extent, "tab:blue", f"paper's fit, $p_t$ = {PAPER['p_t']}", linestyle="--",
+    top = int(n[-1])
+    strong.plot([1, top], [1, top], color="black", linestyle=":", label="ideal $S_N = N$")
+    law(strong, amdahl, p_t, top, "tab:blue", law_label("Amdahl", "p_t", p_t, strong_counts))
+    law(strong, amdahl, PAPER["p_t"], top, "tab:blue", f"paper's fit, $p_t$ = {PAPER['p_t']}", linestyle="--",
         alpha=0.5)
     strong.plot(n, s, "o", color="tab:blue", markersize=8, label="measured, CUDA graphs on (default)")
     if "gpu_strong_no_graphs" in runs:
-        strong.plot(*speedup(runs["gpu_strong_no_graphs"]), "s", color="tab:orange", markerfacecolor="none",
-                    markersize=11, label="measured, CUDA graphs off")
+        n_off, s_off = speedup(runs["gpu_strong_no_graphs"])
+        strong.plot(n_off, s_off, "s", color="tab:orange", markerfacecolor="none", markersize=11,
+                    label="measured, CUDA graphs off")
+        top = max(top, int(n_off[-1]))
     strong.set(xlabel="GPUs N", ylabel="speedup $S_N = T_1 / T_N$", title=f"(a) strong scaling, "
                f"{runs['gpu_strong'][1]['cells']:,} cells")
+    frame(strong, top)
     if "gpu_weak" in runs:
         n, w = weak_ratio(runs["gpu_weak"])
-        weak.plot(line, line, color="black", linestyle=":", label="ideal $W_N/W_1 = N$")
-        law(weak, gustafson, p_w, extent, "tab:green", law_label("Gustafson", "p_w", p_w, weak_counts))
-        law(weak, gustafson, PAPER["p_w"], extent, "tab:green", f"paper's fit, $p_w$ = {PAPER['p_w']}",
+        top = int(n[-1])
+        weak.plot([1, top], [1, top], color="black", linestyle=":", label="ideal $W_N/W_1 = N$")
+        law(weak, gustafson, p_w, top, "tab:green", law_label("Gustafson", "p_w", p_w, weak_counts))
+        law(weak, gustafson, PAPER["p_w"], top, "tab:green", f"paper's fit, $p_w$ = {PAPER['p_w']}",
             linestyle="--", alpha=0.5)
         weak.plot(n, w, "o", color="tab:green", markersize=8, label="measured")
         weak.set_title(f"(b) weak scaling, {runs['gpu_weak'][1]['cells']:,} cells per GPU")
+        frame(weak, top)
     weak.set(xlabel="GPUs N", ylabel="$W_N / W_1$ (W = cell-updates/s)")
-    for ax in (strong, weak):
-        margin = 0.1 + 0.04 * (extent - 1)  # points at the ends stay whole
-        ax.set(xticks=range(1, int(extent) + 1), xlim=(1 - margin, extent + margin),
-               ylim=(1 - margin, extent + margin))
-        if extent > top:
-            ax.axvspan(top + 0.05, extent + margin, color="0.93", zorder=0)
-            ax.text(0.5 * (top + extent), 1 - 0.6 * margin, f"N > {top}: the laws' prediction,\nnot measured",
-                    ha="center", va="bottom", fontsize="small", color="0.35")
-        ax.grid(True, alpha=0.3)
-        ax.legend(fontsize="small", loc="upper left")  # the lines rise to the upper right, below the ideal one
-    fig.suptitle(f"Scaling over GPUs ({device})")
+    fig.suptitle(f"Scaling over GPUs ({device}): the laws over the measured GPU counts only")
     return fig
+
+
+def frame(ax, top):
+    """Axes from 1 to `top` GPUs, no further: nothing past the measured counts is drawn."""
+    margin = 0.1 + 0.04 * (top - 1)  # points at the ends stay whole
+    ax.set(xticks=range(1, top + 1), xlim=(1 - margin, top + margin), ylim=(1 - margin, top + margin))
+    ax.grid(True, alpha=0.3)
+    ax.legend(fontsize="small", loc="upper left")  # the lines rise to the upper right, below the ideal one
 
 
 def timings_note(runs):

@@ -1,16 +1,17 @@
 """make_all on the committed data and on small made-up device folders: the outputs exist, the speedup table holds the
 ratios of the JSON's own numbers, Nsight Compute CSV (real files in testdata/, made-up ones here) becomes bytes and
 FLOPs per update, the physics, isotropy and scaling tables hold what the HDF5 and CSV files give when recomputed here,
-more GPU counts need no code change, and a folder without the data a report needs gets a note instead. Guards against
-the figures saying more than they show: the phase-corrected RMSE stays at or below the paper's and below 2/√V, near
-ties are labelled as such, a run that never split claims no fold, Fig 7 is drawn from one file, two GPU counts are
-"solved" rather than "fitted", the index lists each paper figure once with a column per device folder, and the
-README's physics table holds what the data give. The captions drawn on the figures (read by patching each module's
-footer) say what the data show and no more: the integrators' reference error is no floor and unresolved points are
-marked, Figs 9 and 10 say each point is a single timing and how many steps the CPU rows timed, Fig 5 gives the
-placement's split-time ranking from the HDF5 files, Fig 6's amplitudes are per slab thickness, and Fig 7 names the
-reference backend and its measurement schedule. The seeded splits (right after Fig 6): the fold counts and the growth
-rate σ are those the seed-study JSON files give when recomputed here, and the caption says what ran.
+more GPU counts need no code change, and a folder without the data a report needs is left out of its entry (a report no
+folder has data for says so). Guards against the figures saying more than they show: the phase-corrected RMSE stays at
+or below the paper's and below 2/√V, near ties are labelled as such, a run that never split claims no fold, Fig 7 is
+drawn from one file, two GPU counts are "solved" rather than "fitted", the index lists each figure once with the device
+folders that hold its data (and no other), and the README's physics table holds what the data give. The captions drawn
+on the figures (read by patching each module's footer) say what the data show and no more: the integrators' reference
+error is no floor and unresolved points are marked, Figs 9 and 10 say each point is a single timing and how many steps
+the CPU rows timed, Fig 5 gives the placement's split-time ranking from the HDF5 files, Fig 6's amplitudes are per slab
+thickness, and Fig 7 names the reference backend and its measurement schedule. The seeded splits (right after Fig 6):
+the fold counts and the growth rate σ are those the seed-study JSON files give when recomputed here, and the caption
+says what ran.
 
     /usr/bin/python3 reports/test_reports.py        (any Python 3 with numpy, matplotlib and h5py)
 """
@@ -86,6 +87,22 @@ def expected_fold(amplitude, dominant):
     rival = max((m for m in range(2, len(amplitude)) if m % dominant), key=lambda m: amplitude[m])
     ratio = amplitude[dominant] / amplitude[rival]
     return f"{dominant}/{rival}, ratio {ratio:.2f}" if ratio < physics.NEAR_TIE else f"{dominant}-fold"
+
+
+def rendered_for(index):
+    """{figure: {device folder: its files' cell}} from the "rendered for" column of index.md's contents table."""
+    found = {}
+    for line in index.split("\n## ")[0].splitlines():
+        if line.startswith("| ["):
+            figure, cell = re.match(r"\| \[([^\]]+)\]", line)[1], line.strip("|").split("|")[2].strip()
+            found[figure] = dict(re.match(r"`([^`]+)`: (.*)", part).groups() for part in cell.split("<br>")
+                                 if part != "no data")
+    return found
+
+
+def holders(data, report):
+    """The device folders under `data` that hold every file `report` needs, by glob here."""
+    return [d.name for d in sorted(data.iterdir()) if d.is_dir() and all(any(d.glob(p)) for p in report.needs)]
 
 
 def section_of(index, heading):
@@ -283,7 +300,7 @@ class CommittedData(unittest.TestCase):
         index = (self.out / "index.md").read_text()
         self.assertNotIn("C15: 4-fold", index)
 
-    def test_index_is_by_paper_figure_with_a_device_column(self):
+    def test_index_is_one_entry_per_figure_with_its_devices(self):
         index = (self.out / "index.md").read_text()
         headings = re.findall(r"^## (.+?):", index, flags=re.M)
         paper = ["Fig 5", "Fig 6", "Fig 7", "Fig 8", "Fig 9", "Fig 10", "Table 1"]
@@ -295,17 +312,21 @@ class CommittedData(unittest.TestCase):
         for device in devices:  # no section per device folder
             self.assertNotIn(f"\n## {device}", index)
         header = next(line for line in index.splitlines() if line.startswith("| figure or table"))
-        self.assertEqual([cell.strip(" `") for cell in header.strip("|").split("|")][2:], devices)
-        contents = [line for line in index.split("\n## ")[0].splitlines() if line.startswith("| [")]
-        self.assertEqual([re.match(r"\| \[([^\]]+)\]", line)[1] for line in contents], headings)
-        # a figure without data for a device folder is one line, not a section
-        for heading in headings:
-            section = section_of(index, heading)
-            self.assertLessEqual(section.count("Skipped for"), 1, heading)
-            rendered = re.findall(r"^### (.+)$", section, flags=re.M)
-            self.assertTrue(set(rendered) <= set(devices), heading)
-            if rendered:
-                self.assertIn("| device folder | data file | git commit | device | date | command |", section)
+        self.assertEqual(header, "| figure or table | what | rendered for |")  # no column per device folder
+        listed = rendered_for(index)
+        self.assertEqual(list(listed), headings)
+        self.assertNotIn("Skipped for", index)
+        # every figure names exactly the folders that hold its data, in the table and as its subsections; the
+        # bogoliubov folder (data for one report) appears in that report's entry alone
+        for report in make_all.REPORTS:
+            expected = holders(HERE / "data", report)
+            self.assertTrue(expected, report.figure)
+            self.assertEqual(list(listed[report.figure]), expected, report.figure)
+            section = section_of(index, report.figure)
+            self.assertEqual(re.findall(r"^### (.+)$", section, flags=re.M), expected, report.figure)
+            self.assertIn("| device folder | data file | git commit | device | date | command |", section)
+            self.assertEqual(set(re.findall(r"^\| ([^|`]+?) \| `", section, flags=re.M)), set(expected), report.figure)
+        self.assertEqual([f for f, found in listed.items() if "bogoliubov" in found], ["Bogoliubov"])
 
     def test_seeded_fold_counts_are_the_jsons(self):
         """The seeded splits' tables at ε = 1e-6, one per placement: per lattice the run count, the fold counts (the
@@ -546,22 +567,16 @@ class CommittedData(unittest.TestCase):
         self.assertIn("below ε ≈ 1e-8 the boundary seed", caption)
         self.assertIn("t in 1/ω⊥", caption)
 
-    def test_seeded_splits_are_one_section_with_a_device_column(self):
+    def test_seeded_splits_are_one_entry_naming_their_device(self):
         index = (self.out / "index.md").read_text()
         self.assertEqual(re.findall(r"^## (Seeded splits):", index, flags=re.M), ["Seeded splits"])
         rows = [line for line in index.splitlines() if line.startswith("| [Seeded splits](")]
         self.assertEqual(len(rows), 1)
-        devices = sorted(d.name for d in (HERE / "data").iterdir() if d.is_dir())
-        cells = dict(zip(devices, [cell.strip() for cell in rows[0].strip("|").split("|")][2:]))
-        for device, cell in cells.items():
-            if (HERE / "data" / device / "splitting").is_dir():
-                self.assertIn(f"{device}/seeded-splits.png", cell)
-            else:
-                self.assertEqual(cell, "—")
+        cells = rendered_for(index)["Seeded splits"]
+        self.assertEqual(list(cells), [H100.name])
+        self.assertIn(f"{H100.name}/seeded-splits.png", cells[H100.name])
         section = section_of(index, "Seeded splits")
-        self.assertIn("### nvidia-h100-80gb-hbm3", section)
-        without = [f"`{d}`" for d in devices if not any((HERE / "data" / d).glob(splitting.FILES))]
-        self.assertIn(f"Skipped for {', '.join(without)}: needs `splitting/seed-study-*.json`", section)
+        self.assertEqual(re.findall(r"^### (.+)$", section, flags=re.M), [H100.name])
         sources = re.findall(r"^\| [^|]+ \| `([^`]+)` \| `([^`]+)`", section, flags=re.M)
         self.assertEqual(sources, [("splitting/seed-study-centred.json", "3521a49"),
                                    ("splitting/seed-study-shifted.json", "3521a49"),
@@ -695,7 +710,8 @@ class CommittedData(unittest.TestCase):
     def test_scaling_figures_say_single_timings_steps_and_sensitivity(self):
         """Figs 9 and 10 as drawn: every (kind, ranks) of the CSVs is one row, so each point is a single timing; the
         CPU rows' step counts and the GPU rows' are on Fig 10; Fig 9 gives p_t from the graphs-off rows too; the
-        laws are curves, not a segment between two points; one "data:" line per date and device."""
+        laws are the laws' curves, not a segment between two points, drawn over the measured GPU counts and no
+        further; one "data:" line per date and device."""
         rows = []
         for name in ("scaling_gpu.csv", "scaling_cpu_mpi.csv"):
             with open(H200X2 / name, newline="") as f:
@@ -717,10 +733,15 @@ class CommittedData(unittest.TestCase):
         self.assertTrue(close(found[2], off))
         runs = {kind: by_ranks for kind, by_ranks in scaling.read_runs([H200X2 / "scaling_gpu.csv"]).items()}
         fig = scaling.scaling_figure(runs, 0.967, 0.832, "test")
-        amdahl = next(line for line in fig.axes[0].get_lines() if line.get_label().startswith("Amdahl"))
-        x, y = amdahl.get_xdata(), amdahl.get_ydata()
-        self.assertGreater(len(x), 2)
-        self.assertGreater(abs(np.interp(3, x, y) - (y[0] + (y[-1] - y[0]) * (3 - x[0]) / (x[-1] - x[0]))), 0.05)
+        for ax, name, law, p in ((fig.axes[0], "Amdahl", scaling.amdahl, 0.967),
+                                 (fig.axes[1], "Gustafson", scaling.gustafson, 0.832)):
+            curve = next(line for line in ax.get_lines() if line.get_label().startswith(name))
+            x, y = curve.get_xdata(), curve.get_ydata()
+            self.assertGreater(len(x), 2)
+            np.testing.assert_allclose(y, law(p, x))
+            self.assertEqual((x.min(), x.max()), (1, 2), name)  # the committed data measured 1 and 2 GPUs
+            self.assertLessEqual(max(line.get_xdata().max() for line in ax.get_lines()), 2, name)
+            self.assertLess(ax.get_xlim()[1], 2.5, name)
         plt.close(fig)
         fig = plt.figure()
         common.footer(fig, H200X2, [H200X2 / "scaling_cpu_mpi.csv", H200X2 / "scaling_gpu.csv"])
@@ -931,18 +952,28 @@ class MadeUpData(unittest.TestCase):
         self.assertIn("Gustafson p_w = 0.800", index)
         self.assertIn("least squares over 4 GPU counts", index)
         self.assertNotIn("solved exactly", index)
-        self.assertIn("Skipped for `gpus`: needs `scaling_cpu_mpi.csv`", index)  # Fig 10
+        self.assertEqual(rendered_for(index)["Fig 10"], {})  # no CPU file
+        self.assertIn("No device folder has `scaling_gpu.csv`, `scaling_cpu_mpi.csv`.", section_of(index, "Fig 10"))
         self.assertGreater((out / "gpus" / "fig9-scaling.png").stat().st_size, 1000)
+        fig = scaling.scaling_figure(scaling.read_runs([self.data / "gpus" / "scaling_gpu.csv"]), 0.9, 0.8, "test")
+        for ax in fig.axes:  # the laws reach the last measured count, 8
+            self.assertEqual(max(line.get_xdata().max() for line in ax.get_lines()), 8)
+        plt.close(fig)
 
     def test_missing_data_is_a_note(self):
+        """A folder with no data is named by no entry; a report no folder has data for says so once."""
         (self.data / "empty").mkdir()
         status, out = render(self.data)
         self.addCleanup(shutil.rmtree, out)
         self.assertEqual(status, 0)
-        self.assertEqual((out / "index.md").read_text().count("Skipped for `empty`: needs"), len(make_all.REPORTS))
+        index = (out / "index.md").read_text()
+        self.assertEqual(rendered_for(index), {report.figure: {} for report in make_all.REPORTS})
+        self.assertEqual(index.count("| no data |"), len(make_all.REPORTS))
+        self.assertEqual(index.count("No device folder has"), len(make_all.REPORTS))
+        self.assertNotIn("### empty", index)
 
     def test_seeded_splits_skip_a_folder_without_them_and_take_any_runs(self):
-        """A device folder with physics/ but no splitting/ gets the one Skipped line; one with only a shifted file
+        """A device folder with physics/ but no splitting/ is named by Fig 5, not here; one with only a shifted file
         at ε = 1e-6 (a clear 4-fold, a near tie 3/4, a run that never split) renders a table and a one-panel
         figure, claims no fold for the run without a split and fits no growth rate."""
         (self.data / "physics-only" / "physics").mkdir(parents=True)
@@ -965,9 +996,11 @@ class MadeUpData(unittest.TestCase):
         status, out = render(self.data)
         self.addCleanup(shutil.rmtree, out)
         self.assertEqual(status, 0)
-        section = section_of((out / "index.md").read_text(), "Seeded splits")
-        self.assertEqual(section.count("Skipped for"), 1)
-        self.assertIn("Skipped for `physics-only`: needs `splitting/seed-study-*.json`, not found.", section)
+        index = (out / "index.md").read_text()
+        section = section_of(index, "Seeded splits")
+        self.assertEqual(list(rendered_for(index)["Seeded splits"]), ["seeds"])
+        self.assertEqual(list(rendered_for(index)["Fig 5"]), ["physics-only"])
+        self.assertNotIn("physics-only", section)
         rows = seeded_table((out / "seeds" / "seeded-splits.md").read_text(), "Folds at ε = 1e-6, lattice shifted")
         self.assertEqual(rows["cubic"][1:5], ["3", "3-fold 1, 4-fold 1, no split 1 of 3", "1 of 3: 3/4 ×1",
                                               "48.00 (47.50–48.50)"])

@@ -5,11 +5,14 @@ The grid is stored per structure instance (/grid/centre: m_s circumcentres relat
 `structures`); cell i of the domain is local cell l = i mod m_s of instance s = i div m_s, instances running x
 fastest (the paper's §4 memory order). Positions are computed in the solver's own order of operations
 (origin + centre, then + the instance offset), so they are the solver's bit for bit.
+
+Units are the trap's (docs/cases.md): lengths in a_ho, times in 1/ω⊥, ψ in a_ho^(−3/2).
 """
 
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
+from typing import Optional
 
 import h5py
 import numpy as np
@@ -32,6 +35,26 @@ def _complex(dataset):
     return data if np.iscomplexobj(data) else data["r"] + 1j * data["i"]
 
 
+SPLIT_ERROR = 0.01  # E = 1 − |⟨ψ₀|ψ⟩| past which the vortex has split (the paper's §5.1, the accuracy cases' stop)
+
+
+def _split_time(diagnostics):
+    """The first diagnostics time with E > SPLIT_ERROR, or None. /analysis holds the spectrum at the end whether or
+    not the vortex split (its fold attribute is then the largest noise); the overlap series says which."""
+    passed = np.flatnonzero(1 - np.abs(diagnostics["overlap"]) > SPLIT_ERROR)
+    return float(diagnostics["t"][passed[0]]) if passed.size else None
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """ψ at one step of /snapshots. t (1/ω⊥) is None and units {} in files written before snapshots carried them."""
+
+    step: int
+    t: Optional[float]
+    psi: np.ndarray = field(repr=False)
+    units: dict  # {field: unit} of its /viz fields: density a_ho^-3, phase rad, re_psi and im_psi a_ho^-3/2
+
+
 @dataclass
 class Result:
     path: Path
@@ -42,8 +65,9 @@ class Result:
     origin: np.ndarray = field(repr=False)
     box: np.ndarray = field(repr=False)
     structures: tuple
-    analysis: dict = field(repr=False)  # /analysis: "plane" {x, y, density, initial_density}, "azimuthal_amplitude", "fold",
-    #                                     and "history" {t, step, azimuthal_amplitude, cell_norm, cell_overlap} when probed
+    analysis: dict = field(repr=False)  # /analysis: "plane" {x, y, density, initial_density}, "azimuthal_amplitude",
+    #   "split_t" (None: no split), "fold" (None without a split), and "history" {t, step, azimuthal_amplitude,
+    #   cell_norm, cell_overlap} when probed
 
     @property
     def cells(self):
@@ -85,11 +109,18 @@ class Result:
 
     @cached_property
     def snapshots(self):
-        """{step: psi} of /snapshots, in step order."""
+        """{step: Snapshot} of /snapshots, in step order."""
         with h5py.File(self.path, "r") as f:
             if "snapshots" not in f:
                 return {}
-            return {int(name): _complex(f["snapshots"][name]) for name in sorted(f["snapshots"], key=int)}
+            found = {}
+            for name in sorted(f["snapshots"], key=int):
+                data = f["snapshots"][name]
+                viz = f.get(f"viz/snapshots/{name}", {})
+                units = {key: _plain(viz[key].attrs["units"]) for key in viz if "units" in viz[key].attrs}
+                t = float(data.attrs["t"]) if "t" in data.attrs else None
+                found[int(name)] = Snapshot(int(name), t, _complex(data), units)
+            return found
 
 
 def attributes(path):
@@ -116,7 +147,9 @@ def load(path):
             a = f["analysis"]
             analysis["plane"] = {name: a["plane"][name][()] for name in a["plane"]}
             analysis["azimuthal_amplitude"] = a["azimuthal_amplitude"][()]
-            analysis["fold"] = int(a["azimuthal_amplitude"].attrs["fold"])
+            analysis["split_t"] = _split_time(diagnostics)
+            split = analysis["split_t"] is not None
+            analysis["fold"] = int(a["azimuthal_amplitude"].attrs["fold"]) if split else None
             if "history" in a:  # the host probes (time.spectrum_every): t, step, azimuthal_amplitude (samples × 13), ...
                 analysis["history"] = {name: a["history"][name][()] for name in a["history"]}
         return Result(path=path, provenance=provenance, diagnostics=diagnostics,

@@ -1,6 +1,8 @@
 """A first look at a decgpe results file: what ran, how the invariants behaved, and the density near z = 0.
 
     python3 python/examples/quickstart.py out/default.h5 [density.png]
+
+The image needs matplotlib, which the plain install of decgpe lacks (pip install -e 'python/[reports]' adds it).
 """
 
 import sys
@@ -10,7 +12,21 @@ import numpy as np
 import decgpe
 
 
+def pyplot():
+    """matplotlib's pyplot drawing to files, or the exit with one line saying how to get it."""
+    try:
+        import matplotlib
+    except ImportError:
+        sys.exit("quickstart: drawing the density needs matplotlib: pip install matplotlib "
+                 "(or pip install -e 'python/[reports]'); without an image path it prints the summary only")
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
 def main(path, image=None):
+    plt = pyplot() if image else None  # before the work: a missing matplotlib is said at once
     r = decgpe.load(path)
     p = r.provenance
     print(f"{p['case_name']}: {p['lattice']}, {r.cells:,} cells, {p['scheme']} with dt = {p['dt']:.4g}, "
@@ -25,11 +41,6 @@ def main(path, image=None):
     near = np.abs(z) <= np.min(np.abs(z)) + 1e-9 + 0.5 * r.box[2]
     print(f"max |psi|^2 = {r.density.max():.6g}; {near.sum()} cells within half a structure of z = 0")
     if image:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-
         fig, ax = plt.subplots(figsize=(4.5, 4))
         shown = ax.scatter(x[near], y[near], c=r.density[near], s=4, cmap="viridis")
         # The paper's trap units: lengths in a_ho = sqrt(ħ/mω⊥), times in 1/ω⊥, ψ in a_ho^(−3/2).
