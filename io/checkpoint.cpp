@@ -15,7 +15,8 @@ namespace {
 
 /// Format 2 added the step clock of adaptive runs (last_dt, next_dt) and /diagnostics/dt; format 3
 /// hashes the fingerprint's states slice by slice, and its levels may join per-rank parts.
-constexpr const char* kFormat = "decgpe checkpoint 3";
+// 4: the levels carry Fletcher-32 checksums.
+constexpr const char* kFormat = "decgpe checkpoint 4";
 
 std::string join(const std::vector<std::string>& names) {
   std::string out;
@@ -113,7 +114,8 @@ void write_checkpoint(const std::filesystem::path& path, const Checkpoint& c, co
   }
   DomainOutput out(first ? &*first : nullptr, path, grid, layout);
   for (std::size_t k = 0; k < c.levels.size(); ++k) {
-    out.write("/levels/" + c.level_names[k], out.owned(c.levels[k]));
+    out.write("/levels/" + c.level_names[k], out.owned(c.levels[k]),
+              ResultsFile::Checksum::fletcher32);
   }
   out.commit();
   if (!first) {
@@ -147,8 +149,14 @@ void write_checkpoint(const std::filesystem::path& path, const Checkpoint& c, co
 
 Checkpoint read_checkpoint(const std::filesystem::path& path) {
   const InputFile f(path);
-  if (!f.has("/levels") || f.text_attribute("format") != kFormat) {
+  if (!f.has("/levels")) {
     throw std::runtime_error("'" + path.string() + "' is not a decgpe checkpoint");
+  }
+  if (const std::string format = f.text_attribute("format"); format != kFormat) {
+    throw std::runtime_error("cannot resume from '" + path.string() + "': its format is '" +
+                             format + "', this decgpe reads '" + kFormat +
+                             "' (resume it with the decgpe that wrote it, " +
+                             f.text_attribute("git_commit") + ")");
   }
   Checkpoint c;
   c.git_commit = f.text_attribute("git_commit");
@@ -177,7 +185,14 @@ void read_checkpoint_levels(const std::filesystem::path& path, Checkpoint& c, st
       throw std::runtime_error("cannot resume from '" + path.string() +
                                "': its levels do not match the grid");
     }
-    c.levels.push_back(f.complexes("/levels/" + name, offset, count));
+    try {
+      c.levels.push_back(f.complexes("/levels/" + name, offset, count));
+    } catch (const std::runtime_error&) {
+      // The levels' sizes were right: a read that fails now is a chunk whose checksum does not
+      // match (or a part that cannot be read), never values to go on from.
+      throw std::runtime_error("cannot resume from '" + path.string() + "': its level '" + name +
+                               "' fails its checksum or cannot be read (the file is damaged)");
+    }
   }
 }
 

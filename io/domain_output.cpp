@@ -62,12 +62,13 @@ std::vector<ResultsFile::VirtualPart> DomainOutput::parts() const {
   return parts;
 }
 
-void DomainOutput::write(const std::string& dataset, std::span<const Complex> mine) {
+void DomainOutput::write(const std::string& dataset, std::span<const Complex> mine,
+                         ResultsFile::Checksum checksum) {
   if (!part_) {
-    file_->write(dataset, mine);
+    file_->write(dataset, mine, checksum);
     return;
   }
-  part_->write(dataset, mine);
+  part_->write(dataset, mine, checksum);
   if (file_ != nullptr) {
     file_->write_virtual(dataset, ResultsFile::Element::complex,
                          static_cast<std::uint64_t>(grid_.global_cells()), 1, parts());

@@ -29,7 +29,8 @@ public:
 
   /// The whole domain's dataset from each rank's values of its owned cells (owned()). Collective,
   /// like every call here but attribute_of().
-  void write(const std::string& dataset, std::span<const Complex> owned);
+  void write(const std::string& dataset, std::span<const Complex> owned,
+             ResultsFile::Checksum checksum = ResultsFile::Checksum::none);
   /// The whole domain's rows of `width` floats from each rank's rows of its owned cells.
   void write(const std::string& dataset, std::span<const float> owned, std::uint64_t width);
   /// An attribute of the joined dataset or of a group (the first rank's file only).

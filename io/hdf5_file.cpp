@@ -2,6 +2,7 @@
 
 #include "io/hdf5_handle.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstddef>
 #include <cstdio>
@@ -51,12 +52,12 @@ hid_t make_complex_type() {
 }
 
 void write_dataset(hid_t file, const std::string& path, hid_t type, const void* data,
-                   const std::vector<hsize_t>& dims) {
+                   const std::vector<hsize_t>& dims, hid_t dcpl = H5P_DEFAULT) {
   Handle space(H5Screate_simple(static_cast<int>(dims.size()), dims.data(), nullptr), H5Sclose,
                "cannot create a dataspace for " + path);
   Handle lcpl(H5Pcreate(H5P_LINK_CREATE), H5Pclose, "cannot create dataset " + path);
   check(H5Pset_create_intermediate_group(lcpl, 1), "cannot create the groups of " + path);
-  Handle set(H5Dcreate2(file, path.c_str(), type, space, lcpl, H5P_DEFAULT, H5P_DEFAULT), H5Dclose,
+  Handle set(H5Dcreate2(file, path.c_str(), type, space, lcpl, dcpl, H5P_DEFAULT), H5Dclose,
              "cannot create dataset " + path);
   check(H5Dwrite(set, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data), "cannot write dataset " + path);
 }
@@ -186,9 +187,17 @@ void ResultsFile::write_virtual(const std::string& path, Element element, std::u
   Handle set(H5Dcreate2(file_, path.c_str(), type, space, lcpl, dcpl, H5P_DEFAULT), H5Dclose, what);
 }
 
-void ResultsFile::write(const std::string& path, std::span<const Complex> data) {
-  Handle type(make_complex_type(), H5Tclose, "cannot write dataset " + path);
-  write_dataset(file_, path, type, data.data(), {data.size()});
+void ResultsFile::write(const std::string& path, std::span<const Complex> data, Checksum checksum) {
+  const std::string what = "cannot write dataset " + path;
+  Handle type(make_complex_type(), H5Tclose, what);
+  Handle dcpl(H5Pcreate(H5P_DATASET_CREATE), H5Pclose, what);
+  if (checksum == Checksum::fletcher32 && !data.empty()) {
+    // 1 MiB values (16 MiB) a chunk: a checksum per chunk, and the chunk HDF5 reads whole.
+    const hsize_t chunk = std::min<hsize_t>(data.size(), hsize_t{1} << 20);
+    check(H5Pset_chunk(dcpl, 1, &chunk), what);
+    check(H5Pset_fletcher32(dcpl), what);
+  }
+  write_dataset(file_, path, type, data.data(), {data.size()}, dcpl);
 }
 
 void ResultsFile::write_text(const std::string& path, const std::string& text) {

@@ -45,8 +45,12 @@ public:
   /// Single precision, where the reader needs no more (the visualisation fields).
   void write(const std::string& path, std::span<const float> data, std::vector<std::uint64_t> dims);
   void write(const std::string& path, std::span<const std::int64_t> data);
-  /// Complex values as a compound {r, i} (what h5py reads as complex128).
-  void write(const std::string& path, std::span<const Complex> data);
+  /// Complex values as a compound {r, i} (what h5py reads as complex128); with fletcher32, in
+  /// chunks that carry HDF5's Fletcher-32 checksum, which every read checks (a damaged chunk fails
+  /// the read instead of giving wrong values).
+  enum class Checksum { none, fletcher32 };
+  void write(const std::string& path, std::span<const Complex> data,
+             Checksum checksum = Checksum::none);
   /// A text of any length as a scalar string dataset (attributes are limited to 64 KiB).
   void write_text(const std::string& path, const std::string& text);
   /// An attribute on a dataset or group.

@@ -6,7 +6,9 @@
 #include "solvers/schemes/registry.hpp"
 #include "verify/restart_chain.hpp"
 
+#include <fstream>
 #include <gtest/gtest.h>
+#include <hdf5.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <tuple>
@@ -80,6 +82,44 @@ TEST_F(Survival, TheResumeLineRepeatsTheOverridesAndResumes) {
   ASSERT_EQ(resumed.exit_code, 0) << resumed.output;
   EXPECT_EQ(io::InputFile(out()).integer_attribute("steps_done"), 50);
   EXPECT_EQ(io::InputFile(out()).integer_attribute("complete"), 1);
+}
+
+/// Flips one bit in the middle of dataset `path`'s stored bytes (its first chunk), in place.
+void flip_a_bit(const fs::path& file, const std::string& path) {
+  haddr_t address = HADDR_UNDEF;
+  hsize_t bytes = 0;
+  {
+    const hid_t f = H5Fopen(file.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+    const hid_t set = H5Dopen2(f, path.c_str(), H5P_DEFAULT);
+    const hid_t space = H5Dget_space(set);
+    hsize_t offset = 0;
+    unsigned filters = 0;
+    const herr_t found = H5Dget_chunk_info(set, space, 0, &offset, &filters, &address, &bytes);
+    H5Sclose(space);
+    H5Dclose(set);
+    H5Fclose(f);
+    ASSERT_GE(found, 0) << path << " is not stored in chunks";
+  }
+  std::fstream stream(file, std::ios::in | std::ios::out | std::ios::binary);
+  stream.seekg(static_cast<std::streamoff>(address + bytes / 2));
+  const char byte = static_cast<char>(stream.get() ^ 0x10);
+  stream.seekp(static_cast<std::streamoff>(address + bytes / 2));
+  stream.put(byte);
+  ASSERT_TRUE(stream.good());
+}
+
+TEST_F(Survival, ACheckpointWithOneBitFlippedInItsLevelsIsRefusedWithOneLine) {
+  ASSERT_EQ(run(kCase, "--max-hours 1e-9").exit_code, 0);
+  ASSERT_TRUE(fs::exists(checkpoint()));
+  const std::string resume = write_case(kCase).string() + " --quiet --force --out " +
+                             out().string() + " --restart " + checkpoint().string();
+  const fs::path intact = dir_ / "intact.h5";
+  fs::copy_file(checkpoint(), intact);
+  ASSERT_NO_FATAL_FAILURE(flip_a_bit(checkpoint(), "/levels/previous"));
+  expect_one_line_error(verify::run_decgpe("run " + resume),
+                        "its level 'previous' fails its checksum or cannot be read");
+  fs::copy_file(intact, checkpoint(), fs::copy_options::overwrite_existing);
+  ASSERT_EQ(verify::run_decgpe("run " + resume).exit_code, 0) << "the intact copy resumes";
 }
 
 TEST_P(Restart, ResumedThreeTimesTheRunIsBitwiseTheUninterruptedOne) {
