@@ -298,16 +298,42 @@ void check_resumable(const io::Checkpoint& c, const RunSetup& setup,
 }
 
 /// The --set flags as given, each quoted for a shell ("" when there are none).
+/// `text` in single quotes for a POSIX shell.
+std::string quoted(const std::string& text) {
+  std::string out = "'";
+  for (const char ch : text) {
+    out += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
+  }
+  return out + "'";
+}
+
 std::string set_flags(const std::vector<std::string>& overrides) {
   std::string flags;
   for (const std::string& o : overrides) {
-    std::string quoted = "'";
-    for (const char ch : o) {
-      quoted += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
-    }
-    flags += (flags.empty() ? "" : " ") + std::string("--set ") + quoted + "'";
+    flags += (flags.empty() ? "" : " ") + std::string("--set ") + quoted(o);
   }
   return flags;
+}
+
+/// The command that continues a stopped run: every option its trajectory and output depend on
+/// (the case and its overrides, scheme, backend, checkpoint target, --no-state, --quiet), then the
+/// checkpoint to resume from. Paths are quoted only where a shell would split or expand them.
+std::string resume_command(const Options& o, const fs::path& checkpoint, const fs::path& out) {
+  const auto word = [](const std::string& w) {
+    const bool plain =
+        !w.empty() && w.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOP"
+                                          "QRSTUVWXYZ0123456789_-+=.,/:@%") == std::string::npos;
+    return plain ? w : quoted(w);
+  };
+  std::string line = "decgpe run " + word(o.case_file);
+  line += o.overrides.empty() ? "" : " " + set_flags(o.overrides);
+  line += o.scheme.empty() ? "" : " --scheme " + word(o.scheme);
+  line += o.backend == "auto" ? "" : " --backend " + word(o.backend);
+  line += o.checkpoint.empty() ? "" : " --checkpoint " + word(o.checkpoint);
+  line += o.no_state ? " --no-state" : "";
+  line += o.quiet ? " --quiet" : "";
+  return line + " --restart " + word(checkpoint.string()) + " --out " + word(out.string()) +
+         " --force";
 }
 
 /// Each rank's peak resident host memory so far in bytes, on rank 0 in rank order (collective).
@@ -513,10 +539,9 @@ void run(const Options& o) {
     if (outcome.stopped) {
       std::fprintf(outcome.stopped && recorder.stop_signal() != 0 ? stderr : stdout,
                    "decgpe: stopped by %s at step %ld (t = %g); results so far in %s; resume "
-                   "with: decgpe run %s%s%s --restart %s --out %s --force\n",
+                   "with: %s\n",
                    stop_reason.c_str(), outcome.steps_done, scheme->clock().time, out.c_str(),
-                   o.case_file.c_str(), o.overrides.empty() ? "" : " ",
-                   set_flags(o.overrides).c_str(), checkpoint.c_str(), out.c_str());
+                   resume_command(o, checkpoint, out).c_str());
     } else {
       io::remove_with_parts(checkpoint); // superseded by the complete results
       if (!o.quiet) {

@@ -67,21 +67,30 @@ protected:
 class Restart : public Survival,
                 public ::testing::WithParamInterface<std::tuple<const char*, const char*>> {};
 
-TEST_F(Survival, TheResumeLineRepeatsTheOverridesAndResumes) {
-  const CommandResult stopped = run(kCase, "--set time.steps=50 --max-hours 1e-9");
+TEST_F(Survival, TheResumeLineRepeatsEveryOptionTheRunDependsOnAndResumes) {
+  const CommandResult stopped = run(kCase, "--set time.steps=50 --scheme rk4 --backend openmp "
+                                           "--no-state --max-hours 1e-9");
   ASSERT_EQ(stopped.exit_code, 0) << stopped.output;
   const std::string marker = "resume with: ";
   const std::size_t at = stopped.output.find(marker);
   ASSERT_NE(at, std::string::npos) << stopped.output;
   std::string line = stopped.output.substr(at + marker.size());
   line = line.substr(0, line.find('\n'));
-  EXPECT_NE(line.find("--set 'time.steps=50' --restart"), std::string::npos) << line;
+  for (const char* option : {"--set 'time.steps=50'", " --scheme rk4", " --backend openmp",
+                             " --no-state", " --quiet", " --restart "}) {
+    EXPECT_NE(line.find(option), std::string::npos) << option << " missing from: " << line;
+  }
+  EXPECT_EQ(line.find("--max-hours"), std::string::npos) << "a batch limit is the job's: " << line;
   ASSERT_EQ(line.rfind("decgpe run ", 0), 0U) << line;
   const CommandResult resumed =
-      verify::run_command(std::string(DECGPE_EXECUTABLE) + line.substr(6) + " --quiet");
+      verify::run_command(std::string(DECGPE_EXECUTABLE) + line.substr(6));
   ASSERT_EQ(resumed.exit_code, 0) << resumed.output;
-  EXPECT_EQ(io::InputFile(out()).integer_attribute("steps_done"), 50);
-  EXPECT_EQ(io::InputFile(out()).integer_attribute("complete"), 1);
+  EXPECT_TRUE(resumed.output.empty()) << "--quiet was repeated: " << resumed.output;
+  const io::InputFile results(out());
+  EXPECT_EQ(results.integer_attribute("steps_done"), 50);
+  EXPECT_EQ(results.integer_attribute("complete"), 1);
+  EXPECT_EQ(results.text_attribute("scheme"), "rk4");
+  EXPECT_FALSE(results.has("/state")) << "--no-state was repeated";
 }
 
 /// Flips one bit in the middle of dataset `path`'s stored bytes (its first chunk), in place.
