@@ -179,6 +179,16 @@ TEST_F(RunCommandReport, AStepFarTooLongForTheGridFailsTheCheckWithExit3) {
   EXPECT_GT(c.error, 2.0 * c.bound) << line;
 }
 
+TEST_F(RunCommandReport, ACheckThatCannotFailSaysSoInsteadOfPassing) {
+  // κ = 30: μ ≈ 31.5, and on this grid the bound (≈ 25) exceeds the farthest ψ can be (2).
+  const CommandResult r = run_loud(replace(kExact, "kappa = 1", "kappa = 30"), "--backend openmp");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const std::string line = line_starting(r.output, "check: ");
+  ASSERT_TRUE(line.starts_with("check: none (")) << r.output;
+  EXPECT_NE(line.find("too large for this grid"), std::string::npos) << line;
+  EXPECT_GT(number_after(line, "(1 + t) = "), 2.0) << line;
+}
+
 TEST_F(RunCommandReport, NoCheckWithoutAnExactEvolution) {
   const CommandResult r = run_loud(replace(kExact, "g = 0.0", "g = 10.0"), "--backend openmp");
   ASSERT_EQ(r.exit_code, 0) << r.output;
