@@ -142,6 +142,23 @@ void choose_step(RunSetup& run, std::span<const Complex> psi0) {
   run.dt = *config.end_time / static_cast<double>(run.schedule.steps);
 }
 
+/// The structures covering the case's domain at its h, refused with the axis and the count where h
+/// leaves not one structure or more than a million along an axis.
+std::array<int, 3> domain_structures(const CaseConfig& config,
+                                     const lattices::CellComplex& complex) {
+  const char* axes = "xyz";
+  for (int a = 0; a < 3; ++a) {
+    const double width = complex.box[a] * config.h, n = (*config.domain)[a] / width;
+    if (n < 1e-6 || n > 1e6) {
+      throw std::invalid_argument(
+          "h = " + format("%.4g", config.h) + " is too " + (n < 1e-6 ? "large" : "small") +
+          " for the domain: " + format("%.4g", n) + " structures (each " + format("%.4g", width) +
+          " wide) along " + std::string(1, axes[a]) + ", where 1 to 1e6 fit");
+    }
+  }
+  return structures_covering(complex, *config.domain, config.h);
+}
+
 /// Everything after the state is chosen, for either kind of state.
 template <class State>
 void finish(RunSetup& run, const State& state, const lattices::CellComplex& complex,
@@ -152,7 +169,7 @@ void finish(RunSetup& run, const State& state, const lattices::CellComplex& comp
   if (config.structures) {
     size = *config.structures;
   } else {
-    size = structures_covering(complex, *config.domain, config.h);
+    size = domain_structures(config, complex);
   }
   checked_cell_count(size, complex.cells_per_structure());
   Grid whole = make_grid(complex, size, config.h);

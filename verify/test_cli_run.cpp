@@ -118,6 +118,14 @@ TEST_F(RunCommand, RejectsAStepCountThatDoesNotFit) {
   expect_rejected(run(replace(kGood, "steps = 40", "steps = 9223372036854775807")),
                   "time.steps = 9.22e+18: more than the 1e12");
 }
+TEST_F(RunCommand, RejectsAnHThatLeavesNoStructureOrTooManyNamingTheAxisInShortNumbers) {
+  expect_rejected(run(replace(kGood, "h = 0.9", "h = 1e300")),
+                  "h = 1e+300 is too large for the domain: 8e-300 structures (each 1e+300 wide) "
+                  "along x, where 1 to 1e6 fit");
+  const verify::CommandResult tiny = run(replace(kGood, "h = 0.9", "h = 1e-300"));
+  expect_rejected(tiny, "h = 1e-300 is too small for the domain: 8e+300 structures");
+  EXPECT_LT(tiny.output.size(), 160U) << tiny.output;
+}
 TEST_F(RunCommand, RejectsASubnormalTimeStep) {
   expect_rejected(run(replace(kGood, "dt_fraction = 0.5", "dt = 5e-324")), "is subnormal");
 }
