@@ -14,7 +14,9 @@
 #include <csignal>
 #include <cstdio>
 #include <exception>
+#include <string>
 #include <thread>
+#include <vector>
 
 namespace {
 
@@ -62,7 +64,11 @@ int main(int argc, char** argv) {
     if (e.get_exit_code() == 0) {
       return app.exit(e); // --help, --version
     }
-    return fail(mpi, decgpe::cli::command_line_error(e.what(), argc, argv));
+    std::vector<std::string> commands;
+    for (const CLI::App* command : app.get_subcommands([](const CLI::App*) { return true; })) {
+      commands.push_back(command->get_name());
+    }
+    return fail(mpi, decgpe::cli::command_line_error(e.what(), argc, argv, commands));
   } catch (const decgpe::cli::Stopped& stop) {
     return stop.exit_code; // a clean stop that has said what it did
   } catch (const decgpe::cli::CheckFailed&) {

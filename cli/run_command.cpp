@@ -594,6 +594,17 @@ CLI::Validator finite_positive() {
       "NUMBER > 0");
 }
 
+/// A file name that is not empty (an empty --out would fall back to the default silently).
+CLI::Validator file_name() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        return text.empty() || text.back() == '/'
+                   ? "must name a file, got '" + text.substr(0, 64) + "'"
+                   : std::string{};
+      },
+      "FILE");
+}
+
 void add_run_command(CLI::App& app, int argc, char** argv, const scaleout::MpiSession& mpi) {
   auto o = std::make_shared<Options>();
   o->mpi = &mpi;
@@ -615,12 +626,14 @@ void add_run_command(CLI::App& app, int argc, char** argv, const scaleout::MpiSe
          "and recorded in the results; KEY= removes it; may be repeated")
       ->take_all()
       ->allow_extra_args(false);
-  cmd->add_option("--out", o->out, "results file (default: out/<case name>.h5)");
+  cmd->add_option("--out", o->out, "results file (default: out/<case name>.h5)")
+      ->check(file_name());
   cmd->add_flag("--force", o->force, "replace an existing results file and checkpoint");
   cmd->add_option("--checkpoint", o->checkpoint,
                   "checkpoint file (default: the results file's name with .checkpoint.h5); "
                   "written on the case's [output] cadence and when a signal or --max-hours stops "
-                  "the run, removed when the run completes");
+                  "the run, removed when the run completes")
+      ->check(file_name());
   cmd->add_option("--restart", o->restart,
                   "continue from this checkpoint; the final state is bitwise that of an "
                   "uninterrupted run")

@@ -1,10 +1,12 @@
 #include "io/output_claim.hpp"
 
 #include <cerrno>
+#include <climits>
 #include <cstring>
 #include <fcntl.h>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -62,6 +64,17 @@ void remove_stale_temporaries(const fs::path& target) {
 
 OutputClaim::OutputClaim(const std::vector<OutputTarget>& targets,
                          const std::vector<fs::path>& inputs) {
+  // The longest name given to a target's files: its temporary, "<name>.tmp-<pid>" (pid ≤ 4194304).
+  constexpr std::size_t kLongestSuffix = std::string_view(".tmp-4194304").size();
+  for (const OutputTarget& t : targets) {
+    const std::size_t length = t.path.filename().string().size();
+    if (length + kLongestSuffix > NAME_MAX) {
+      refuse(t.path, "its file name is " + std::to_string(length) +
+                         " characters, too long for the temporary and lock beside it (file "
+                         "names take at most " +
+                         std::to_string(NAME_MAX) + ")");
+    }
+  }
   for (std::size_t k = 0; k < targets.size(); ++k) {
     for (std::size_t j = 0; j < k; ++j) {
       std::error_code ec;

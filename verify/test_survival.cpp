@@ -254,6 +254,16 @@ TEST_F(Survival, OutputTargetsThatMustNotBeWrittenAreRefused) {
       "not a regular file");
   expect_one_line_error(verify::run_decgpe("run " + case_file.string() + " --out " + dir_.string()),
                         "is a directory");
+  // An empty name would fall back to out/<case>.h5; a name too long for the temporary beside it
+  // was "named for two outputs".
+  expect_one_line_error(verify::run_decgpe("run " + case_file.string() + " --out ''"),
+                        "--out: must name a file, got ''");
+  expect_one_line_error(verify::run_decgpe("run " + case_file.string() + " --checkpoint ''"),
+                        "--checkpoint: must name a file");
+  const fs::path long_name = dir_ / (std::string(250, 'a') + ".h5");
+  expect_one_line_error(
+      verify::run_decgpe("run " + case_file.string() + " --out " + long_name.string()),
+      "its file name is 253 characters, too long for the temporary and lock beside it");
 }
 
 TEST_F(Survival, TwoRunsCannotWriteTheSameFile) {
@@ -281,15 +291,16 @@ TEST_F(Survival, CaseFilesAreReadWithABound) {
 }
 
 TEST_F(Survival, CommandLineErrorsAreOneLineExitOneNamingTheWord) {
-  for (const auto& [arguments, word] :
-       std::vector<std::pair<std::string, std::string>>{{"frobnicate", "frobnicate"},
-                                                        {"run", "case"},
-                                                        {"run x.toml --bogus", "--bogus"},
-                                                        {"run x.toml --max-hours -1", "max-hours"},
-                                                        {"run x.toml --max-hours nan", "max-hours"},
-                                                        {"run x.toml --max-hours inf", "max-hours"},
-                                                        {"run x.toml --max-hours 0", "max-hours"},
-                                                        {"lattice bcc --unknown", "--unknown"}}) {
+  for (const auto& [arguments, word] : std::vector<std::pair<std::string, std::string>>{
+           {"frobnicate", "frobnicate"},
+           {"frobnicate", "lattice, isotropy, case-keys, run"},
+           {"run", "case"},
+           {"run x.toml --bogus", "--bogus"},
+           {"run x.toml --max-hours -1", "max-hours"},
+           {"run x.toml --max-hours nan", "max-hours"},
+           {"run x.toml --max-hours inf", "max-hours"},
+           {"run x.toml --max-hours 0", "max-hours"},
+           {"lattice bcc --unknown", "--unknown"}}) {
     const CommandResult r = verify::run_decgpe(arguments);
     EXPECT_EQ(r.exit_code, 1) << arguments;
     expect_one_line_error(r, word);
