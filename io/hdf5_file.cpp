@@ -79,6 +79,20 @@ void write_text_attribute(hid_t object, const std::string& name, const std::stri
   write_attribute(object, name, type, value.empty() ? "" : value.data(), 0);
 }
 
+/// Throws "<where>: holds <class>, not numbers" for a dataset of strings, compounds and the like
+/// (HDF5 converts integers and floats to double, nothing else).
+void require_numbers(hid_t set, const std::string& where) {
+  Handle type(H5Dget_type(set), H5Tclose, where);
+  const H5T_class_t kind = H5Tget_class(type);
+  if (kind != H5T_FLOAT && kind != H5T_INTEGER) {
+    throw std::runtime_error(where + ": holds " +
+                             (kind == H5T_STRING     ? "strings"
+                              : kind == H5T_COMPOUND ? "compound values"
+                                                     : "values of another kind") +
+                             ", not numbers");
+  }
+}
+
 } // namespace
 
 void init_hdf5() {
@@ -237,8 +251,12 @@ void ResultsFile::commit() {
 
 InputFile::InputFile(std::filesystem::path path) : path_(std::move(path)) {
   silence_hdf5();
-  if (!std::filesystem::is_regular_file(path_)) {
+  std::error_code ec;
+  if (!std::filesystem::exists(path_, ec)) {
     throw std::runtime_error("cannot read '" + path_.string() + "': no such file");
+  }
+  if (!std::filesystem::is_regular_file(path_, ec)) {
+    throw std::runtime_error("cannot read '" + path_.string() + "': not a regular file");
   }
   file_ = H5Fopen(path_.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
   if (file_ < 0) {
@@ -268,6 +286,7 @@ std::uint64_t InputFile::length(std::int64_t set, const std::string& dataset, in
 std::vector<double> InputFile::matrix(const std::string& dataset) const {
   const std::string where = "cannot read '" + path_.string() + "' dataset '" + dataset + "'";
   Handle set(H5Dopen2(file_, dataset.c_str(), H5P_DEFAULT), H5Dclose, where + ": no such dataset");
+  require_numbers(set, where);
   std::vector<double> out(length(set, dataset, 2));
   check(H5Dread(set, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, out.data()), where);
   return out;
@@ -276,6 +295,7 @@ std::vector<double> InputFile::matrix(const std::string& dataset) const {
 std::vector<double> InputFile::doubles(const std::string& dataset) const {
   const std::string where = "cannot read '" + path_.string() + "' dataset '" + dataset + "'";
   Handle set(H5Dopen2(file_, dataset.c_str(), H5P_DEFAULT), H5Dclose, where + ": no such dataset");
+  require_numbers(set, where);
   std::vector<double> out(length(set, dataset));
   check(H5Dread(set, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, out.data()), where);
   return out;
@@ -322,6 +342,12 @@ void InputFile::read_range(const std::string& dataset, std::int64_t type, std::u
 
 std::vector<double> InputFile::doubles(const std::string& dataset, std::uint64_t offset,
                                        std::uint64_t count) const {
+  {
+    const std::string where = "cannot read '" + path_.string() + "' dataset '" + dataset + "'";
+    Handle set(H5Dopen2(file_, dataset.c_str(), H5P_DEFAULT), H5Dclose,
+               where + ": no such dataset");
+    require_numbers(set, where);
+  }
   std::vector<double> out(count);
   read_range(dataset, H5T_NATIVE_DOUBLE, offset, count, out.data());
   return out;

@@ -96,6 +96,28 @@ TEST_F(RunCommand, TabulatedPotentialGivesTheSameRunAsTheAnalyticTrap) {
                   "has 7 values");
 }
 
+TEST_F(RunCommand, ATabulatedPotentialThatIsNoFileOrNoNumbersIsRefusedSayingWhich) {
+  const std::string tabulated = replace(
+      kGood, "g = 10.0\n", "g = 10.0\n[potential]\nkind = \"tabulated\"\nfile = \"v.h5\"\n");
+  expect_rejected(run(replace(tabulated, "\"v.h5\"", "\"/dev/null\"")),
+                  "cannot read '/dev/null': not a regular file");
+  { // as many strings as the grid has cells
+    const hsize_t cells = 8748;
+    const hid_t f = H5Fcreate((dir_ / "v.h5").c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+    const hid_t type = H5Tcopy(H5T_C_S1);
+    H5Tset_size(type, 4);
+    const hid_t space = H5Screate_simple(1, &cells, nullptr);
+    const hid_t set = H5Dcreate2(f, "V", type, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    const std::vector<char> text(4 * cells, 'a');
+    H5Dwrite(set, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, text.data());
+    H5Dclose(set);
+    H5Sclose(space);
+    H5Tclose(type);
+    H5Fclose(f);
+  }
+  expect_rejected(run(tabulated), "dataset 'V': holds strings, not numbers");
+}
+
 TEST_F(RunCommand, RejectsUnknownLattice) {
   expect_rejected(run(replace(kGood, "\"bcc\"", "\"hcp\"")), "unknown lattice 'hcp'");
 }
