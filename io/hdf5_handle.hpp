@@ -3,18 +3,28 @@
 // HDF5 through the C API (results files, the vortex cache). Failures become exceptions with one
 // line of our own; callers turn HDF5's automatic error printing off.
 
+#include <cerrno>
+#include <cstring>
 #include <hdf5.h>
 #include <stdexcept>
 #include <string>
 
 namespace decgpe::hdf5 {
 
+/// `what`, and the system's reason where the failure was the disk's (HDF5 leaves the errno of its
+/// failed write): "…: No space left on device".
+inline std::string with_cause(const std::string& what) {
+  const int e = errno;
+  const bool disk = e == ENOSPC || e == EFBIG || e == EDQUOT || e == EIO || e == EROFS;
+  return disk ? what + ": " + std::strerror(e) : what;
+}
+
 /// Closes an HDF5 identifier when it leaves scope; a negative identifier throws `what`.
 class Handle {
 public:
   Handle(hid_t id, herr_t (*closer)(hid_t), const std::string& what) : id_(id), close_(closer) {
     if (id_ < 0) {
-      throw std::runtime_error(what);
+      throw std::runtime_error(with_cause(what));
     }
   }
   ~Handle() {
@@ -39,7 +49,7 @@ private:
 
 inline void check(herr_t status, const std::string& what) {
   if (status < 0) {
-    throw std::runtime_error(what);
+    throw std::runtime_error(with_cause(what));
   }
 }
 
