@@ -51,28 +51,39 @@ hid_t make_complex_type() {
   return t;
 }
 
+/// "cannot write output '<file>': <what>", the file as the run named it (not its temporary).
+std::string failure(hid_t object, const std::string& what) {
+  char name[4096] = "";
+  H5Fget_name(object, name, sizeof name);
+  std::string file = name;
+  file = file.substr(0, file.rfind(".tmp-"));
+  return "cannot write output '" + file + "': " + what;
+}
+
 void write_dataset(hid_t file, const std::string& path, hid_t type, const void* data,
                    const std::vector<hsize_t>& dims, hid_t dcpl = H5P_DEFAULT) {
   Handle space(H5Screate_simple(static_cast<int>(dims.size()), dims.data(), nullptr), H5Sclose,
-               "cannot create a dataspace for " + path);
-  Handle lcpl(H5Pcreate(H5P_LINK_CREATE), H5Pclose, "cannot create dataset " + path);
-  check(H5Pset_create_intermediate_group(lcpl, 1), "cannot create the groups of " + path);
+               failure(file, "cannot create a dataspace for " + path));
+  Handle lcpl(H5Pcreate(H5P_LINK_CREATE), H5Pclose, failure(file, "cannot create dataset " + path));
+  check(H5Pset_create_intermediate_group(lcpl, 1),
+        failure(file, "cannot create the groups of " + path));
   Handle set(H5Dcreate2(file, path.c_str(), type, space, lcpl, dcpl, H5P_DEFAULT), H5Dclose,
-             "cannot create dataset " + path);
-  check(H5Dwrite(set, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data), "cannot write dataset " + path);
+             failure(file, "cannot create dataset " + path));
+  check(H5Dwrite(set, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data),
+        failure(file, "cannot write dataset " + path));
 }
 
 void write_attribute(hid_t object, const std::string& name, hid_t type, const void* data,
                      hsize_t count) {
   Handle space(count == 0 ? H5Screate(H5S_SCALAR) : H5Screate_simple(1, &count, nullptr), H5Sclose,
-               "cannot create attribute " + name);
+               failure(object, "cannot create attribute " + name));
   Handle attr(H5Acreate2(object, name.c_str(), type, space, H5P_DEFAULT, H5P_DEFAULT), H5Aclose,
-              "cannot create attribute " + name);
-  check(H5Awrite(attr, type, data), "cannot write attribute " + name);
+              failure(object, "cannot create attribute " + name));
+  check(H5Awrite(attr, type, data), failure(object, "cannot write attribute " + name));
 }
 
 void write_text_attribute(hid_t object, const std::string& name, const std::string& value) {
-  const std::string what = "cannot write attribute " + name;
+  const std::string what = failure(object, "cannot write attribute " + name);
   Handle type(H5Tcopy(H5T_C_S1), H5Tclose, what);
   check(H5Tset_size(type, value.empty() ? 1 : value.size()), what);
   check(H5Tset_strpad(type, H5T_STR_NULLPAD), what);
@@ -181,7 +192,7 @@ void ResultsFile::write(const std::string& path, std::span<const std::int64_t> d
 }
 void ResultsFile::write_virtual(const std::string& path, Element element, std::uint64_t rows,
                                 std::uint64_t width, const std::vector<VirtualPart>& parts) {
-  const std::string what = "cannot create virtual dataset " + path;
+  const std::string what = failure(file_, "cannot create virtual dataset " + path);
   Handle type(element == Element::complex ? make_complex_type() : H5Tcopy(H5T_NATIVE_FLOAT),
               H5Tclose, what);
   const int rank = width == 1 ? 1 : 2;
@@ -202,7 +213,7 @@ void ResultsFile::write_virtual(const std::string& path, Element element, std::u
 }
 
 void ResultsFile::write(const std::string& path, std::span<const Complex> data, Checksum checksum) {
-  const std::string what = "cannot write dataset " + path;
+  const std::string what = failure(file_, "cannot write dataset " + path);
   Handle type(make_complex_type(), H5Tclose, what);
   Handle dcpl(H5Pcreate(H5P_DATASET_CREATE), H5Pclose, what);
   if (checksum == Checksum::fletcher32 && !data.empty()) {
@@ -215,7 +226,7 @@ void ResultsFile::write(const std::string& path, std::span<const Complex> data, 
 }
 
 void ResultsFile::write_text(const std::string& path, const std::string& text) {
-  const std::string what = "cannot write dataset " + path;
+  const std::string what = failure(file_, "cannot write dataset " + path);
   Handle type(H5Tcopy(H5T_C_S1), H5Tclose, what);
   check(H5Tset_size(type, text.empty() ? 1 : text.size()), what);
   check(H5Tset_strpad(type, H5T_STR_NULLPAD), what);

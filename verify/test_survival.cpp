@@ -211,6 +211,8 @@ TEST_F(Survival, AFullDiskIsOneLineAndLeavesNothing) {
       verify::run_command("ulimit -f 40; " + std::string(DECGPE_EXECUTABLE) + " run " +
                           write_case(kCase).string() + " --quiet --out " + out().string());
   expect_rejected(r, "cannot write");
+  EXPECT_NE(r.output.find("cannot write output '" + out().string() + "': "), std::string::npos)
+      << "the file: " << r.output;
   EXPECT_NE(r.output.find(": File too large"), std::string::npos) << "the cause: " << r.output;
 }
 
