@@ -619,7 +619,12 @@ void add_run_command(CLI::App& app, int argc, char** argv, const scaleout::MpiSe
   for (const SchemeEntry& e : scheme_registry()) {
     schemes += " " + std::string(e.name);
   }
-  cmd->add_option("--scheme", o->scheme, schemes);
+  cmd->add_option("--scheme", o->scheme, schemes)
+      ->check(CLI::Validator(
+          [](std::string& name) {
+            return name.empty() ? std::string("must name a scheme, got ''") : std::string{};
+          },
+          "SCHEME"));
   cmd->add_option(
          "--set", o->overrides,
          "KEY=VALUE: set a case key (dotted, e.g. time.end_time=10), checked like the file "
