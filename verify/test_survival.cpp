@@ -303,6 +303,7 @@ TEST_F(Survival, CommandLineErrorsAreOneLineExitOneNamingTheWord) {
            {"run x.toml --max-hours nan", "max-hours"},
            {"run x.toml --max-hours inf", "max-hours"},
            {"run x.toml --max-hours 0", "max-hours"},
+           {"run x.toml --scheme ''", "--scheme: must name"},
            {"lattice bcc --unknown", "--unknown"}}) {
     const CommandResult r = verify::run_decgpe(arguments);
     EXPECT_EQ(r.exit_code, 1) << arguments;
