@@ -4,9 +4,14 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <stdexcept>
 
 namespace decgpe {
+
+namespace {
+constexpr double kFewestStructures = 4.0; ///< along x, for operations_per_time's grid
+} // namespace
 
 double operations_per_step(const Grid& grid) {
   double per_instance = 0.0;
@@ -44,6 +49,17 @@ OperationScale scale_for_operations(const lattices::CellComplex& complex,
   if (evaluate(lo).operations_per_time < target) {
     throw std::invalid_argument(
         "operations_per_time is out of reach: too large for any sensible h");
+  }
+  // Fewer than four structures along x cannot hold a vortex: a target below their work is refused
+  // rather than met by a grid of one structure.
+  const OperationScale coarsest = evaluate(extent[0] / (kFewestStructures * complex.box[0]));
+  if (coarsest.operations_per_time > target) {
+    char line[200];
+    std::snprintf(line, sizeof line,
+                  "operations_per_time = %.4g is too small: the coarsest grid allowed, %d "
+                  "structures along x (h = %.4g), takes %.4g",
+                  target, coarsest.size[0], coarsest.h, coarsest.operations_per_time);
+    throw std::invalid_argument(line);
   }
   for (int iter = 0; iter < 60; ++iter) {
     const double mid = std::sqrt(lo * hi);

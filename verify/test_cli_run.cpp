@@ -148,6 +148,23 @@ TEST_F(RunCommand, RejectsAnHThatLeavesNoStructureOrTooManyNamingTheAxisInShortN
   expect_rejected(tiny, "h = 1e-300 is too small for the domain: 8e+300 structures");
   EXPECT_LT(tiny.output.size(), 160U) << tiny.output;
 }
+TEST_F(RunCommand, AnOperationsTargetBelowTheCoarsestSensibleGridIsRefused) {
+  // It was met with a grid of one structure.
+  expect_rejected(run(R"(lattice = "cubic"
+operations_per_time = 7.5
+domain = "auto"
+g = 300.0
+[time]
+dt_fraction = 0.9
+dt_fraction_of = "eq11"
+end_time = 1.0
+[initial]
+kind = "stationary_vortex"
+kappa = 1
+)"),
+                  "operations_per_time = 7.5 is too small: the coarsest grid allowed, 4 "
+                  "structures along x");
+}
 TEST_F(RunCommand, RejectsASubnormalTimeStep) {
   expect_rejected(run(replace(kGood, "dt_fraction = 0.5", "dt = 5e-324")), "is subnormal");
 }
