@@ -7,6 +7,7 @@
 #include "cli/one_line.hpp"
 #include "cli/run_command.hpp"
 #include "io/hdf5_file.hpp"
+#include "runner/run_request.hpp"
 #include "solvers/scaleout/mpi_session.hpp"
 
 #include <CLI/CLI.hpp>
@@ -69,10 +70,10 @@ int main(int argc, char** argv) {
       commands.push_back(command->get_name());
     }
     return fail(mpi, decgpe::cli::command_line_error(e.what(), argc, argv, commands));
-  } catch (const decgpe::cli::Stopped& stop) {
+  } catch (const decgpe::runner::Stopped& stop) {
     return stop.exit_code; // a clean stop that has said what it did
-  } catch (const decgpe::cli::CheckFailed&) {
-    return decgpe::cli::CheckFailed::exit_code; // the summary has said why
+  } catch (const decgpe::runner::CheckFailed&) {
+    return decgpe::runner::CheckFailed::exit_code; // the summary has said why
   } catch (const std::exception& e) {
     return fail(mpi, e.what());
   }

@@ -11,16 +11,4 @@ namespace decgpe::cli {
 /// z-slabs over them; rank 0 writes.
 void add_run_command(CLI::App& app, int argc, char** argv, const scaleout::MpiSession& mpi);
 
-/// A run that stopped cleanly before its end (a signal, the wall-clock limit) after writing its
-/// checkpoint and results and saying so: the process exits with `exit_code`.
-struct Stopped {
-  int exit_code;
-};
-
-/// A complete run whose summary ends `check: FAIL`: it missed the exact evolution of its initial
-/// state by more than its bound. Its results are written; the process exits with `exit_code`.
-struct CheckFailed {
-  static constexpr int exit_code = 3;
-};
-
 } // namespace decgpe::cli

@@ -3,7 +3,7 @@
 // the handler only notes the signal; the run checkpoints, writes what it has and says how to
 // resume. A second signal of the same kind has its default effect (a second Ctrl-C kills).
 
-namespace decgpe::cli {
+namespace decgpe::runner {
 
 class StopSignals {
 public:
@@ -19,4 +19,4 @@ public:
 /// "SIGTERM" for SIGTERM, and so on.
 const char* signal_name(int signal);
 
-} // namespace decgpe::cli
+} // namespace decgpe::runner

@@ -12,7 +12,7 @@
 #include <chrono>
 #include <filesystem>
 
-namespace decgpe::cli {
+namespace decgpe::runner {
 
 struct RecorderSettings {
   io::ResultsFile* file = nullptr;    ///< null on the ranks that do not write (all but rank 0)
@@ -85,4 +85,4 @@ private:
   bool tty_;
 };
 
-} // namespace decgpe::cli
+} // namespace decgpe::runner

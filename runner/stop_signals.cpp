@@ -1,9 +1,9 @@
-#include "cli/stop_signals.hpp"
+#include "runner/stop_signals.hpp"
 
 #include <array>
 #include <csignal>
 
-namespace decgpe::cli {
+namespace decgpe::runner {
 
 namespace {
 
@@ -56,4 +56,4 @@ const char* signal_name(int signal) {
   }
 }
 
-} // namespace decgpe::cli
+} // namespace decgpe::runner

@@ -1,7 +1,7 @@
-#include "cli/run_recorder.hpp"
+#include "runner/run_recorder.hpp"
 
-#include "cli/stop_signals.hpp"
 #include "io/results.hpp"
+#include "runner/stop_signals.hpp"
 #include "solvers/host_probe.hpp"
 #include "solvers/nvtx.hpp"
 
@@ -11,7 +11,7 @@
 #include <string>
 #include <unistd.h>
 
-namespace decgpe::cli {
+namespace decgpe::runner {
 
 namespace {
 
@@ -169,4 +169,4 @@ bool Recorder::keep_going(long step, double t, Scheme& scheme) {
   return !stop;
 }
 
-} // namespace decgpe::cli
+} // namespace decgpe::runner
