@@ -1,7 +1,7 @@
 #include "cli/isotropy_command.hpp"
 
 #include "cli/build_info.hpp"
-#include "io/hdf5_file.hpp"
+#include "hdf5/hdf5_file.hpp"
 #include "lattices/bloch.hpp"
 
 #include <algorithm>

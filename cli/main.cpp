@@ -6,7 +6,7 @@
 #include "cli/lattice_command.hpp"
 #include "cli/one_line.hpp"
 #include "cli/run_command.hpp"
-#include "io/hdf5_file.hpp"
+#include "hdf5/hdf5_file.hpp"
 #include "runner/run_request.hpp"
 #include "solvers/scaleout/mpi_session.hpp"
 

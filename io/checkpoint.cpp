@@ -1,8 +1,8 @@
 #include "io/checkpoint.hpp"
 
 #include "cli/build_info.hpp"
+#include "hdf5/fnv1a.hpp"
 #include "io/domain_output.hpp"
-#include "io/fnv1a.hpp"
 
 #include <cstdio>
 #include <cstring>

@@ -10,7 +10,7 @@
 // overwrite those its predecessor still reads; once the first rank has committed the file, the
 // parts of every other tag are removed.
 
-#include "io/hdf5_file.hpp"
+#include "hdf5/hdf5_file.hpp"
 #include "solvers/scaleout/decomposition.hpp"
 
 #include <filesystem>

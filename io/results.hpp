@@ -3,8 +3,8 @@
 // attributes and /case_toml, /grid, /diagnostics, /analysis, /state/<level>,
 // /snapshots/<step> and /viz (io/visualisation.hpp).
 
+#include "hdf5/hdf5_file.hpp"
 #include "io/domain_output.hpp"
-#include "io/hdf5_file.hpp"
 #include "setup/case_setup.hpp"
 #include "solvers/backend.hpp"
 #include "solvers/host_probe.hpp"

@@ -5,8 +5,8 @@
 // units. The XDMF sidecar <results>.xmf names those datasets: a temporal collection over the
 // snapshots and the final state, one point (a vertex cell) per cell of the grid.
 
+#include "hdf5/hdf5_file.hpp"
 #include "io/domain_output.hpp"
-#include "io/hdf5_file.hpp"
 #include "solvers/grid.hpp"
 
 #include <filesystem>

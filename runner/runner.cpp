@@ -4,8 +4,8 @@
 
 #include "runner/runner.hpp"
 
+#include "hdf5/output_claim.hpp"
 #include "io/checkpoint.hpp"
-#include "io/output_claim.hpp"
 #include "io/visualisation.hpp"
 #include "runner/records.hpp"
 #include "runner/resources.hpp"

@@ -1,6 +1,6 @@
 #include "setup/case_setup.hpp"
 
-#include "io/hdf5_file.hpp"
+#include "hdf5/hdf5_file.hpp"
 #include "setup/grid_scaling.hpp"
 #include "setup/stationary_vortex.hpp"
 #include "solvers/memory_budget.hpp"

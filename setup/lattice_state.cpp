@@ -1,7 +1,7 @@
 #include "setup/lattice_state.hpp"
 
-#include "io/fnv1a.hpp"
-#include "io/hdf5_file.hpp"
+#include "hdf5/fnv1a.hpp"
+#include "hdf5/hdf5_file.hpp"
 #include "solvers/schemes/scheme.hpp"
 
 #include <chrono>

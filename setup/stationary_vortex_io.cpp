@@ -1,6 +1,6 @@
 #include "setup/stationary_vortex_io.hpp"
 
-#include "io/hdf5_handle.hpp"
+#include "hdf5/hdf5_handle.hpp"
 
 #include <chrono>
 #include <hdf5.h>

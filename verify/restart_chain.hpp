@@ -2,7 +2,7 @@
 // A run cut into parts by the wall-clock limit and resumed from its checkpoint each time, and the
 // comparison with the same run uninterrupted: what every checkpoint/restart test asks.
 
-#include "io/hdf5_file.hpp"
+#include "hdf5/hdf5_file.hpp"
 #include "verify/bitwise.hpp"
 #include "verify/run_fixture.hpp"
 

@@ -1,7 +1,7 @@
 #pragma once
 // A scratch folder per test and `decgpe run` on a case written into it, as a user runs it.
 
-#include "io/hdf5_file.hpp"
+#include "hdf5/hdf5_file.hpp"
 #include "verify/run_command.hpp"
 
 #include <algorithm>

@@ -2,7 +2,7 @@
 // Shared by the splitting tests: a scratch folder per test, the fold count a run wrote, and the
 // growth rate of an azimuthal mode in its host probes.
 
-#include "io/hdf5_file.hpp"
+#include "hdf5/hdf5_file.hpp"
 
 #include <cmath>
 #include <filesystem>

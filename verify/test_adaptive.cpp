@@ -2,7 +2,7 @@
 // they are defined by, take their decisions from a reduction that leaves ψ on the backend, agree
 // across backends, resume bitwise, and are refused where they cannot work (the leapfrog).
 
-#include "io/hdf5_file.hpp"
+#include "hdf5/hdf5_file.hpp"
 #include "solvers/integrator.hpp"
 #include "verify/adaptive_runs.hpp"
 #include "verify/counting_backend.hpp"

@@ -1,7 +1,7 @@
 // `decgpe run` as a user meets it: a complete HDF5 file on success; on bad input one line, exit ≠
 // 0, and no file.
 
-#include "io/hdf5_file.hpp"
+#include "hdf5/hdf5_file.hpp"
 #include "setup/case_setup.hpp"
 #include "verify/run_fixture.hpp"
 

@@ -1,7 +1,7 @@
 // What `decgpe run` tells its user: a CUDA backend that cannot run, the backends --help offers, the
 // progress line's E = 1 − |⟨ψ₀|ψ⟩|, and the check against the exact evolution that ends a summary.
 
-#include "io/hdf5_file.hpp"
+#include "hdf5/hdf5_file.hpp"
 #include "solvers/backend_registry.hpp"
 #include "verify/run_fixture.hpp"
 

@@ -3,7 +3,7 @@
 // one line on stderr, nothing left). No crash, no hang. The seed is fixed, so a failure reproduces;
 // the failing mutant is printed.
 
-#include "io/hdf5_file.hpp"
+#include "hdf5/hdf5_file.hpp"
 #include "verify/run_command.hpp"
 
 #include <atomic>

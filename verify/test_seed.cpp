@@ -1,7 +1,7 @@
 // [initial.seed]: a perturbation of chosen azimuthal content, the same function of position on
 // every lattice, reproducible from its recorded seed, and recorded in the results.
 
-#include "io/hdf5_file.hpp"
+#include "hdf5/hdf5_file.hpp"
 #include "setup/case_file.hpp"
 #include "setup/case_setup.hpp"
 #include "solvers/splitting.hpp"

@@ -2,7 +2,7 @@
 // found exactly on planted perturbations on every lattice, and a coarse short run of the whole
 // pipeline writes what the reports need. The full-size check is test_splitting_full.cpp (gpu).
 
-#include "io/hdf5_file.hpp"
+#include "hdf5/hdf5_file.hpp"
 #include "setup/initial_state.hpp"
 #include "solvers/splitting.hpp"
 #include "verify/lattice_params.hpp"

@@ -2,7 +2,7 @@
 // Newton–Krylov reaches the residual, the state stays put under the leapfrog where the sampled
 // continuum state does not, and the cache gives back the same state.
 
-#include "io/hdf5_file.hpp"
+#include "hdf5/hdf5_file.hpp"
 #include "setup/case_file.hpp"
 #include "setup/case_setup.hpp"
 #include "setup/lattice_state.hpp"

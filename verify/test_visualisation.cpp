@@ -2,7 +2,7 @@
 // the XDMF sidecar naming them; snapshots named so that name order is step order. ParaView itself
 // opens the sidecar in the viz-labelled ctest (verify/viz/).
 
-#include "io/hdf5_file.hpp"
+#include "hdf5/hdf5_file.hpp"
 #include "setup/case_file.hpp"
 #include "setup/case_setup.hpp"
 #include "verify/run_fixture.hpp"

@@ -1,6 +1,6 @@
-#include "io/hdf5_file.hpp"
+#include "hdf5/hdf5_file.hpp"
 
-#include "io/hdf5_handle.hpp"
+#include "hdf5/hdf5_handle.hpp"
 
 #include <algorithm>
 #include <cerrno>

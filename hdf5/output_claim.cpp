@@ -1,4 +1,4 @@
-#include "io/output_claim.hpp"
+#include "hdf5/output_claim.hpp"
 
 #include <cerrno>
 #include <climits>
