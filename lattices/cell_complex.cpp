@@ -333,6 +333,14 @@ const CellComplex& cell_complex(std::string_view name) {
   static std::map<std::string, CellComplex, std::less<>> cache;
   const std::lock_guard lock(mutex);
   auto it = cache.find(name);
+  if (it == cache.end() && std::ranges::find(lattice_names(), name) == lattice_names().end()) {
+    std::string known; // every name a case may give, cubic4 included
+    for (std::string_view n : lattice_names()) {
+      known += (known.empty() ? "" : ", ") + std::string(n);
+    }
+    throw std::invalid_argument("unknown lattice '" + std::string(name) + "' (known: " + known +
+                                ")");
+  }
   if (it == cache.end()) {
     it = cache
              .emplace(std::string(name), name == "cubic4" ? build_cubic4_complex()

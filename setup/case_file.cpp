@@ -7,12 +7,14 @@
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
+#include <charconv>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <iterator>
+#include <regex>
 #include <sstream>
 #include <system_error>
 #include <toml++/toml.h>
@@ -532,6 +534,26 @@ toml::table value_of(const std::string& value) {
   }
 }
 
+/// toml++ writes a float with 17 digits (h = 0.34999999999999998); each becomes the shortest text
+/// that reads back as the same double (h = 0.35).
+std::string shortest_floats(const std::string& text) {
+  static const std::regex long_float("(= |\\[ |, )(-?[0-9]+\\.[0-9]{15,}(e[+-]?[0-9]+)?)");
+  std::string out;
+  auto last = text.cbegin();
+  for (std::sregex_iterator m(text.begin(), text.end(), long_float), end; m != end; ++m) {
+    const double value = std::strtod((*m)[2].str().c_str(), nullptr);
+    char shortest[32];
+    const auto [tail, ec] = std::to_chars(shortest, shortest + sizeof shortest, value);
+    std::string number(shortest, ec == std::errc{} ? tail : shortest);
+    if (number.find_first_of(".en") == std::string::npos) {
+      number += ".0"; // still a TOML float
+    }
+    out.append(last, (*m)[2].first).append(number);
+    last = (*m)[2].second;
+  }
+  return out.append(last, text.cend());
+}
+
 } // namespace
 
 std::string apply_overrides(std::string_view text, std::span<const std::string> overrides,
@@ -570,7 +592,7 @@ std::string apply_overrides(std::string_view text, std::span<const std::string> 
   }
   std::ostringstream out;
   out << root;
-  return out.str();
+  return shortest_floats(out.str());
 }
 
 void override_scheme(CaseConfig& config, const std::string& scheme) {

@@ -433,6 +433,19 @@ CaseConfig with_overrides(const std::string& toml, std::vector<std::string> over
   return parse_case(setup::apply_overrides(toml, overrides, kSource), kSource);
 }
 
+TEST(CaseOverrides, TheEffectiveCaseWritesEachNumberShortestAndReadsItBackExactly) {
+  const std::string base = kGrid + "g = 1.0\n" + kTime + "[initial]\nkappa = 1\n";
+  const std::string effective = setup::apply_overrides(
+      base, std::vector<std::string>{"h=0.35", "shift=[0.1, 0.2, 1e-17]", "g=0.1"}, kSource);
+  EXPECT_NE(effective.find("h = 0.35\n"), std::string::npos) << effective;
+  EXPECT_NE(effective.find("shift = [ 0.1, 0.2, 1e-17 ]"), std::string::npos) << effective;
+  EXPECT_EQ(effective.find("9999"), std::string::npos) << effective;
+  const CaseConfig c = parse_case(effective, kSource);
+  EXPECT_EQ(c.h, 0.35);
+  EXPECT_EQ(c.shift, (std::array<double, 3>{0.1, 0.2, 1e-17}));
+  EXPECT_EQ(c.g, 0.1);
+}
+
 TEST(CaseOverrides, SetNestedKeysMakeTablesAndRemoveKeys) {
   const std::string base = kGrid + "g = 1.0\n" + kTime + "[initial]\nkappa = 1\n";
   const CaseConfig c = with_overrides(base, {"time.steps=", "time.end_time=2.5", "lattice=fcc",

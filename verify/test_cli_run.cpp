@@ -119,7 +119,8 @@ TEST_F(RunCommand, ATabulatedPotentialThatIsNoFileOrNoNumbersIsRefusedSayingWhic
 }
 
 TEST_F(RunCommand, RejectsUnknownLattice) {
-  expect_rejected(run(replace(kGood, "\"bcc\"", "\"hcp\"")), "unknown lattice 'hcp'");
+  expect_rejected(run(replace(kGood, "\"bcc\"", "\"hcp\"")),
+                  "unknown lattice 'hcp' (known: cubic, fcc, bcc, a15, c15, z, cubic4)");
 }
 TEST_F(RunCommand, RejectsZeroSize) {
   expect_rejected(run(replace(kGood, "domain = [8.0, 8.0, 8.0]", "structures = [4, 0, 4]")),
