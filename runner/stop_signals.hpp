@@ -1,7 +1,8 @@
 #pragma once
 // SIGINT, SIGTERM, SIGUSR1 and SIGHUP stop a run at its next step boundary instead of killing it:
 // the handler only notes the signal; the run checkpoints, writes what it has and says how to
-// resume. A second signal of the same kind has its default effect (a second Ctrl-C kills).
+// resume. A second signal says so and lets the stop finish its checkpoint (it used to kill the
+// run mid-write, leaving debris); a third ends the process at once.
 
 namespace decgpe::runner {
 

@@ -171,6 +171,34 @@ TEST_F(Survival, CheckpointsOnTheCaseCadenceAndRefusesAnotherProblem) {
   EXPECT_FALSE(fs::exists(out().string() + ".tmp-999999"));
 }
 
+TEST_F(Survival, ASecondSignalLetsTheStopFinishItsCheckpointAndAThirdEndsAtOnce) {
+  const std::string args =
+      write_case(kLongCase).string() + " --quiet --backend openmp --out " + out().string();
+  const std::string line = std::string(DECGPE_EXECUTABLE) + " run " + args;
+  // Kinds that differ, back to back: a signal pending twice would count once, and the stop, at
+  // most 64 steps away, may be over before a signal sent later arrives.
+  const auto signalled = [&](const std::string& kills) {
+    return verify::run_command("{ " + line + " & pid=$!; for i in $(seq 1200); do [ -e " +
+                               out().string() + ".lock ] && break; sleep 0.1; done; sleep 0.5; " +
+                               kills + "{ wait $pid; } 2>/dev/null; }");
+  };
+  const CommandResult twice = signalled("kill -TERM $pid; kill -INT $pid; ");
+  // Pending signals are delivered lowest number first, whatever order they were sent in.
+  const auto stop_signal = [](int code) {
+    return code == 128 + SIGHUP || code == 128 + SIGINT || code == 128 + SIGTERM;
+  };
+  EXPECT_TRUE(stop_signal(twice.exit_code)) << twice.exit_code << twice.output;
+  EXPECT_NE(twice.output.find("a second stop signal"), std::string::npos) << twice.output;
+  EXPECT_NE(twice.output.find("stopped by SIG"), std::string::npos) << twice.output;
+  ASSERT_TRUE(fs::exists(checkpoint())) << twice.output;
+  resume_and_compare(args);
+  remove_results();
+  const CommandResult thrice = signalled("kill -TERM $pid; kill -INT $pid; kill -HUP $pid; ");
+  EXPECT_TRUE(stop_signal(thrice.exit_code)) << thrice.exit_code << thrice.output;
+  EXPECT_NE(thrice.output.find("a third stop signal: ended at once"), std::string::npos)
+      << thrice.output;
+}
+
 TEST_F(Survival, SigtermStopsWithOneLineACheckpointAndResumesBitwise) {
   const std::string args =
       write_case(kLongCase).string() + " --quiet --backend openmp --out " + out().string();
