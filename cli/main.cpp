@@ -6,6 +6,7 @@
 #include "cli/lattice_command.hpp"
 #include "cli/one_line.hpp"
 #include "cli/run_command.hpp"
+#include "cli/validate_command.hpp"
 #include "hdf5/hdf5_file.hpp"
 #include "runner/run_request.hpp"
 #include "solvers/scaleout/mpi_session.hpp"
@@ -59,6 +60,7 @@ int main(int argc, char** argv) {
   decgpe::cli::add_isotropy_command(app);
   decgpe::cli::add_case_keys_command(app);
   decgpe::cli::add_run_command(app, argc, argv, mpi);
+  decgpe::cli::add_validate_command(app, mpi);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

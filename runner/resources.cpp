@@ -84,6 +84,11 @@ setup::SlabBalance slab_balance(const CaseConfig& c, const std::string& backend_
 }
 
 /// The memory check, once the cell count is known and before anything per cell is allocated.
+MemoryNeed planned_memory(const CaseConfig& c, const std::string& backend_name,
+                          std::int64_t cells) {
+  return memory_need(run_shape(c, backend_entry(backend_name), cells));
+}
+
 setup::BeforeAllocating memory_check(const CaseConfig& c, const std::string& backend_name,
                                      const scaleout::MpiSession& mpi) {
   return [&c, backend_name, distributed = mpi.active()](std::int64_t cells) {

@@ -4,6 +4,7 @@
 
 #include "setup/case_setup.hpp"
 #include "solvers/backend.hpp"
+#include "solvers/memory_budget.hpp"
 #include "solvers/scaleout/mpi_session.hpp"
 
 #include <memory>
@@ -43,6 +44,10 @@ std::unique_ptr<Backend> make_run_backend(const std::string& name, const setup::
 /// Measured slab sizes where the case asks for them, or where the ranks' backends differ. A GPU
 /// rank takes no more slices than its free memory holds.
 setup::SlabBalance slab_balance(const setup::CaseConfig& c, const std::string& backend_name);
+
+/// What a run of this case on `backend_name` holds with `cells` cells (this rank's).
+MemoryNeed planned_memory(const setup::CaseConfig& c, const std::string& backend_name,
+                          std::int64_t cells);
 
 /// The memory check, once the cell count is known and before anything per cell is allocated.
 setup::BeforeAllocating memory_check(const setup::CaseConfig& c, const std::string& backend_name,

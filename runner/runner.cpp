@@ -14,10 +14,12 @@
 #include "runner/summary.hpp"
 #include "setup/case_setup.hpp"
 #include "setup/lattice_state.hpp"
+#include "solvers/memory_budget.hpp"
 #include "solvers/nvtx.hpp"
 #include "solvers/schemes/registry.hpp"
 #include "solvers/stationary_state.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <memory>
@@ -52,7 +54,70 @@ public:
     finish(outcome);
   }
 
+  /// The case read and set up as a run would be (nothing claimed or written), and a short trial.
+  RunPlan plan(long trial_steps) {
+    read_case();
+    set_up();
+    RunPlan p;
+    const auto fact = [&p](std::string name, std::string value) {
+      p.facts.emplace_back(std::move(name), std::move(value));
+    };
+    const Grid& g = setup_.problem.grid;
+    fact("case", o_.case_file + (o_.overrides.empty() ? "" : " " + set_flags(o_.overrides)));
+    fact("lattice", config_.lattice);
+    fact("h", number(config_.h));
+    fact("structures", std::to_string(g.size[0]) + " x " + std::to_string(g.size[1]) + " x " +
+                           std::to_string(g.global_z));
+    fact("cells", std::to_string(g.global_cells()));
+    fact("backend", backend_->name() + " (" + backend_->device() + ")");
+    const MemoryNeed need = planned_memory(config_, o_.backend, g.cells());
+    fact("host memory", gib(static_cast<double>(need.host)) + " (" +
+                            gib(static_cast<double>(free_host_memory())) + " free)");
+    if (need.device > 0) {
+      fact("device memory", gib(static_cast<double>(need.device)));
+    }
+    fact("scheme", config_.scheme + (config_.adaptive ? " (adaptive steps)" : ""));
+    fact("dt", number(setup_.dt));
+    fact("dt limit", setup_.limit > 0.0
+                         ? number(setup_.limit) + " (" + setup_.spectrum.method + "; dt is " +
+                               number(setup_.dt / setup_.limit) + " of it)"
+                         : std::string("none (the scheme has no stability limit)"));
+    const double steps = static_cast<double>(setup_.schedule.steps);
+    fact("steps", std::to_string(setup_.schedule.steps) +
+                      (config_.adaptive ? " at the longest step (more where it shrinks)" : ""));
+    fact("end time", number(steps * setup_.dt));
+    const double per_step = trial_seconds(trial_steps);
+    fact("trial", number(per_step * 1e3) + " ms a step over " + std::to_string(trial_steps) +
+                      " steps on this machine");
+    fact("estimated wall time", number(per_step * steps) + " s (the steps alone)");
+    fact("results", out_.string());
+    fact("checkpoint", checkpoint_.string());
+    return p;
+  }
+
 private:
+  static std::string number(double value) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.6g", value);
+    return text;
+  }
+  static std::string gib(double bytes) {
+    return number(bytes / (1024.0 * 1024.0 * 1024.0)) + " GiB";
+  }
+
+  /// Seconds a step of the run's scheme takes here, timed over `steps` after one untimed step.
+  double trial_seconds(long steps) {
+    const std::unique_ptr<Scheme> scheme = make_scheme(setup_.config.scheme, *backend_, setup_.dt);
+    scheme->start({setup_.current, setup_.current, setup_.previous});
+    scheme->advance(1);
+    scheme->synchronize();
+    const auto start = std::chrono::steady_clock::now();
+    scheme->advance(steps);
+    scheme->synchronize();
+    const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
+    return took.count() / static_cast<double>(std::max(steps, 1L));
+  }
+
   /// The case with its overrides and scheme, what identifies the run, its output paths and the
   /// checkpoint it resumes (levels read once the set-up knows this rank's slab).
   void read_case() {
@@ -257,6 +322,10 @@ private:
 
 void run(const RunRequest& request) {
   Run{request}();
+}
+
+RunPlan plan_run(const RunRequest& request, long trial_steps) {
+  return Run{request}.plan(trial_steps);
 }
 
 } // namespace decgpe::runner

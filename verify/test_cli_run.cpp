@@ -166,6 +166,27 @@ kappa = 1
                   "operations_per_time = 7.5 is too small: the coarsest grid allowed, 4 "
                   "structures along x");
 }
+TEST_F(RunCommand, ValidateSaysWhatTheRunWouldBeAndWritesNothing) {
+  const fs::path case_file = write_case(kGood);
+  const verify::CommandResult r =
+      verify::run_decgpe("validate " + case_file.string() + " --backend reference");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  for (const char* line : {"lattice: bcc\n", "structures: 9 x 9 x 9\n", "cells: 8748\n",
+                           "backend: reference", "scheme: leapfrog\n", "steps: 40\n",
+                           "dt limit: ", "; dt is 0.5 of it)\n", "estimated wall time: "}) {
+    EXPECT_NE(r.output.find(line), std::string::npos) << line << " missing from\n" << r.output;
+  }
+  EXPECT_EQ(std::distance(fs::directory_iterator(dir_), fs::directory_iterator{}), 1)
+      << "only the case file: validate writes nothing";
+  const verify::CommandResult json = verify::run_decgpe("validate " + case_file.string() +
+                                                        " --backend reference --json --set h=0.7");
+  ASSERT_EQ(json.exit_code, 0) << json.output;
+  EXPECT_TRUE(json.output.starts_with("{")) << json.output;
+  EXPECT_NE(json.output.find("\"structures\": \"12 x 12 x 12\""), std::string::npos) << json.output;
+  expect_one_line_error(
+      verify::run_decgpe("validate " + write_case(replace(kGood, "\"bcc\"", "\"hcp\"")).string()),
+      "unknown lattice 'hcp'");
+}
 TEST_F(RunCommand, RejectsASubnormalTimeStep) {
   expect_rejected(run(replace(kGood, "dt_fraction = 0.5", "dt = 5e-324")), "is subnormal");
 }
