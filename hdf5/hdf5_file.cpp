@@ -339,6 +339,9 @@ void InputFile::read_range(const std::string& dataset, std::int64_t type, std::u
                            std::uint64_t count, void* out) const {
   const std::string where = "cannot read '" + path_.string() + "' dataset '" + dataset + "'";
   Handle set(H5Dopen2(file_, dataset.c_str(), H5P_DEFAULT), H5Dclose, where + ": no such dataset");
+  if (H5Tget_class(type) == H5T_FLOAT) { // read as numbers: the dataset must hold numbers
+    require_numbers(set, where);
+  }
   const std::uint64_t total = length(set, dataset);
   if (offset > total || count > total - offset) {
     throw std::runtime_error(where + ": values " + std::to_string(offset) + " to " +
@@ -353,12 +356,6 @@ void InputFile::read_range(const std::string& dataset, std::int64_t type, std::u
 
 std::vector<double> InputFile::doubles(const std::string& dataset, std::uint64_t offset,
                                        std::uint64_t count) const {
-  {
-    const std::string where = "cannot read '" + path_.string() + "' dataset '" + dataset + "'";
-    Handle set(H5Dopen2(file_, dataset.c_str(), H5P_DEFAULT), H5Dclose,
-               where + ": no such dataset");
-    require_numbers(set, where);
-  }
   std::vector<double> out(count);
   read_range(dataset, H5T_NATIVE_DOUBLE, offset, count, out.data());
   return out;
