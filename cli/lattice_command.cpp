@@ -70,8 +70,11 @@ void add_lattice_command(CLI::App& app) {
   auto options = std::make_shared<Options>();
   CLI::App* cmd = app.add_subcommand(
       "lattice", "Print a lattice's replicable structure, cells and Hodge weights");
-  cmd->add_option("name", options->name,
-                  "cubic, fcc, bcc, a15, c15, z, or cubic4 (the cubic grid, fourth-order operator)")
+  std::string names; // the registry's
+  for (const std::string_view n : lattices::lattice_names()) {
+    names += (names.empty() ? "" : ", ") + std::string(n);
+  }
+  cmd->add_option("name", options->name, names + " (cubic4: the cubic grid, fourth-order operator)")
       ->required();
   cmd->add_flag("--json", options->json, "Print JSON instead of a table");
   cmd->callback([options] {

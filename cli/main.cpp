@@ -4,6 +4,7 @@
 #include "cli/case_keys_command.hpp"
 #include "cli/isotropy_command.hpp"
 #include "cli/lattice_command.hpp"
+#include "cli/list_command.hpp"
 #include "cli/one_line.hpp"
 #include "cli/run_command.hpp"
 #include "cli/validate_command.hpp"
@@ -57,6 +58,7 @@ int main(int argc, char** argv) {
                        std::string(decgpe::version()) + " (" + decgpe::git_commit() + ")");
   app.require_subcommand(1);
   decgpe::cli::add_lattice_command(app);
+  decgpe::cli::add_list_command(app);
   decgpe::cli::add_isotropy_command(app);
   decgpe::cli::add_case_keys_command(app);
   decgpe::cli::add_run_command(app, argc, argv, mpi);

@@ -2,9 +2,13 @@
 figures, Markdown tables."""
 
 import argparse
+import functools
 import json
+import os
 import re
+import shutil
 import statistics
+import subprocess
 import sys
 import textwrap
 from dataclasses import dataclass, field
@@ -19,8 +23,33 @@ import decgpe  # noqa: E402
 matplotlib.use("Agg")  # files only; no display on build and GPU machines
 import matplotlib.pyplot as plt  # noqa: E402
 
-LATTICES = ("cubic", "fcc", "bcc", "a15", "c15", "z")
-LABELS = {"cubic": "cubic", "fcc": "FCC", "bcc": "BCC", "a15": "A15", "c15": "C15", "z": "Z"}
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def decgpe_executable():
+    """The decgpe to ask: $DECGPE where set (ctest sets it to the build's), else this checkout's build (cuda, then
+    cpu), else one on PATH."""
+    candidates = [os.environ.get("DECGPE", ""), ROOT / "build/cuda/cli/decgpe", ROOT / "build/cpu/cli/decgpe",
+                  shutil.which("decgpe") or ""]
+    for candidate in candidates:
+        if candidate and Path(candidate).is_file():
+            return str(candidate)
+    sys.exit("reports: no decgpe executable found (build it with scripts/build.sh): the lattice and scheme names "
+             "come from its registries")
+
+
+@functools.cache
+def registry(what):
+    """The names in one of decgpe's registries (`decgpe list WHAT`: lattices, crystals, schemes, backends), in the
+    registry's order: the one list of them, which reports ask rather than keep their own."""
+    done = subprocess.run([decgpe_executable(), "list", what], capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        sys.exit(f"reports: decgpe list {what} failed: {done.stderr.strip()}")
+    return tuple(done.stdout.split())
+
+
+LATTICES = registry("crystals")  # the paper's six
+LABELS = {name: name if name.startswith("cubic") else name.upper() for name in registry("lattices")}
 BYTES_PER_UPDATE = 48  # the model's floor: read ψⁿ and ψⁿ⁻¹, write ψⁿ⁺¹, 16 B each (bench/bench_step.cpp)
 GPU = "cuda:plain"  # what `--backend cuda` picks on every lattice (docs/gpu.md)
 

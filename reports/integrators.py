@@ -21,14 +21,13 @@ import numpy as np
 from matplotlib.lines import Line2D
 
 import physics
-from common import Rendered, footer, markdown_table, read_json, run_on_folder, save_figure
+from common import Rendered, footer, markdown_table, read_json, registry, run_on_folder, save_figure
 
-SCHEMES = ("leapfrog", "rk4", "trotter_suzuki", "trotter_suzuki4", "exponential")
-STYLE = {"leapfrog": ("C0", "o"), "rk4": ("C1", "s"), "trotter_suzuki": ("C2", "^"), "trotter_suzuki4": ("C3", "v"),
-         "exponential": ("C4", "D")}
-# The figure's names; the table keeps the code's (--scheme) names.
-DISPLAY = {"leapfrog": "leapfrog", "rk4": "RK4", "trotter_suzuki": "Trotter–Suzuki 2",
-           "trotter_suzuki4": "Trotter–Suzuki 4", "exponential": "exponential (Chebyshev)"}
+SCHEMES = registry("schemes")
+STYLE = {scheme: (f"C{i}", "os^vD<>p"[i % 8]) for i, scheme in enumerate(SCHEMES)}
+# The figure's names where they differ from the code's (--scheme); the table keeps the code's.
+DISPLAY = {"rk4": "RK4", "trotter_suzuki": "Trotter–Suzuki 2", "trotter_suzuki4": "Trotter–Suzuki 4",
+           "exponential": "exponential (Chebyshev)"}
 NAMES = {"cubic": "cubic", "bcc": "BCC", "c15": "C15", "cubic4": "cubic4 (4th-order operator)"}
 TARGETS = (1e-2, 1e-3)  # total error
 TIME_TARGETS = (1e-3, 1e-5)  # time error
@@ -59,7 +58,8 @@ def unresolved(case):
 
 
 def label(scheme, adaptive):
-    return f"{DISPLAY[scheme]} (adaptive)" if adaptive else DISPLAY[scheme]
+    name = DISPLAY.get(scheme, scheme)
+    return f"{name} (adaptive)" if adaptive else name
 
 
 def figure(doc):

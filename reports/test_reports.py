@@ -46,7 +46,7 @@ import splitting  # noqa: E402
 import bogoliubov  # noqa: E402
 import stationary_start  # noqa: E402
 import time_to_solution  # noqa: E402
-from common import LABELS, plt  # noqa: E402
+from common import LABELS, LATTICES as CRYSTALS, plt  # noqa: E402
 
 H100 = HERE / "data" / "nvidia-h100-80gb-hbm3"
 LATTICES = HERE / "data" / "lattices"
@@ -614,12 +614,12 @@ class CommittedData(unittest.TestCase):
                 break
             lines.append(line.replace("\\|", "¦"))  # \| inside a cell
         order = [cell.strip() for cell in lines[0].strip("|").split("|")][1:]
-        names = {LABELS[n]: n for n in LABELS}
+        names = {LABELS[n]: n for n in CRYSTALS}
         rows = {cells[0]: dict(zip(order, cells[1:])) for cells in
                 ([c.strip() for c in line.strip("|").split("|")] for line in lines[2:])}
-        runs = {n: physics.load(H100 / "physics" / f"accuracy_{n}.h5") for n in LABELS}
+        runs = {n: physics.load(H100 / "physics" / f"accuracy_{n}.h5") for n in CRYSTALS}
         with h5py.File(LATTICES / "isotropy.h5") as f:
-            spread = {n: f[f"{n}/error_kh0.30"][:].std() for n in LABELS}
+            spread = {n: f[f"{n}/error_kh0.30"][:].std() for n in CRYSTALS}
         cubic = runs["cubic"].attrs["dual_edge_mean"]
         checks = {"split time": lambda r, n: close(r, runs[n].split),
                   "fold of the split": lambda r, n: r == physics.fold_label(runs[n], word=""),

@@ -43,7 +43,7 @@ sanitize() { # sanitize TOOL CASE LABEL DECGPE-ARGS...: one small run under comp
 if [ "$mode" != quick ]; then
   step "compute-sanitizer (memcheck, racecheck) on a small case of every stencil, one slice a block and sweeping; every other scheme under memcheck; adaptive steps under both"
   tmp=$(mktemp -d)
-  for lattice in cubic fcc bcc a15 c15 z cubic4; do
+  for lattice in $(build/cuda/cli/decgpe list lattices); do
     printf 'lattice = "%s"\nh = 0.8\nstructures = [5, 4, 6]\ng = 100.0\n[time]\ndt_fraction = 0.5\nsteps = 12\ndiagnostics_every = 4\n[initial]\nkappa = 1\n' \
       "$lattice" >"$tmp/$lattice.toml"
     sed 's/^dt_fraction = 0.5/dt = 0.02/' "$tmp/$lattice.toml" >"$tmp/$lattice-dt.toml" # schemes without a limit
@@ -59,7 +59,7 @@ if [ "$mode" != quick ]; then
     sanitize memcheck "$tmp/$lattice.toml" "rk4 sweep" --backend cuda --scheme rk4
     sanitize memcheck "$tmp/$lattice-dt.toml" "exponential sweep" --backend cuda --scheme exponential
     unset DECGPE_PLAIN_SHAPE
-    for scheme in trotter_suzuki trotter_suzuki4 exponential; do
+    for scheme in $(build/cuda/cli/decgpe list schemes | grep -vx "leapfrog\|rk4"); do # the rest
       sanitize memcheck "$tmp/$lattice-dt.toml" "$scheme" --backend cuda --scheme "$scheme"
     done
     # Adaptive steps: the step_maxima reduction (shared memory: racecheck too) under both controls.

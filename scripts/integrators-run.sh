@@ -11,15 +11,17 @@ what=${1:-all}
 mkdir -p "$OUT"
 build=build/cuda
 export DECGPE_CACHE=${DECGPE_CACHE:-$OUT/cache}
-cmake --build --preset cuda --target work_precision bench_step >/dev/null
+cmake --build --preset cuda --target work_precision bench_step decgpe >/dev/null
+# The schemes the registry holds beside the leapfrog and RK4 (bench-gpu.json's).
+split_and_exponential() { "$build/cli/decgpe" list schemes | grep -vx "leapfrog\|rk4" | paste -sd, -; }
 if [ "$what" != bench ]; then
   "$build/bench/work_precision" --backend=cuda \
     --cases=cases/integrators/cubic.toml,cases/integrators/bcc.toml,cases/integrators/c15.toml,cases/integrators/cubic4.toml \
     --end-time=5 --out="$OUT/work_precision.json" | tee "$OUT/work_precision.log"
 fi
 if [ "$what" != study ]; then
-  "$build/bench/bench_step" --schemes=trotter_suzuki,trotter_suzuki4,exponential --backends=cuda:plain \
-    --lattices=cubic,fcc,bcc,a15,c15,z,cubic4 --dofs=64e6 \
+  "$build/bench/bench_step" --schemes="$(split_and_exponential)" --backends=cuda:plain \
+    --lattices="$("$build/cli/decgpe" list lattices --csv)" --dofs=64e6 \
     --benchmark_out="$OUT/bench-schemes.json" --benchmark_out_format=json >"$OUT/bench-schemes.log" 2>&1
   grep -E '_median' "$OUT/bench-schemes.log" | sed -E 's/ +[0-9.]+ ms +[0-9]+ //' | cut -c1-200
 fi

@@ -11,7 +11,7 @@ cd "$(dirname "$0")/.."
 OUT=${OUT:-out/kernel-study}
 mkdir -p "$OUT"
 shapes=1x256
-lattices=cubic,fcc,bcc,a15,c15,z
+lattices="" # default: the six crystals, from the registry once built
 dofs=64e6
 profiles=""
 while [ $# -gt 0 ]; do
@@ -29,11 +29,12 @@ nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.max.mem --format
 echo "commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git diff --quiet 2>/dev/null || echo +changes)" |
   tee -a "$OUT/device.txt"
 
-if ! { cmake --preset cuda -DDECGPE_WERROR=ON && cmake --build --preset cuda -j "$(nproc)" --target bench_step test_cuda; } \
+if ! { cmake --preset cuda -DDECGPE_WERROR=ON && cmake --build --preset cuda -j "$(nproc)" --target bench_step test_cuda decgpe; } \
   >"$OUT/build.log" 2>&1; then
   tail -n 30 "$OUT/build.log"
   exit 1
 fi
+lattices=${lattices:-$(build/cuda/cli/decgpe list crystals --csv)}
 build/cuda/verify/test_cuda --gtest_filter="${TESTS:-*Sweep*:*EveryTuning*:*EveryStencil*}" >"$OUT/tests.log" 2>&1 || status=1
 tail -n 3 "$OUT/tests.log"
 

@@ -13,9 +13,10 @@ OUT=${OUT:-out/perf}
 mkdir -p "$OUT"
 device=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -n 1 | tr '[:upper:] ' '[:lower:]-')
 committed=reports/data/$device/bench-gpu.json
-cmake --build --preset cuda --target bench_step >/dev/null
+cmake --build --preset cuda --target bench_step decgpe >/dev/null
+registry() { build/cuda/cli/decgpe list "$@"; } # the names come from the registries
 build/cuda/bench/bench_step --schemes=leapfrog,rk4 --backends=cuda:plain \
-  --lattices=cubic,fcc,bcc,a15,c15,z --dofs=1e6,8e6,64e6 \
+  --lattices="$(registry crystals --csv)" --dofs=1e6,8e6,64e6 \
   --benchmark_out="$OUT/bench-gpu.json" --benchmark_out_format=json >"$OUT/bench-gpu.log" 2>&1
 if [ ! -f "$committed" ]; then
   echo "perf-check: no committed JSON for $device ($committed); run with --update to make this one it"
@@ -26,8 +27,8 @@ status=0
 python3 scripts/perf_compare.py "$committed" "$OUT/bench-gpu.json" | tee "$OUT/perf-check.md" || status=$?
 schemes=reports/data/$device/integrators/bench-schemes.json
 if [ -f "$schemes" ]; then
-  build/cuda/bench/bench_step --schemes=trotter_suzuki,trotter_suzuki4,exponential --backends=cuda:plain \
-    --lattices=cubic,fcc,bcc,a15,c15,z,cubic4 --dofs=64e6 \
+  build/cuda/bench/bench_step --schemes="$(registry schemes | grep -vx "leapfrog\|rk4" | paste -sd, -)" \
+    --backends=cuda:plain --lattices="$(registry lattices --csv)" --dofs=64e6 \
     --benchmark_out="$OUT/bench-schemes.json" --benchmark_out_format=json >"$OUT/bench-schemes.log" 2>&1
   python3 scripts/perf_compare.py "$schemes" "$OUT/bench-schemes.json" | tee -a "$OUT/perf-check.md" || status=$?
 fi

@@ -24,7 +24,7 @@ run() { # run NAME CASE-FILE [--set KEY=VALUE ...]
   fi
 }
 
-for lattice in cubic fcc bcc a15 c15 z; do
+for lattice in $("$build/cli/decgpe" list crystals); do
   run "accuracy_$lattice" "cases/accuracy/$lattice.toml"
 done
 for lattice in cubic bcc; do
@@ -32,7 +32,7 @@ for lattice in cubic bcc; do
     run "refined_${lattice}_$ops" "cases/accuracy/$lattice.toml" --set "operations_per_time=$ops"
   done
 done
-for lattice in cubic fcc bcc a15 c15 z; do
+for lattice in $("$build/cli/decgpe" list crystals); do
   run "placement_$lattice" "cases/accuracy/$lattice.toml" --set "shift=[-0.125, -0.125, -0.125]"
 done
 ctest --test-dir "$build" -R 'FullSize' --output-on-failure >"$runs/fold-test.log" 2>&1 || status=1

@@ -49,7 +49,7 @@ if [ "$placement" = centred ]; then
   done
 fi
 for seed in $(seq 1 "$seeds"); do
-  for lattice in cubic fcc bcc a15 c15 z; do run "seed_${lattice}_${seed}_1e-06" "$lattice" "$seed" 1e-6; done
+  for lattice in $("$build/cli/decgpe" list crystals); do run "seed_${lattice}_${seed}_1e-06" "$lattice" "$seed" 1e-6; done
 done
 
 python3 - "$runs" "$dir/seed-study-$placement.json" "$placement" <<'PY'

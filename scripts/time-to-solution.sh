@@ -9,7 +9,8 @@ OUT=${OUT:-out/time-to-solution}
 mkdir -p "$OUT"
 build=build/cuda
 cmake --build --preset cuda --target decgpe >/dev/null
-for lattice in cubic fcc bcc a15 c15 z; do
+lattices=$("$build/cli/decgpe" list crystals)
+for lattice in $lattices; do
   "$build/cli/decgpe" run "cases/accuracy/$lattice.toml" --backend cuda --quiet --no-state --force \
     --out "$OUT/${lattice}_eq11.h5"
   # The same grid (the h that eq. 11's criterion chose), Δt from the spectral limit instead.
@@ -17,11 +18,11 @@ for lattice in cubic fcc bcc a15 c15 z; do
   "$build/cli/decgpe" run "cases/accuracy/$lattice.toml" --set operations_per_time= --set "h=$h" \
     --set time.dt_fraction_of= --backend cuda --quiet --no-state --force --out "$OUT/${lattice}_limit.h5"
 done
-python3 - "$OUT" <<'PY'
+python3 - "$OUT" $lattices <<'PY'
 import json, sys, h5py
 out = sys.argv[1]
 rows = []
-for lattice in ["cubic", "fcc", "bcc", "a15", "c15", "z"]:
+for lattice in sys.argv[2:]:
     row = {"lattice": lattice}
     for base in ["eq11", "limit"]:
         f = h5py.File(f"{out}/{lattice}_{base}.h5")

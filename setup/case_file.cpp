@@ -340,13 +340,19 @@ std::string adaptive_mismatch(const CaseConfig& c) {
     return {};
   }
   const SchemeEntry& scheme = find_scheme(c.scheme);
-  if (scheme.adaptive == StepControl::fixed) {
-    return "scheme '" + c.scheme +
-           "' is fixed-step (a changed step breaks the leapfrog's invariant Re<psi^{n-1}, "
-           "psi^n> and its two-level start): drop time.adaptive or choose rk4, "
-           "trotter_suzuki, trotter_suzuki4 or exponential";
+  if (scheme.adaptive != StepControl::fixed) {
+    return {};
   }
-  return {};
+  std::string adaptive_schemes;
+  for (const SchemeEntry& s : scheme_registry()) {
+    if (s.adaptive != StepControl::fixed) {
+      adaptive_schemes += (adaptive_schemes.empty() ? "" : ", ") + std::string(s.name);
+    }
+  }
+  return "scheme '" + c.scheme +
+         "' is fixed-step (a changed step breaks the leapfrog's invariant Re<psi^{n-1}, "
+         "psi^n> and its two-level start): drop time.adaptive or choose one of " +
+         adaptive_schemes;
 }
 
 /// time.adaptive and the keys of the step controls (solvers/schemes/step_control.hpp).

@@ -1,7 +1,9 @@
 // The `decgpe lattice` command as a user runs it: valid JSON with every field, and a one-line error
 // otherwise.
 
+#include "lattices/cell_complex.hpp"
 #include "lattices/crystal.hpp"
+#include "solvers/schemes/registry.hpp"
 #include "verify/lattice_params.hpp"
 #include "verify/run_command.hpp"
 
@@ -9,6 +11,7 @@
 #include <cmath>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
+#include <string>
 #include <vector>
 
 namespace decgpe {
@@ -78,6 +81,51 @@ TEST(LatticeCommandErrors, UnknownLatticeIsOneLineAndNonZeroExit) {
   const verify::CommandResult r = verify::run_decgpe("lattice hcp");
   EXPECT_NE(r.exit_code, 0);
   EXPECT_NE(r.output.find("unknown lattice 'hcp'"), std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find('\n'), r.output.size() - 1) << "expected exactly one line: " << r.output;
+}
+
+// `decgpe list`: the registries as scripts and reports read them, in the registries' order.
+std::string joined(auto names, std::string_view separator) {
+  std::string text;
+  for (const std::string_view name : names) {
+    text += (text.empty() ? "" : std::string(separator)) + std::string(name);
+  }
+  return text + "\n";
+}
+
+TEST(ListCommand, PrintsEachRegistryInItsOrder) {
+  EXPECT_EQ(verify::run_decgpe("list lattices").output, joined(lattices::lattice_names(), "\n"));
+  EXPECT_EQ(verify::run_decgpe("list crystals --csv").output,
+            joined(lattices::crystal_names(), ","));
+  std::vector<std::string_view> schemes;
+  for (const SchemeEntry& s : scheme_registry()) {
+    schemes.push_back(s.name);
+  }
+  EXPECT_EQ(verify::run_decgpe("list schemes").output, joined(schemes, "\n"));
+  EXPECT_NE(verify::run_decgpe("list backends").output.find("reference\n"), std::string::npos);
+}
+
+TEST(ListCommand, JsonCarriesEachEntrysFacts) {
+  const verify::CommandResult lattices = verify::run_decgpe("list lattices --json");
+  ASSERT_EQ(lattices.exit_code, 0) << lattices.output;
+  for (const auto& entry : nlohmann::json::parse(lattices.output)) {
+    const auto name = entry.at("name").get<std::string>();
+    EXPECT_EQ(entry.at("crystal").get<bool>(), name != "cubic4");
+    EXPECT_EQ(entry.at("cells_per_structure").get<int>(),
+              lattices::cell_complex(name).cells_per_structure());
+  }
+  const verify::CommandResult schemes = verify::run_decgpe("list schemes --json");
+  ASSERT_EQ(schemes.exit_code, 0) << schemes.output;
+  for (const auto& entry : nlohmann::json::parse(schemes.output)) {
+    const SchemeEntry& s = find_scheme(entry.at("name").get<std::string>());
+    EXPECT_EQ(entry.at("limit_factor").is_null(), s.limit_factor == kUnconditionallyStable);
+  }
+}
+
+TEST(ListCommand, UnknownRegistryIsOneLineAndNonZeroExit) {
+  const verify::CommandResult r = verify::run_decgpe("list meshes");
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_NE(r.output.find("meshes"), std::string::npos) << r.output;
   EXPECT_EQ(r.output.find('\n'), r.output.size() - 1) << "expected exactly one line: " << r.output;
 }
 
