@@ -91,15 +91,14 @@ struct KohnRun {
   double h, dt, omega;
 };
 
-/// The displaced ground state's ⟨x⟩ over one period on `lattice` at `h`, 64 samples, and its
-/// fitted frequency.
-KohnRun kohn_run(const std::string& lattice, double h) {
-  const std::string toml = "lattice = \"" + lattice + "\"\nh = " + std::to_string(h) +
-                           "\ndomain = [10.0, 10.0, 10.0]\ng = 0.0\n[time]\ndt_fraction = 0.5\n"
-                           "end_time = " +
-                           std::to_string(2.0 * std::numbers::pi) +
-                           "\n[initial]\nkappa = 0\noffset = [" + std::to_string(kOffset) +
-                           ", 0.0, 0.0]\n";
+/// The displaced g = 0 ground state's ⟨x⟩ over one period on `lattice` at `h` and interaction
+/// `g`, 64 samples, and its fitted frequency.
+KohnRun kohn_run(const std::string& lattice, double h, double g = 0.0) {
+  const std::string toml =
+      "lattice = \"" + lattice + "\"\nh = " + std::to_string(h) +
+      "\ndomain = [10.0, 10.0, 10.0]\ng = " + std::to_string(g) +
+      "\n[time]\ndt_fraction = 0.5\nend_time = " + std::to_string(2.0 * std::numbers::pi) +
+      "\n[initial]\nkappa = 0\noffset = [" + std::to_string(kOffset) + ", 0.0, 0.0]\n";
   const setup::RunSetup setup = setup::prepare_run(setup::parse_case(toml, "kohn.toml"));
   const std::unique_ptr<Backend> backend = make_backend("openmp", setup.problem);
   const std::unique_ptr<Scheme> scheme = make_scheme("leapfrog", *backend, setup.dt);
@@ -120,13 +119,17 @@ KohnRun kohn_run(const std::string& lattice, double h) {
   return {h, setup.dt, fit_frequency(t, x)};
 }
 
+/// The mean cell spacing of `lattice` per unit h: equal cell densities across lattices at h/unit.
+double unit_of(const std::string& lattice) {
+  const lattices::CellComplex& c = lattices::cell_complex(lattice);
+  return std::cbrt(c.structure_volume() / c.cells_per_structure());
+}
+
 class Kohn : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(Kohn, TheDipoleModeIsAtTheTrapFrequencyToSecondOrderInH) {
   const std::string& lattice = GetParam();
-  // Equal cell density across lattices: h scales with the structure's cell count.
-  const lattices::CellComplex& c = lattices::cell_complex(lattice);
-  const double unit = std::cbrt(c.structure_volume() / c.cells_per_structure());
+  const double unit = unit_of(lattice);
   const KohnRun coarse = kohn_run(lattice, 0.35 / unit), fine = kohn_run(lattice, 0.25 / unit);
   for (const KohnRun& r : {coarse, fine}) {
     ASSERT_GT(r.omega, kLowest + 1e-6) << "the fit ran into its bracket";
@@ -147,6 +150,18 @@ TEST_P(Kohn, TheDipoleModeIsAtTheTrapFrequencyToSecondOrderInH) {
   const double spacing = unit * fine.h;
   EXPECT_LT(e_fine, 0.25 * spacing * spacing);
   EXPECT_NEAR(order, 2.0, 0.15);
+}
+
+// Kohn's theorem holds for any g: the state, a displaced g = 0 Gaussian, breathes as well, yet its
+// centre oscillates at ω = 1. At g = 20 the measured error is 9.2e-3 (cubic) and 5.4e-3 (BCC) at a
+// spacing of 0.25, below the g = 0 bound (the order between 0.35 and 0.25 is 2.05 and 2.06; at
+// g = 100 the errors are alike, 9.5e-3 and 4.9e-3, the orders 2.5 and 1.4: not asserted).
+TEST_P(Kohn, TheDipoleModeStaysAtTheTrapFrequencyWithInteractions) {
+  const std::string& lattice = GetParam();
+  const double unit = unit_of(lattice);
+  const KohnRun r = kohn_run(lattice, 0.25 / unit, 20.0);
+  std::printf("%s g = 20: h = %.4g dt = %.4g omega = %.8f\n", lattice.c_str(), r.h, r.dt, r.omega);
+  EXPECT_LT(std::abs(r.omega - 1.0), 0.25 * 0.25 * 0.25);
 }
 
 INSTANTIATE_TEST_SUITE_P(CubicAndBcc, Kohn, ::testing::Values("cubic", "bcc"));
