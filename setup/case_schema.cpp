@@ -122,8 +122,9 @@ std::vector<CaseKey> top_level_keys() {
        "\"stationary_vortex\"` and a `domain`."},
       {"domain", KeyType::numbers3_or_auto, "a_ho", "required", above(0),
        "Extent of the cuboid centred on the origin that whole structure instances cover, or "
-       "`\"auto\"`: eq. 15's cuboid, outside which |ψ⁰| ≤ 1e-5 max|ψ⁰| (needs `initial.kind = "
-       "\"stationary_vortex\"`); exactly one of `domain` and `structures`."},
+       "`\"auto\"`: eq. 15's cuboid, outside which |ψ⁰| ≤ 1e-5 max|ψ⁰|, grown on each side by "
+       "`initial.offset`'s component (needs `initial.kind = \"stationary_vortex\"`); exactly one "
+       "of `domain` and `structures`."},
       {"structures", KeyType::integers3, "structures", "required",
        between(1, std::numeric_limits<int>::max(), false, false),
        "S, the number of structure instances along x, y and z; exactly one of `domain` and "

@@ -327,9 +327,12 @@ RunSetup prepare_run(const CaseConfig& config, const BeforeAllocating& before_al
       StationaryVortex::solve({config.lambda, config.g, config.kappa}, vortex_cache_dir());
   CaseConfig& c = run.config;
   if (c.domain_auto) {
-    // Eq. 15: the smallest cuboid outside which |ψ| ≤ 1e-5 max|ψ|.
+    // Eq. 15: the smallest cuboid outside which |ψ| ≤ 1e-5 max|ψ|; an offset state swings through
+    // the centre to −offset (Kohn's dipole mode), so the cuboid grows by it on both sides.
     const auto [rho, z] = vortex.extent(1e-5);
-    c.domain = std::array<double, 3>{2.0 * rho, 2.0 * rho, 2.0 * z};
+    c.domain = std::array<double, 3>{2.0 * (rho + std::abs(c.offset[0])),
+                                     2.0 * (rho + std::abs(c.offset[1])),
+                                     2.0 * (z + std::abs(c.offset[2]))};
   }
   if (c.operations_per_time) {
     if (!c.dt_fraction || !c.domain) {

@@ -110,6 +110,19 @@ TEST(InitialState, AnOffsetMovesTheStateNotTheTrapAndImprintsLeaveTheDensity) {
   }
 }
 
+TEST(InitialState, TheAutomaticDomainGrowsByTheOffsetOnBothSides) {
+  const std::string stationary =
+      replace(replace(kCase, "domain = [8.0, 8.0, 8.0]", "domain = \"auto\""), "kappa = 0\n",
+              "kind = \"stationary_vortex\"\nkappa = 1\n");
+  const setup::RunSetup centred = setup::prepare_run(setup::parse_case(stationary, "c.toml"));
+  const setup::RunSetup moved =
+      setup::prepare_run(setup::parse_case(stationary + "offset = [1.0, 0.0, -0.5]\n", "m.toml"));
+  const std::array<double, 3> a = *centred.config.domain, b = *moved.config.domain;
+  EXPECT_DOUBLE_EQ(b[0], a[0] + 2.0);
+  EXPECT_DOUBLE_EQ(b[1], a[1]);
+  EXPECT_DOUBLE_EQ(b[2], a[2] + 1.0);
+}
+
 class InitialStateRun : public verify::RunFixture {};
 
 const std::string kImprinted = kCase + R"(offset = [0.5, 0.0, 0.0]
