@@ -59,9 +59,11 @@ std::string default_cell(std::string_view value) {
 }
 
 std::string table_section(const CaseTable& table) {
-  std::string out = table.name.empty() ? "### Top level"
-                                       : "### `[" + std::string(table.name) + "]` (" +
-                                             (table.required ? "required" : "optional") + ")";
+  const std::string brackets = table.array ? "[[" : "[", closing = table.array ? "]]" : "]";
+  std::string out = table.name.empty()
+                        ? "### Top level"
+                        : "### `" + brackets + std::string(table.name) + closing + "` (" +
+                              (table.required ? "required" : "optional") + ")";
   out += "\n\n" + std::string(table.meaning) + "\n\n";
   out += "| key | type | units | default | range | meaning |\n";
   out += "| --- | --- | --- | --- | --- | --- |\n";

@@ -90,17 +90,47 @@ void write_text_attribute(hid_t object, const std::string& name, const std::stri
   write_attribute(object, name, type, value.empty() ? "" : value.data(), 0);
 }
 
+std::string kind_text(H5T_class_t kind) {
+  switch (kind) {
+  case H5T_STRING:
+    return "strings";
+  case H5T_COMPOUND:
+    return "compound values";
+  case H5T_FLOAT:
+  case H5T_INTEGER:
+    return "real numbers";
+  default:
+    return "values of another kind";
+  }
+}
+
 /// Throws "<where>: holds <class>, not numbers" for a dataset of strings, compounds and the like
 /// (HDF5 converts integers and floats to double, nothing else).
 void require_numbers(hid_t set, const std::string& where) {
   Handle type(H5Dget_type(set), H5Tclose, where);
   const H5T_class_t kind = H5Tget_class(type);
   if (kind != H5T_FLOAT && kind != H5T_INTEGER) {
-    throw std::runtime_error(where + ": holds " +
-                             (kind == H5T_STRING     ? "strings"
-                              : kind == H5T_COMPOUND ? "compound values"
-                                                     : "values of another kind") +
-                             ", not numbers");
+    throw std::runtime_error(where + ": holds " + kind_text(kind) + ", not numbers");
+  }
+}
+
+/// Whether compound `type` has a floating-point member `name`.
+bool has_float_member(hid_t type, const char* name) {
+  const int index = H5Tget_member_index(type, name);
+  return index >= 0 && H5Tget_member_class(type, static_cast<unsigned>(index)) == H5T_FLOAT;
+}
+
+/// Throws "<where>: holds <class>, not complex numbers …" unless the dataset holds a compound of
+/// two floats r and i (what this file writes and h5py writes for complex128 and complex64).
+void require_complex(hid_t set, const std::string& where) {
+  Handle type(H5Dget_type(set), H5Tclose, where);
+  const H5T_class_t kind = H5Tget_class(type);
+  if (kind != H5T_COMPOUND || H5Tget_nmembers(type) != 2 || !has_float_member(type, "r") ||
+      !has_float_member(type, "i")) {
+    throw std::runtime_error(
+        where + ": holds " +
+        (kind == H5T_COMPOUND ? "compounds other than {r, i}" : kind_text(kind)) +
+        ", not complex numbers (a compound {r, i} of floats)");
   }
 }
 
@@ -283,6 +313,10 @@ bool InputFile::has(const std::string& path) const {
   return H5Lexists(file_, path.c_str(), H5P_DEFAULT) > 0;
 }
 
+bool InputFile::has_attribute(const std::string& name) const {
+  return H5Aexists(file_, name.c_str()) > 0;
+}
+
 std::uint64_t InputFile::length(std::int64_t set, const std::string& dataset, int rank) const {
   const std::string where = "cannot read '" + path_.string() + "' dataset '" + dataset + "'";
   Handle space(H5Dget_space(set), H5Sclose, where);
@@ -323,6 +357,7 @@ std::vector<std::int64_t> InputFile::integers(const std::string& dataset) const 
 std::vector<Complex> InputFile::complexes(const std::string& dataset) const {
   const std::string where = "cannot read '" + path_.string() + "' dataset '" + dataset + "'";
   Handle set(H5Dopen2(file_, dataset.c_str(), H5P_DEFAULT), H5Dclose, where + ": no such dataset");
+  require_complex(set, where);
   Handle type(make_complex_type(), H5Tclose, where);
   std::vector<Complex> out(length(set, dataset));
   check(H5Dread(set, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, out.data()), where);
@@ -341,6 +376,8 @@ void InputFile::read_range(const std::string& dataset, std::int64_t type, std::u
   Handle set(H5Dopen2(file_, dataset.c_str(), H5P_DEFAULT), H5Dclose, where + ": no such dataset");
   if (H5Tget_class(type) == H5T_FLOAT) { // read as numbers: the dataset must hold numbers
     require_numbers(set, where);
+  } else { // read as complex numbers
+    require_complex(set, where);
   }
   const std::uint64_t total = length(set, dataset);
   if (offset > total || count > total - offset) {

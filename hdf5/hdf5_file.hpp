@@ -87,10 +87,12 @@ public:
   InputFile& operator=(const InputFile&) = delete;
 
   bool has(const std::string& path) const;
+  bool has_attribute(const std::string& name) const; ///< of the root
   std::vector<double> doubles(const std::string& dataset) const;
   /// A 2-D double dataset, row after row.
   std::vector<double> matrix(const std::string& dataset) const;
   std::vector<std::int64_t> integers(const std::string& dataset) const;
+  /// Complex values: the dataset must hold compounds {r, i} of floats (throws otherwise).
   std::vector<Complex> complexes(const std::string& dataset) const;
   /// The element count of a 1-D dataset.
   std::uint64_t size(const std::string& dataset) const;

@@ -47,6 +47,32 @@ void write_identity(ResultsFile& f, const Backend& backend, const RunIdentity& w
   }
 }
 
+/// What ψ⁰ was made of: the vortex kinds' κ and offset or the file read, and the imprints.
+void write_initial(ResultsFile& f, const setup::CaseConfig& c) {
+  if (c.initial_kind == "file") {
+    f.attribute("initial_file", c.initial_file);
+    f.attribute("initial_dataset", c.initial_dataset);
+  } else {
+    f.attribute("kappa", static_cast<std::int64_t>(c.kappa));
+    f.attribute("initial_offset", std::span<const double>(c.offset));
+  }
+  if (!c.vortices.empty()) { // x, y of each, then each charge
+    std::vector<double> positions;
+    std::vector<std::int64_t> charges;
+    for (const setup::VortexConfig& v : c.vortices) {
+      positions.insert(positions.end(), {v.x, v.y});
+      charges.push_back(v.charge);
+    }
+    f.attribute("vortex_positions", std::span<const double>(positions));
+    f.attribute("vortex_charges", std::span<const std::int64_t>(charges));
+  }
+  if (const auto& r = c.ring) {
+    const std::array<double, 4> ring = {r->x, r->y, r->z, r->radius};
+    f.attribute("ring_centre_radius", std::span<const double>(ring));
+    f.attribute("ring_charge", static_cast<std::int64_t>(r->charge));
+  }
+}
+
 void write_physics(ResultsFile& f, const setup::RunSetup& run) {
   const setup::CaseConfig& c = run.config;
   const Grid& g = run.problem.grid;
@@ -68,8 +94,10 @@ void write_physics(ResultsFile& f, const setup::RunSetup& run) {
   f.attribute("lambda", c.lambda);
   f.attribute("g", c.g);
   f.attribute("initial_state", c.initial_kind);
-  f.attribute("kappa", static_cast<std::int64_t>(c.kappa));
-  f.attribute("mu", run.mu);
+  write_initial(f, c);
+  if (c.initial_kind != "file") { // a state read from a file has no known μ
+    f.attribute("mu", run.mu);
+  }
   if (run.seed) { // [initial.seed]: what the perturbation was, phases included
     const std::vector<std::int64_t> modes(run.seed->modes.begin(), run.seed->modes.end());
     f.attribute("seed_modes", std::span<const std::int64_t>(modes));

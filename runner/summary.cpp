@@ -63,7 +63,7 @@ struct ExactCheck {
 std::optional<ExactCheck> check_against_exact(const RunSetup& run, const io::Series& s) {
   const CaseConfig& c = run.config;
   if (c.initial_kind != "harmonic_vortex" || c.g != 0.0 || c.potential_kind != "harmonic" ||
-      c.seed) {
+      c.seed || !setup::is_plain_vortex(c)) {
     return std::nullopt;
   }
   // ‖ψ − ψ₀e^{−iμt}‖² = N(t) + N(0) − 2 Re(e^{iμt}⟨ψ₀|ψ⟩), from the diagnostics alone.
@@ -90,7 +90,8 @@ void summarise(const RunSetup& run, const io::Series& s, const Outcome& outcome,
   std::printf("t = %.4g: norm %.10g  energy %.10g  %s invariant drift %.2e  |<psi0|psi>| = %.10f\n",
               t_end, s.norm.back(), s.energy.back(), run.config.scheme.c_str(), drift,
               std::hypot(ov.re, ov.im));
-  if (run.config.g == 0.0 && run.config.potential_kind == "harmonic") {
+  if (run.config.g == 0.0 && run.config.potential_kind == "harmonic" &&
+      setup::is_plain_vortex(run.config)) {
     // The exact evolution of the eigenstate is ψ₀ e^{−iμt}: the overlap's phase advances by −μt.
     const double error =
         std::remainder(std::atan2(ov.im, ov.re) + run.mu * t_end, 2.0 * std::numbers::pi);

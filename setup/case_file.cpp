@@ -84,8 +84,13 @@ std::string alternatives(const std::vector<std::string_view>& choices) {
 /// every accessor checks type and finiteness and names the key by its full path when it fails.
 class Section {
 public:
-  Section(const toml::table& table, std::string prefix, const std::string& source)
-      : table_(&table), prefix_(std::move(prefix)), source_(&source) {}
+  /// `prefix` names the keys in messages ("initial.vortices[1]."); `schema_prefix`, where it
+  /// differs, is the table's in the schema ("initial.vortices.").
+  Section(const toml::table& table, std::string prefix, const std::string& source,
+          std::string schema_prefix = {})
+      : table_(&table), prefix_(std::move(prefix)),
+        schema_prefix_(schema_prefix.empty() ? prefix_ : std::move(schema_prefix)),
+        source_(&source) {}
 
   [[noreturn]] void fail(std::string_view what) const {
     throw CaseError(one_line(*source_ + ": " + std::string(what)));
@@ -97,7 +102,8 @@ public:
 
   // A misspelt key must not silently leave the default in place.
   void allow_only_schema_keys() const {
-    const std::string_view table = std::string_view(prefix_).substr(0, prefix_.rfind('.'));
+    const std::string_view table =
+        std::string_view(schema_prefix_).substr(0, schema_prefix_.rfind('.'));
     for (const auto& [key, node] : *table_) {
       if (!is_case_key(table, key.str())) {
         fail("unknown key '" + echo(path(key.str())) + "'");
@@ -159,7 +165,26 @@ public:
     if (!node->is_table()) {
       fail_type(path(key), "a table", *node);
     }
-    return Section(*node->as_table(), path(key) + ".", *source_);
+    return Section(*node->as_table(), path(key) + ".", *source_,
+                   schema_prefix_ + std::string(key) + ".");
+  }
+
+  /// The tables of the array of tables under `key` (`[[key]]`), none when it is absent.
+  std::vector<Section> sections(std::string_view key) const {
+    const toml::node* node = table_->get(key);
+    if (node == nullptr) {
+      return {};
+    }
+    if (!node->is_array_of_tables()) {
+      fail("key '" + path(key) + "' must be an array of tables ([[" + path(key) + "]])");
+    }
+    std::vector<Section> entries;
+    for (std::size_t k = 0; k < node->as_array()->size(); ++k) {
+      entries.emplace_back(*node->as_array()->get(k)->as_table(),
+                           path(key) + "[" + std::to_string(k) + "].", *source_,
+                           schema_prefix_ + std::string(key) + ".");
+    }
+    return entries;
   }
 
   /// The integers of the array under `key` if present: at least one, each in the key's range.
@@ -225,7 +250,7 @@ public:
 
   /// `value` of `key`, refused outside the schema's interval; `shown` names it ("domain[1]").
   double check_range(double value, std::string_view key, const std::string& shown) const {
-    const CaseKey& entry = case_key(path(key));
+    const CaseKey& entry = case_key(schema_prefix_ + std::string(key));
     if (!entry.range.admits(value)) {
       fail("key '" + shown + "' must be " + must_be(entry, value));
     }
@@ -235,7 +260,7 @@ public:
 private:
   /// Refuses a string outside the schema's choices of `key` (or an empty one where it must not be).
   void check_choice(const std::string& value, std::string_view key) const {
-    const KeyRange& range = case_key(path(key)).range;
+    const KeyRange& range = case_key(schema_prefix_ + std::string(key)).range;
     if (range.admits(value)) {
       return;
     }
@@ -274,6 +299,7 @@ private:
 
   const toml::table* table_;
   std::string prefix_;
+  std::string schema_prefix_;
   const std::string* source_;
 };
 
@@ -418,11 +444,60 @@ void read_seed(const Section& s, CaseConfig& c) {
   c.seed = seed;
 }
 
-void read_initial(const Section& i, CaseConfig& c) {
-  i.allow_only_schema_keys();
-  c.initial_kind = i.string("kind").value_or(c.initial_kind);
+/// [[initial.vortices]]: each entry's position and charge, all required.
+void read_vortices(const Section& i, CaseConfig& c) {
+  for (const Section& v : i.sections("vortices")) {
+    v.allow_only_schema_keys();
+    c.vortices.push_back({v.required(&Section::number, "x"), v.required(&Section::number, "y"),
+                          static_cast<int>(v.required(&Section::integer, "charge"))});
+  }
+}
+
+void read_ring(const Section& r, CaseConfig& c) {
+  r.allow_only_schema_keys();
+  RingConfig ring;
+  ring.x = r.number("x").value_or(ring.x);
+  ring.y = r.number("y").value_or(ring.y);
+  ring.z = r.number("z").value_or(ring.z);
+  ring.radius = r.required(&Section::number, "radius");
+  ring.charge = static_cast<int>(r.required(&Section::integer, "charge"));
+  c.ring = ring;
+}
+
+/// kind = "file": the file and dataset of ψ⁰, and no key of the vortex kinds.
+void read_initial_file(const Section& i, CaseConfig& c, const fs::path& base_dir) {
+  for (const std::string_view key : {"kappa", "offset"}) {
+    if (i.has(key)) {
+      i.fail("key '" + i.path(key) + "' applies only to the vortex kinds, not to kind 'file'");
+    }
+  }
+  const fs::path file = i.required(&Section::string, "file");
+  c.initial_file = (file.is_relative() ? base_dir / file : file).string();
+  c.initial_dataset = i.string("dataset").value_or(c.initial_dataset);
+}
+
+/// The vortex kinds: κ, and the offset of their state.
+void read_vortex_kind(const Section& i, CaseConfig& c) {
+  for (const std::string_view key : {"file", "dataset"}) {
+    if (i.has(key)) {
+      i.fail("key '" + i.path(key) + "' applies only to kind 'file'");
+    }
+  }
   c.kappa = static_cast<int>(i.required(&Section::integer, "kappa"));
+  if (const toml::array* offset = i.triple("offset", "numbers")) {
+    for (std::size_t k = 0; k < 3; ++k) {
+      c.offset[k] = i.as_number(*offset->get(k), i.path("offset") + "[" + std::to_string(k) + "]");
+    }
+  }
+}
+
+/// The lattice's stationary state is solved near the sampled vortex, which must then be as it is.
+void read_lattice_stationary(const Section& i, CaseConfig& c) {
   c.lattice_stationary = i.boolean("lattice_stationary").value_or(false);
+  if (c.lattice_stationary && !is_plain_vortex(c)) {
+    i.fail("key '" + i.path("lattice_stationary") +
+           "' solves for the centred vortex: not with kind 'file', an offset, vortices or a ring");
+  }
   if (i.has("stationary_residual") && !c.lattice_stationary) {
     i.fail("key '" + i.path("stationary_residual") + "' needs 'initial.lattice_stationary = true'");
   }
@@ -432,8 +507,28 @@ void read_initial(const Section& i, CaseConfig& c) {
   }
   c.stationary_krylov =
       static_cast<int>(i.integer("stationary_krylov").value_or(c.stationary_krylov));
+}
+
+void read_initial(const Section& i, CaseConfig& c, const fs::path& base_dir) {
+  i.allow_only_schema_keys();
+  c.initial_kind = i.string("kind").value_or(c.initial_kind);
+  if (c.initial_kind == "file") {
+    read_initial_file(i, c, base_dir);
+  } else {
+    read_vortex_kind(i, c);
+  }
+  read_vortices(i, c);
+  if (const std::optional<Section> ring = i.section("ring")) {
+    read_ring(*ring, c);
+  }
+  read_lattice_stationary(i, c);
   if (const std::optional<Section> seed = i.section("seed")) {
     read_seed(*seed, c);
+  }
+  // ψ^{−1} sampled from the continuum is known only for the vortex as it is.
+  if (c.start == "paper" && !is_plain_vortex(c)) {
+    i.fail("time.start = 'paper' samples the vortex's known evolution at -dt: not with kind "
+           "'file', an offset, vortices or a ring");
   }
 }
 
@@ -459,6 +554,11 @@ void read_output(const Section& o, CaseConfig& c) {
 
 } // namespace
 
+bool is_plain_vortex(const CaseConfig& c) {
+  return c.initial_kind != "file" && c.offset == std::array<double, 3>{} && c.vortices.empty() &&
+         !c.ring;
+}
+
 CaseConfig parse_case(std::string_view toml, std::string_view source, const fs::path& base_dir) {
   const std::string source_name(source);
   toml::table root;
@@ -482,7 +582,7 @@ CaseConfig parse_case(std::string_view toml, std::string_view source, const fs::
     read_potential(*potential, c, base_dir);
   }
   read_time(top.required(&Section::section, "time"), c);
-  read_initial(top.required(&Section::section, "initial"), c);
+  read_initial(top.required(&Section::section, "initial"), c, base_dir);
   if (const std::optional<Section> output = top.section("output")) {
     read_output(*output, c);
   }

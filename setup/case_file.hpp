@@ -29,6 +29,28 @@ struct SeedConfig {
   bool operator==(const SeedConfig&) const = default;
 };
 
+/// [[initial.vortices]]: a straight vortex line along z through (x, y), imprinted as a phase
+/// (setup/initial_state.hpp, LineVortex).
+struct VortexConfig {
+  double x = 0.0;
+  double y = 0.0;
+  int charge = 0; ///< winding number q ≠ 0, counter-clockwise about +z for q > 0
+
+  bool operator==(const VortexConfig&) const = default;
+};
+
+/// [initial.ring]: a vortex ring about the axis through (x, y) along z, in the plane z, imprinted
+/// as a phase (setup/initial_state.hpp, VortexRing).
+struct RingConfig {
+  double x = 0.0;
+  double y = 0.0;
+  double z = 0.0;
+  double radius = 0.0; ///< R > 0
+  int charge = 0;      ///< q ≠ 0; q > 0: the flow through the ring runs along +z
+
+  bool operator==(const RingConfig&) const = default;
+};
+
 struct CaseConfig {
   std::string name; ///< the file's stem ("default" for cases/default.toml)
 
@@ -89,9 +111,14 @@ struct CaseConfig {
 
   // [initial]
   /// harmonic_vortex: ψ ∝ (x + iy)^κ e^{−(ρ² + λz²)/2}, exact phase e^{−iμt};
-  /// stationary_vortex: the eq. 14 state of this λ, g and κ.
+  /// stationary_vortex: the eq. 14 state of this λ, g and κ; file: ψ read from an HDF5 dataset.
   std::string initial_kind = "harmonic_vortex";
-  int kappa = 1;                      ///< winding number κ ≥ 0
+  int kappa = 1;                  ///< winding number κ ≥ 0 (the vortex kinds)
+  std::array<double, 3> offset{}; ///< the vortex kinds' state moved by this (a_ho)
+  std::string initial_file;       ///< file: HDF5 file, relative to the case file's folder
+  std::string initial_dataset = "/state/current"; ///< file: complex dataset, one value per cell
+  std::vector<VortexConfig> vortices;             ///< phase imprints of vortex lines
+  std::optional<RingConfig> ring;                 ///< the phase imprint of a vortex ring
   std::optional<SeedConfig> seed;     ///< a controlled perturbation, when [initial.seed] is given
   bool lattice_stationary = false;    ///< start from the grid's own stationary state
   double stationary_residual = 1e-10; ///< its tolerance ‖M(ψ)ψ − μ_h ψ‖
@@ -112,6 +139,10 @@ void override_scheme(CaseConfig& config, const std::string& scheme);
 
 /// A case file's text, read with a bound (regular files of at most 1 MiB; throws CaseError).
 std::string read_case_text(const std::filesystem::path& path);
+
+/// Whether ψ⁰ is a vortex kind's state as it is (not moved, no imprint, not read from a file): the
+/// states whose evolution e^{−iμt} the paper's start and the exact check know.
+bool is_plain_vortex(const CaseConfig& config);
 
 /// Reads and validates a case file (throws CaseError; a missing or unreadable file is a CaseError
 /// too).

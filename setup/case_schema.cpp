@@ -71,6 +71,8 @@ KeyRange schemes_known() {
 // A winding beyond this is far outside any trap state the solver is meant for, so it is most likely
 // a typo.
 constexpr double kMaxKappa = 30;
+// An imprinted vortex's or ring's charge, either sense.
+constexpr double kMaxCharge = 30;
 // The split patterns of interest are 2- to 4-fold; 8 leaves room for their harmonics.
 constexpr double kMaxSeedMode = 8;
 
@@ -84,6 +86,19 @@ constexpr std::array kTables{
               "ψ⁰(r) (1 + ε Σ_m cos(mφ + θ_m)), φ the azimuth about the z axis, one random phase "
               "θ_m per mode from `seed` (recorded in the results as `seed_phases`). It seeds the "
               "vortex's split with chosen azimuthal content instead of the grid's own."},
+    CaseTable{"initial.vortices", false,
+              "Vortex lines along z imprinted on ψ⁰, one `[[initial.vortices]]` table each: ψ⁰ "
+              "times e^{iqθ}, θ = atan2(y − y₀, x − x₀), a pure phase (the density is left as it "
+              "is and the core fills in as ψ evolves, as after an imprint in the laboratory). "
+              "Positions are the trap's, not moved by `offset`.",
+              true},
+    CaseTable{
+        "initial.ring", false,
+        "A vortex ring imprinted on ψ⁰: the circle of radius R about the axis through (x, y) "
+        "along z, in the plane z: ψ⁰ times e^{iqθ}, θ = atan2(z − z_ring, R − ρ), ρ the "
+        "distance from the axis, a pure phase that winds by 2πq around the ring's core, "
+        "right-handed about the azimuthal direction (counter-clockwise seen from +z). For q > "
+        "0 the flow through the ring runs along +z, the way the ring then moves."},
     CaseTable{"output", false, "Checkpoints during a run."},
     CaseTable{"cuda", false,
               "The CUDA backend's tunables: they change its speed, never its results, and are "
@@ -107,8 +122,9 @@ std::vector<CaseKey> top_level_keys() {
        "\"stationary_vortex\"` and a `domain`."},
       {"domain", KeyType::numbers3_or_auto, "a_ho", "required", above(0),
        "Extent of the cuboid centred on the origin that whole structure instances cover, or "
-       "`\"auto\"`: eq. 15's cuboid, outside which |ψ⁰| ≤ 1e-5 max|ψ⁰| (needs `initial.kind = "
-       "\"stationary_vortex\"`); exactly one of `domain` and `structures`."},
+       "`\"auto\"`: eq. 15's cuboid, outside which |ψ⁰| ≤ 1e-5 max|ψ⁰|, grown on each side by "
+       "`initial.offset`'s component (needs `initial.kind = \"stationary_vortex\"`); exactly one "
+       "of `domain` and `structures`."},
       {"structures", KeyType::integers3, "structures", "required",
        between(1, std::numeric_limits<int>::max(), false, false),
        "S, the number of structure instances along x, y and z; exactly one of `domain` and "
@@ -202,11 +218,30 @@ std::vector<CaseKey> time_keys() {
 std::vector<CaseKey> initial_output_cuda_keys() {
   return {
       {"initial.kind", KeyType::string, "—", "\"harmonic_vortex\"",
-       one_of({"harmonic_vortex", "stationary_vortex"}),
+       one_of({"harmonic_vortex", "stationary_vortex", "file"}),
        "ψ ∝ (x + iy)^κ e^{−(ρ² + λz²)/2}, exact for g = 0 with μ = κ + 1 + λ/2, or eq. 14's "
-       "stationary vortex of λ, g and κ, solved spectrally and cached (`DECGPE_CACHE`)."},
+       "stationary vortex of λ, g and κ, solved spectrally and cached (`DECGPE_CACHE`), or ψ read "
+       "from an HDF5 file of a run on the same grid (`file`, `dataset`)."},
       {"initial.kappa", KeyType::integer, "—", "required", between(0, kMaxKappa, false, false),
-       "Winding number κ: the phase turns by 2πκ around the z axis."},
+       "Winding number κ: the phase turns by 2πκ around the z axis; required with the vortex "
+       "kinds, refused with `kind = \"file\"`."},
+      {"initial.offset",
+       KeyType::numbers3,
+       "a_ho",
+       "[0.0, 0.0, 0.0]",
+       {},
+       "The vortex kinds' state moved by this, ψ⁰(r − offset), the trap left centred (a "
+       "displaced state oscillates at the trap frequencies: Kohn's theorem); not with `kind = "
+       "\"file\"`, `lattice_stationary` or `time.start = \"paper\"`."},
+      {"initial.file", KeyType::string, "path", "required", non_empty(),
+       "HDF5 file of ψ⁰, relative to the case file's folder: a results file or checkpoint of a "
+       "run on the same grid, or any file with such a dataset; required with and only with `kind "
+       "= \"file\"`."},
+      {"initial.dataset", KeyType::string, "—", "\"/state/current\"", non_empty(),
+       "Dataset in `file` holding ψ⁰: one-dimensional, complex (a compound {r, i} of floats, as "
+       "h5py writes complex128), one finite value per cell in the solver's memory order (§4); "
+       "normalised on the grid as read. A results file's lattice and h must be the case's. Only "
+       "with `kind = \"file\"`."},
       {"initial.lattice_stationary",
        KeyType::boolean,
        "—",
@@ -233,6 +268,19 @@ std::vector<CaseKey> initial_output_cuda_keys() {
       {"initial.seed.seed", KeyType::integer, "—", "1", at_least(0),
        "Seed of the phases θ_m (a 64-bit Mersenne twister, one draw per m = 1…8 whichever modes "
        "are chosen, so that a mode's phase does not depend on the others)."},
+      {"initial.vortices.x", KeyType::number, "a_ho", "required", {}, "x₀ of the vortex line."},
+      {"initial.vortices.y", KeyType::number, "a_ho", "required", {}, "y₀ of the vortex line."},
+      {"initial.vortices.charge", KeyType::integer, "—", "required",
+       between(-kMaxCharge, kMaxCharge, false, false),
+       "Its charge q: the phase turns by 2πq counter-clockwise about +z (0 imprints nothing)."},
+      {"initial.ring.radius", KeyType::number, "a_ho", "required", above(0),
+       "R, the radius of the ring's core circle."},
+      {"initial.ring.charge", KeyType::integer, "—", "required",
+       between(-kMaxCharge, kMaxCharge, false, false),
+       "Its charge q: the phase turns by 2πq around the core (0 imprints nothing)."},
+      {"initial.ring.x", KeyType::number, "a_ho", "0.0", {}, "x of the ring's axis."},
+      {"initial.ring.y", KeyType::number, "a_ho", "0.0", {}, "y of the ring's axis."},
+      {"initial.ring.z", KeyType::number, "a_ho", "0.0", {}, "z of the ring's plane."},
       {"output.checkpoint_every", KeyType::integer, "steps", "0", at_least(0),
        "Steps between checkpoints (0: none by steps; a stopped run writes one anyway)."},
       {"output.checkpoint_minutes", KeyType::number, "minutes", "0.0", at_least(0),

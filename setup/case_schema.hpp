@@ -60,6 +60,7 @@ struct CaseTable {
   std::string_view name; ///< "" for the top level
   bool required;
   std::string_view meaning;
+  bool array = false; ///< an array of tables, `[[name]]`: each entry has the table's keys
 };
 
 /// A variable of the environment that stands in for a setting no case gives.

@@ -159,10 +159,70 @@ std::array<int, 3> domain_structures(const CaseConfig& config,
   return structures_covering(complex, *config.domain, config.h);
 }
 
-/// Everything after the state is chosen, for either kind of state.
-template <class State>
-void finish(RunSetup& run, const State& state, const lattices::CellComplex& complex,
-            const BeforeAllocating& before_allocating, MPI_Comm comm, const SlabBalance& balance) {
+/// The case's state before its imprints and seed, ψ(r_i, t) on this process's cells, unnormalised
+/// (t ≠ 0 only for the paper's start, which only the vortex kinds as they are have).
+using StateSampler = std::function<std::vector<Complex>(const Grid& grid, double t)>;
+
+template <class State> StateSampler sampler_of(State state) {
+  return [state = std::move(state)](const Grid& grid, double t) {
+    return sample(grid, state, t, 1.0);
+  };
+}
+
+/// A results file's lattice and h, where it records them, must be the case's.
+void check_same_grid(const io::InputFile& file, const CaseConfig& c, const std::string& where) {
+  if (file.has_attribute("lattice") && file.text_attribute("lattice") != c.lattice) {
+    throw std::invalid_argument(where + " is of lattice '" + file.text_attribute("lattice") +
+                                "', the case's is '" + c.lattice + "'");
+  }
+  if (file.has_attribute("h") && std::abs(file.number_attribute("h") - c.h) > 1e-12 * c.h) {
+    throw std::invalid_argument(
+        where + format(" is of h = %.6g, the case's is %.6g", file.number_attribute("h"), c.h));
+  }
+}
+
+/// kind = "file": ψ⁰ on this process's cells, refused in one line naming the file and dataset when
+/// either is missing, the dataset is not one complex value per cell, or a value is not finite.
+std::vector<Complex> read_state(const CaseConfig& c, const Grid& grid) {
+  const std::string where =
+      "initial state '" + c.initial_file + "' dataset '" + c.initial_dataset + "'";
+  const io::InputFile file(c.initial_file);
+  check_same_grid(file, c, where);
+  const std::uint64_t values = file.size(c.initial_dataset);
+  if (static_cast<std::int64_t>(values) != grid.global_cells()) {
+    throw std::invalid_argument(where + " has " + std::to_string(values) +
+                                " values, the grid has " + std::to_string(grid.global_cells()) +
+                                " cells");
+  }
+  const auto offset = static_cast<std::uint64_t>(grid.z_offset * grid.slice_cells());
+  std::vector<Complex> psi =
+      file.complexes(c.initial_dataset, offset, static_cast<std::uint64_t>(grid.cells()));
+  for (std::size_t i = 0; i < psi.size(); ++i) {
+    if (!std::isfinite(psi[i].re) || !std::isfinite(psi[i].im)) {
+      throw std::invalid_argument(where + " has a non-finite value at index " +
+                                  std::to_string(offset + i));
+    }
+  }
+  return psi;
+}
+
+/// [[initial.vortices]] and [initial.ring] as one phase imprint.
+PhaseImprint imprint_of(const CaseConfig& c) {
+  PhaseImprint imprint;
+  for (const VortexConfig& v : c.vortices) {
+    imprint.lines.push_back({v.x, v.y, v.charge});
+  }
+  if (c.ring) {
+    imprint.ring = VortexRing{c.ring->x, c.ring->y, c.ring->z, c.ring->radius, c.ring->charge};
+  }
+  return imprint;
+}
+
+/// Everything after the state is chosen, for every kind of state (`mu`: its chemical potential,
+/// NaN where it has none).
+void finish(RunSetup& run, double mu, const StateSampler& state,
+            const lattices::CellComplex& complex, const BeforeAllocating& before_allocating,
+            MPI_Comm comm, const SlabBalance& balance) {
   const CaseConfig& config = run.config;
   Problem& p = run.problem;
   std::array<int, 3> size{};
@@ -195,9 +255,12 @@ void finish(RunSetup& run, const State& state, const lattices::CellComplex& comp
   p.grid = run.layout.local(whole);
   p.potential = make_potential(config, p.grid);
   p.g = config.g;
-  run.mu = state.mu();
+  run.mu = mu;
 
-  std::vector<Complex> psi0 = sample(p.grid, state, 0.0, 1.0);
+  std::vector<Complex> psi0 = state(p.grid, 0.0);
+  if (!config.vortices.empty() || config.ring) {
+    apply_imprint(p.grid, imprint_of(config), psi0);
+  }
   if (config.seed) {
     run.seed = AzimuthalSeed::draw(config.seed->modes, config.seed->amplitude,
                                    static_cast<std::uint64_t>(config.seed->seed));
@@ -222,7 +285,10 @@ void finish(RunSetup& run, const State& state, const lattices::CellComplex& comp
   run.schedule.checkpoint_every = config.checkpoint_every;
   run.schedule.stop_when_error_exceeds = config.stop_when_error_exceeds.value_or(0.0);
   if (config.start == "paper" && !config.lattice_stationary) {
-    run.previous = sample(p.grid, state, -run.dt, run.normalisation);
+    run.previous = state(p.grid, -run.dt);
+    for (Complex& z : run.previous) {
+      z = run.normalisation * z;
+    }
     if (run.seed) { // the same perturbation on both levels
       apply_seed(p.grid, *run.seed, run.previous);
     }
@@ -243,18 +309,30 @@ RunSetup prepare_run(const CaseConfig& config, const BeforeAllocating& before_al
   RunSetup run;
   run.config = config;
   const lattices::CellComplex& complex = lattices::cell_complex(config.lattice);
+  const lattices::Vec3 offset{config.offset[0], config.offset[1], config.offset[2]};
   if (config.initial_kind == "harmonic_vortex") {
-    finish(run, HarmonicVortex{config.kappa, config.lambda}, complex, before_allocating, comm,
-           balance);
+    const HarmonicVortex vortex{config.kappa, config.lambda};
+    finish(run, vortex.mu(), sampler_of(Displaced<HarmonicVortex>{vortex, offset}), complex,
+           before_allocating, comm, balance);
+    return run;
+  }
+  if (config.initial_kind == "file") {
+    finish(
+        run, std::numeric_limits<double>::quiet_NaN(),
+        [&config](const Grid& grid, double /*t = 0*/) { return read_state(config, grid); }, complex,
+        before_allocating, comm, balance);
     return run;
   }
   const StationaryVortex vortex =
       StationaryVortex::solve({config.lambda, config.g, config.kappa}, vortex_cache_dir());
   CaseConfig& c = run.config;
   if (c.domain_auto) {
-    // Eq. 15: the smallest cuboid outside which |ψ| ≤ 1e-5 max|ψ|.
+    // Eq. 15: the smallest cuboid outside which |ψ| ≤ 1e-5 max|ψ|; an offset state swings through
+    // the centre to −offset (Kohn's dipole mode), so the cuboid grows by it on both sides.
     const auto [rho, z] = vortex.extent(1e-5);
-    c.domain = std::array<double, 3>{2.0 * rho, 2.0 * rho, 2.0 * z};
+    c.domain = std::array<double, 3>{2.0 * (rho + std::abs(c.offset[0])),
+                                     2.0 * (rho + std::abs(c.offset[1])),
+                                     2.0 * (z + std::abs(c.offset[2]))};
   }
   if (c.operations_per_time) {
     if (!c.dt_fraction || !c.domain) {
@@ -267,7 +345,8 @@ RunSetup prepare_run(const CaseConfig& config, const BeforeAllocating& before_al
             .h;
   }
   run.effective_wavelength = 2.0 * std::numbers::pi / std::sqrt(2.0 * vortex.energies().kinetic);
-  finish(run, vortex, complex, before_allocating, comm, balance);
+  finish(run, vortex.mu(), sampler_of(Displaced<StationaryVortex>{vortex, offset}), complex,
+         before_allocating, comm, balance);
   return run;
 }
 

@@ -20,6 +20,27 @@ Complex HarmonicVortex::value(const lattices::Vec3& r, double t) const {
   return {envelope * (w.re * e.re - w.im * e.im), envelope * (w.re * e.im + w.im * e.re)};
 }
 
+double PhaseImprint::phase(const lattices::Vec3& r) const {
+  double theta = 0.0;
+  for (const LineVortex& v : lines) {
+    theta += v.charge * std::atan2(r.y - v.y0, r.x - v.x0);
+  }
+  if (ring) {
+    const double rho = std::hypot(r.x - ring->x0, r.y - ring->y0);
+    theta += ring->charge * std::atan2(r.z - ring->z0, ring->radius - rho);
+  }
+  return theta;
+}
+
+void apply_imprint(const Grid& grid, const PhaseImprint& imprint, std::span<Complex> psi) {
+#pragma omp parallel for schedule(static)
+  for (std::int64_t i = 0; i < grid.cells(); ++i) {
+    const double theta = imprint.phase(grid.position(i));
+    psi[static_cast<std::size_t>(i)] =
+        mul(Complex{std::cos(theta), std::sin(theta)}, psi[static_cast<std::size_t>(i)]);
+  }
+}
+
 AzimuthalSeed AzimuthalSeed::draw(std::vector<int> modes, double amplitude, std::uint64_t seed) {
   constexpr int kDrawn = 8;
   std::mt19937_64 engine(seed);

@@ -5,6 +5,7 @@
 #include "solvers/grid.hpp"
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -19,6 +20,46 @@ struct HarmonicVortex {
   double mu() const { return kappa + 1.0 + 0.5 * lambda; }
   Complex value(const lattices::Vec3& r, double t) const; ///< unnormalised
 };
+
+/// `state` moved by `offset`, the trap left where it is: value(r, t) = state.value(r − offset, t).
+/// Not stationary: in the harmonic trap its centre of mass oscillates at the trap frequencies.
+template <class State> struct Displaced {
+  State state;
+  lattices::Vec3 offset;
+
+  double mu() const { return state.mu(); } ///< the unmoved state's
+  Complex value(const lattices::Vec3& r, double t) const { return state.value(r - offset, t); }
+};
+
+/// A straight vortex line along z through (x0, y0): the phase q·atan2(y − y0, x − x0), which winds
+/// by 2πq counter-clockwise about +z.
+struct LineVortex {
+  double x0 = 0.0, y0 = 0.0;
+  int charge = 1;
+};
+
+/// A vortex ring of radius R about the axis through (x0, y0) along z, in the plane z = z0: the
+/// phase q·atan2(z − z0, R − ρ), ρ the distance from the axis, which winds by 2πq around the core
+/// circle, right-handed about the azimuthal direction φ̂ (counter-clockwise seen from +z). For
+/// q > 0 the vorticity runs along φ̂ and the phase grows with z through the ring: the flow runs
+/// along +z there, the way the ring moves.
+struct VortexRing {
+  double x0 = 0.0, y0 = 0.0, z0 = 0.0, radius = 1.0;
+  int charge = 1;
+};
+
+/// Vortices imprinted as a pure phase, ψ ← ψ e^{iθ(r)}: the density is left as it is (the cores
+/// fill in as ψ evolves, as after a phase imprint in the laboratory), so the imprint keeps the norm
+/// and needs no length scale for the core.
+struct PhaseImprint {
+  std::vector<LineVortex> lines;
+  std::optional<VortexRing> ring;
+
+  double phase(const lattices::Vec3& r) const; ///< θ(r), the lines' and the ring's summed
+};
+
+/// ψ_i ← ψ_i e^{iθ(r_i)} at every cell.
+void apply_imprint(const Grid& grid, const PhaseImprint& imprint, std::span<Complex> psi);
 
 /// A perturbation of chosen azimuthal content, the same function of position on every lattice:
 /// ψ(r) (1 + ε Σ_m cos(mφ + θ_m)), φ the azimuth about the z axis.

@@ -5,6 +5,7 @@
 #include "setup/case_file.hpp"
 #include "setup/case_schema.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <filesystem>
@@ -511,6 +512,41 @@ std::string refusal(std::vector<std::string> overrides) {
   return {};
 }
 
+/// Whether `key` is in an array of tables ([[initial.vortices]]).
+bool in_array_table(const CaseKey& key) {
+  const auto tables = setup::case_tables();
+  return std::ranges::any_of(
+      tables, [&](const setup::CaseTable& t) { return t.array && t.name == key.table(); });
+}
+
+/// How the parser names `key` in its messages: an array of tables' key by its first entry.
+std::string entry_name(const CaseKey& key) {
+  return in_array_table(key) ? std::string(key.table()) + "[0]." + std::string(key.name())
+                             : std::string(key.key);
+}
+
+/// The override that sets `key` to the TOML `value` ("": removes it). An array of tables' key is
+/// set in a one-entry array whose other required keys have valid values (a dotted override cannot
+/// reach into an array).
+std::string assignment(const CaseKey& key, const std::string& value) {
+  if (!in_array_table(key)) {
+    return std::string(key.key) + "=" + value;
+  }
+  std::string entry;
+  for (const CaseKey& other : setup::case_keys()) {
+    if (other.table() != key.table()) {
+      continue;
+    }
+    const bool itself = other.key == key.key;
+    if (itself ? value.empty() : other.default_value != "required") {
+      continue;
+    }
+    const std::string given = itself ? value : other.type == KeyType::integer ? "1" : "0.5";
+    entry += (entry.empty() ? "" : ", ") + std::string(other.name()) + " = " + given;
+  }
+  return std::string(key.table()) + "=[{" + entry + "}]";
+}
+
 /// Overrides that make kMinimal a case where `key` applies (the rules between keys, which the
 /// parser keeps), ending with the key removed.
 std::vector<std::string> context_of(const CaseKey& key) {
@@ -522,6 +558,10 @@ std::vector<std::string> context_of(const CaseKey& key) {
     context = {"time.scheme=rk4", "time.steps=", "time.end_time=1.0"};
   } else if (k == "time.theta" || k == "time.density_floor" || k == "time.tolerance") {
     context = {"time.scheme=rk4", "time.steps=", "time.end_time=1.0", "time.adaptive=true"};
+  } else if (k == "initial.file" || k == "initial.dataset") {
+    context = {"initial.kind=file", "initial.kappa=", "initial.file=w.h5"};
+  } else if (key.table() == "initial.ring") { // its required keys but this one
+    context = {"initial.ring.radius=1.0", "initial.ring.charge=1"};
   } else if (k == "initial.stationary_residual" || k == "initial.stationary_krylov") {
     context = {"initial.lattice_stationary=true"};
   } else if (k == "time.dt_fraction" || k == "time.dt_fraction_of") {
@@ -537,7 +577,7 @@ std::vector<std::string> context_of(const CaseKey& key) {
                "time.dt_fraction_of=eq11",
                "initial.kind=stationary_vortex"};
   }
-  context.push_back(std::string(key.key) + "=");
+  context.push_back(assignment(key, ""));
   return context;
 }
 
@@ -643,7 +683,7 @@ TEST(CaseSchema, DefaultsAreTheParsersAndRequiredKeysAreAskedFor) {
     const std::vector<std::string> context = context_of(key);
     if (key.default_value == "required") {
       const std::string message = refusal(context);
-      EXPECT_NE(message.find("'" + std::string(key.key) + "'"), std::string::npos)
+      EXPECT_NE(message.find("'" + entry_name(key) + "'"), std::string::npos)
           << key.key << ": " << message;
       continue;
     }
@@ -652,7 +692,7 @@ TEST(CaseSchema, DefaultsAreTheParsersAndRequiredKeysAreAskedFor) {
       continue;
     }
     std::vector<std::string> given = context;
-    given.push_back(std::string(key.key) + "=" + std::string(key.default_value));
+    given.push_back(assignment(key, std::string(key.default_value)));
     EXPECT_TRUE(minimal_with(given) == absent) << key.key << " = " << key.default_value;
   }
 }
@@ -693,9 +733,12 @@ TEST(CaseSchema, TheParserAcceptsAndReadsEveryKey) {
     bool changes = false;
     for (const std::string& value : valid_values(key)) {
       std::vector<std::string> given = context;
-      given.push_back(std::string(key.key) + "=" + value);
+      given.push_back(assignment(key, value));
       if (key.key == "potential.kind" && value == "\"tabulated\"") {
         given.push_back("potential.file=v.h5"); // the rule in code: tabulated needs a file
+      }
+      if (key.key == "initial.kind" && value == "\"file\"") { // a file, and no κ
+        given.insert(given.end(), {"initial.kappa=", "initial.file=w.h5"});
       }
       ASSERT_EQ(refusal(given), "") << key.key << " = " << value;
       changes = changes || (!required && !(minimal_with(given) == minimal_with(context)));
@@ -713,10 +756,10 @@ TEST(CaseSchema, EveryRangeIsCheckedAtItsEnds) {
       continue;
     }
     const double inside = inside_values(key).front();
-    const std::string shown = std::string(key.key) + (is_array(key) ? "[0]" : "");
+    const std::string shown = entry_name(key) + (is_array(key) ? "[0]" : "");
     for (const double value : outside_values(key)) {
       std::vector<std::string> given = context_of(key);
-      given.push_back(std::string(key.key) + "=" + toml_value(key, value, inside));
+      given.push_back(assignment(key, toml_value(key, value, inside)));
       const std::string message = refusal(given);
       EXPECT_TRUE(message.starts_with(std::string(kSource) + ": key '" + shown + "' must be "))
           << given.back() << ": " << message;
@@ -725,7 +768,7 @@ TEST(CaseSchema, EveryRangeIsCheckedAtItsEnds) {
     }
     for (const double value : inside_values(key)) {
       std::vector<std::string> given = context_of(key);
-      given.push_back(std::string(key.key) + "=" + toml_value(key, value, inside));
+      given.push_back(assignment(key, toml_value(key, value, inside)));
       EXPECT_EQ(refusal(given), "") << given.back();
     }
   }

@@ -1,7 +1,9 @@
-"""Read decgpe results files: `decgpe.load(path)` returns a `Result` with numpy arrays (see README.md)."""
+"""Read decgpe results files: `decgpe.load(path)` returns a `Result` with numpy arrays (see README.md); write a
+tabulated potential on a run's grid with `decgpe.write_potential`."""
 
 from importlib import metadata
 
+from .potential import write_potential
 from .results import Result, Snapshot, attributes, load
 
 try:
@@ -13,4 +15,4 @@ except metadata.PackageNotFoundError:  # imported from the source tree without i
     with open(Path(__file__).resolve().parent.parent / "pyproject.toml", "rb") as _f:
         __version__ = tomllib.load(_f)["project"]["version"]
 
-__all__ = ["Result", "Snapshot", "attributes", "load", "__version__"]
+__all__ = ["Result", "Snapshot", "attributes", "load", "write_potential", "__version__"]
