@@ -4,14 +4,15 @@
 
 #include "analysis/vortex_lines.hpp"
 #include "setup/initial_state.hpp"
+#include "solvers/backend_registry.hpp"
 #include "verify/lattice_params.hpp"
+#include "verify/random_phases.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <gtest/gtest.h>
 #include <map>
 #include <numbers>
-#include <random>
 
 namespace decgpe {
 namespace {
@@ -101,6 +102,14 @@ protected:
     return d;
   }
   static double height(const Grid& g) { return g.size[2] * g.box.z; }
+  static std::vector<PiercedEdge> on_backend(std::string_view name, const Grid& g,
+                                             const std::vector<Complex>& psi) {
+    const Problem p{g, {}, 0.0};
+    const std::unique_ptr<Backend> backend = make_backend(name, p);
+    const VectorId v = backend->create_vector();
+    backend->upload(v, psi);
+    return backend->vortex_flux(v);
+  }
 };
 
 // One open line along the axis from bottom to top, charge 1 upwards.
@@ -173,13 +182,7 @@ TEST_P(Lines, VortexRingIsOneClosedLineOfItsRadius) {
 // use every pierced edge once, closed or ending on the boundary (no charge above 1: no junction).
 TEST_P(Lines, RandomPhasesConserveFluxAtEveryVertex) {
   const Grid g = grid();
-  std::mt19937_64 rng(33);
-  std::vector<Complex> psi(static_cast<std::size_t>(g.cells()));
-  for (Complex& v : psi) {
-    const double theta = 2.0 * kPi * static_cast<double>(rng() >> 11) * 0x1.0p-53;
-    v = {std::cos(theta), std::sin(theta)};
-  }
-  const std::vector<PiercedEdge> edges = pierced(g, psi);
+  const std::vector<PiercedEdge> edges = pierced(g, verify::random_phases(g));
   const analysis::PrimalEdges primal(g);
   std::map<analysis::Vertex, int> divergence;
   int largest = 0;
@@ -206,6 +209,18 @@ TEST_P(Lines, RandomPhasesConserveFluxAtEveryVertex) {
     }
   }
   EXPECT_EQ(segments, edges.size());
+}
+
+// The backends' kernel against the host detector: the same list, bit for bit.
+TEST_P(Lines, ReferenceAndOpenMPFindTheSameEdges) {
+  const Grid g = grid();
+  for (const std::vector<Complex>& psi :
+       {verify::random_phases(g), sample(g, HarmonicVortex{10, 1.0}, 0.0, 1.0)}) {
+    const std::vector<PiercedEdge> host = pierced(g, psi);
+    ASSERT_FALSE(host.empty());
+    EXPECT_EQ(on_backend("reference", g, psi), host);
+    EXPECT_EQ(on_backend("openmp", g, psi), host);
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(EveryStencil, Lines, verify::every_stencil(), verify::lattice_name);
