@@ -1,11 +1,11 @@
 # `cmake --install`: the decgpe executable, the libraries a program links to drive the solver itself, their headers
 # under include/decgpe, and a package config, so that find_package(decgpe) gives decgpe::lattices, decgpe::solvers,
-# decgpe::setup, decgpe::hdf5 and decgpe::io (verify/install_consumer/ is the ctest that uses one).
+# decgpe::analysis, decgpe::setup, decgpe::hdf5 and decgpe::io (verify/install_consumer/ is the ctest that uses one).
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
 set(decgpe_config_dir ${CMAKE_INSTALL_LIBDIR}/cmake/decgpe)
-set(decgpe_installed_libraries decgpe_lattices decgpe_solvers decgpe_setup decgpe_hdf5 decgpe_io decgpe_build_info)
+set(decgpe_installed_libraries decgpe_lattices decgpe_solvers decgpe_analysis decgpe_setup decgpe_hdf5 decgpe_io decgpe_build_info)
 
 foreach(library IN LISTS decgpe_installed_libraries)
   string(REPLACE "decgpe_" "" short ${library})
@@ -33,7 +33,7 @@ install(FILES LICENSE CITATION.cff DESTINATION ${CMAKE_INSTALL_DOCDIR})
 set_target_properties(decgpe PROPERTIES INSTALL_RPATH_USE_LINK_PATH ON)
 install(TARGETS ${decgpe_installed_libraries} decgpe_warnings EXPORT decgpeTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
-install(DIRECTORY lattices solvers hdf5 setup io DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/decgpe
+install(DIRECTORY lattices solvers analysis hdf5 setup io DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/decgpe
         FILES_MATCHING PATTERN "*.hpp")
 install(FILES cli/build_info.hpp DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/decgpe/cli)
 install(EXPORT decgpeTargets NAMESPACE decgpe:: DESTINATION ${decgpe_config_dir})

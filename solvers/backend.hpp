@@ -13,6 +13,7 @@
 #include "solvers/cell_arithmetic.hpp"
 #include "solvers/complex.hpp"
 #include "solvers/problem.hpp"
+#include "solvers/vortex_flux.hpp"
 
 #include <memory>
 #include <span>
@@ -135,6 +136,11 @@ public:
   /// Over the owned cells of x (and y, or kNoVector): the maxima of StepMaxima. A reduction
   /// kernel; the two numbers are on the host when it returns.
   virtual StepMaxima step_maxima(VectorId x, VectorId y, double density_floor) = 0;
+
+  /// The edges ψ = `psi` pierces (solvers/vortex_flux.hpp): those of the owned instances whose ring
+  /// lies in the domain and whose flux is not zero, sorted by edge id; only they reach the host. A
+  /// slab backend gathers every rank's, so each rank holds the whole domain's list.
+  virtual std::vector<PiercedEdge> vortex_flux(VectorId psi) = 0;
 
   /// The tunables it runs with, each as "value (where it came from)", for the results: they change
   /// its speed, never its results (solvers/backend_registry.hpp, BackendTuning).

@@ -80,6 +80,10 @@ KernelAccess diagnostics_access(VectorId current, VectorId previous, VectorId re
   return {current, {previous, reference}, {kNoVector, kNoVector}};
 }
 
+KernelAccess vortex_flux_access(VectorId psi) {
+  return {psi, {kNoVector, kNoVector}, {kNoVector, kNoVector}};
+}
+
 SliceRange HaloSchedule::computable(const KernelAccess& kernel) const {
   SliceRange r = reach(current(kernel.stencil_input));
   for (const VectorId v : kernel.pointwise) {

@@ -41,6 +41,8 @@ KernelAccess apply_m_access(VectorId in, VectorId out);
 KernelAccess leapfrog_access(VectorId older, VectorId newer);
 /// The diagnostics: ½Lψ reads `current` at neighbours (writes nothing).
 KernelAccess diagnostics_access(VectorId current, VectorId previous, VectorId reference);
+/// The vortex flux: ψ read at the rings about the edges, within one slice like a stencil.
+KernelAccess vortex_flux_access(VectorId psi);
 
 /// How a backend runs one stencil kernel on a slab.
 struct StencilPlan {

@@ -5,6 +5,7 @@
 #include "verify/adaptive_runs.hpp"
 #include "verify/counting_backend.hpp"
 #include "verify/lattice_params.hpp"
+#include "verify/random_phases.hpp"
 #include "verify/restart_chain.hpp"
 #include "verify/scheme_runs.hpp"
 
@@ -182,6 +183,30 @@ INSTANTIATE_TEST_SUITE_P(EveryStencil, CudaVsReference, ::testing::ValuesIn(all_
                            return std::string(param.param.lattice) +
                                   (param.param.shape == "sweep" ? "_default" : "_sweep");
                          });
+
+class CudaVortexFlux : public ::testing::TestWithParam<std::string_view> {};
+
+// Random phases (lines everywhere) and the κ = 10 vortex (windings above 1 at its core): the GPU's
+// pierced edges are the reference's, bit for bit; the second call reuses the grown list buffer.
+TEST_P(CudaVortexFlux, PiercedEdgesAreTheReferences) {
+  SKIP_WITHOUT_GPU();
+  const Problem p = make_problem(GetParam(), 0.0);
+  const std::unique_ptr<Backend> reference = make_backend("reference", p);
+  const std::unique_ptr<Backend> gpu = make_backend("cuda", p);
+  const VectorId r = reference->create_vector(), v = gpu->create_vector();
+  for (const std::vector<Complex>& psi :
+       {verify::random_phases(p.grid), sample(p.grid, HarmonicVortex{10, 1.0}, 0.0, 1.0)}) {
+    reference->upload(r, psi);
+    gpu->upload(v, psi);
+    const std::vector<PiercedEdge> expected = reference->vortex_flux(r);
+    ASSERT_FALSE(expected.empty());
+    EXPECT_EQ(gpu->vortex_flux(v), expected);
+    EXPECT_EQ(gpu->vortex_flux(v), expected);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(EveryStencil, CudaVortexFlux, verify::every_stencil(),
+                         verify::lattice_name);
 
 TEST(CudaBackend, MaxDiagonalMatchesTheHostBound) {
   SKIP_WITHOUT_GPU();

@@ -21,7 +21,8 @@ namespace {
 class OpenMPBackend final : public Backend {
 public:
   OpenMPBackend(const Problem& problem, HaloExchange* halo)
-      : p_(problem), halo_(halo), schedule_(problem.grid), vectors_(problem.grid.cells()) {
+      : p_(problem), halo_(halo), schedule_(problem.grid), vectors_(problem.grid.cells()),
+        rings_(make_ring_table(problem.grid)) {
     const Grid& g = p_.grid;
     for (int l = 0; l < g.ms; ++l) {
       for (int e = g.row_begin[l]; e < g.row_begin[l + 1]; ++e) {
@@ -175,6 +176,23 @@ public:
     return StepMaxima::from(total);
   }
 
+  /// Each thread takes whole z-slices; their lists, each in edge-id order, join in slice order.
+  std::vector<PiercedEdge> vortex_flux(VectorId psi) override {
+    const Complex* values = vectors_[psi];
+    const Grid& g = p_.grid;
+    split_phase(plan(vortex_flux_access(psi)), [](int, int) {}); // the rings' halo cells
+    std::vector<std::vector<PiercedEdge>> by_slice(static_cast<std::size_t>(g.size[2]));
+#pragma omp parallel for schedule(dynamic)
+    for (int sz = g.owned_begin; sz < g.owned_end; ++sz) {
+      pierced_edges(g, rings_, values, sz, sz + 1, by_slice[static_cast<std::size_t>(sz)]);
+    }
+    std::vector<PiercedEdge> pierced;
+    for (const std::vector<PiercedEdge>& slice : by_slice) {
+      pierced.insert(pierced.end(), slice.begin(), slice.end());
+    }
+    return pierced;
+  }
+
 private:
   /// How a stencil kernel runs: over the owned slices of a whole domain, or as the slab's
   /// schedule plans it.
@@ -283,6 +301,7 @@ private:
   HostVectors vectors_;
   std::vector<std::int64_t> delta_; ///< per stencil entry: global index offset to the neighbour
   FaceRotationCache rotations_;
+  RingTable rings_;
 };
 
 } // namespace

@@ -11,7 +11,8 @@ namespace {
 
 class ReferenceBackend final : public Backend {
 public:
-  explicit ReferenceBackend(const Problem& problem) : p_(problem), vectors_(problem.grid.cells()) {}
+  explicit ReferenceBackend(const Problem& problem)
+      : p_(problem), vectors_(problem.grid.cells()), rings_(make_ring_table(problem.grid)) {}
 
   std::string name() const override { return "reference"; }
   std::string device() const override { return "CPU, 1 thread"; }
@@ -116,6 +117,12 @@ public:
     return StepMaxima::from(maxima);
   }
 
+  std::vector<PiercedEdge> vortex_flux(VectorId psi) override {
+    std::vector<PiercedEdge> pierced;
+    pierced_edges(p_.grid, rings_, vectors_[psi], p_.grid.owned_begin, p_.grid.owned_end, pierced);
+    return pierced;
+  }
+
 private:
   /// f(i, Σ_F w_F (ψ_i − ψ_j), V_i) for every cell in memory order.
   template <class F> void for_each_cell(const Complex* psi, F&& f) const {
@@ -149,6 +156,7 @@ private:
   const Problem& p_;
   HostVectors vectors_;
   FaceRotationCache rotations_;
+  RingTable rings_;
 };
 
 } // namespace

@@ -117,6 +117,11 @@ public:
     device_name_ = prop.name;
 
     build_tables();
+    const RingTable rings = make_ring_table(p_.grid);
+    ring_begin_d_ = to_device(rings.begin);
+    rings_d_ = to_device(rings.entries);
+    ring_edges_ = rings.edges();
+    found_d_ = DeviceBuffer<unsigned long long>(1);
     const PlainShape shape = parse_plain_shape(shape_.value);
     tiling_ = make_tiling(dg_, shape, prop.multiProcessorCount);
     cell_tiling_ = make_cell_tiling(dg_);
@@ -287,6 +292,34 @@ public:
                                       cudaMemcpyDeviceToHost, stream_));
     synchronize();
     return StepMaxima::from(*host_step_result_);
+  }
+
+  /// The ring table went up once; the list's buffer grows to the most edges seen pierced.
+  std::vector<PiercedEdge> vortex_flux(VectorId psi) override {
+    stencil(plan(vortex_flux_access(psi)), [](int, int, cudaStream_t) {}); // the rings' halos
+    const RingGrid g = ring_grid(p_.grid);
+    unsigned long long found = 0;
+    while (true) {
+      launch_vortex_flux(g, ring_begin_d_.get(), rings_d_.get(), ring_edges_, at(psi),
+                         p_.grid.owned_begin, p_.grid.owned_end, pierced_d_.get(),
+                         pierced_capacity_, found_d_.get(), stream_);
+      DECGPE_CUDA_CHECK(
+          cudaMemcpyAsync(&found, found_d_.get(), sizeof found, cudaMemcpyDeviceToHost, stream_));
+      synchronize();
+      if (found <= pierced_capacity_) {
+        break;
+      }
+      reserve(static_cast<double>(found) * sizeof(PiercedEdge));
+      pierced_d_ = DeviceBuffer<PiercedEdge>(found);
+      pierced_capacity_ = found;
+    }
+    std::vector<PiercedEdge> pierced(found);
+    DECGPE_CUDA_CHECK(cudaMemcpyAsync(pierced.data(), pierced_d_.get(), found * sizeof(PiercedEdge),
+                                      cudaMemcpyDeviceToHost, stream_));
+    synchronize();
+    std::sort(pierced.begin(), pierced.end(),
+              [](const PiercedEdge& a, const PiercedEdge& b) { return a.edge < b.edge; });
+    return pierced;
   }
 
 private:
@@ -519,6 +552,12 @@ private:
   DeviceBuffer<CellSums> partials_, result_;
   DeviceBuffer<StepSums> step_partials_, step_result_;
   DeviceBuffer<std::int8_t> colouring_d_;
+  DeviceBuffer<std::int32_t> ring_begin_d_; ///< RingTable's, uploaded once
+  DeviceBuffer<RingEntry> rings_d_;
+  int ring_edges_ = 0;
+  DeviceBuffer<PiercedEdge> pierced_d_; ///< the last vortex_flux's list
+  unsigned long long pierced_capacity_ = 0;
+  DeviceBuffer<unsigned long long> found_d_; ///< its length, counted on the device
   std::vector<std::pair<double, DeviceBuffer<Complex>>> rotations_d_; ///< per τ
   cudaStream_t stream_ = nullptr;
   cudaStream_t edge_stream_ = nullptr;          ///< a slab's exchanges and edge slices

@@ -11,33 +11,46 @@
 #endif
 
 #include <algorithm>
+#include <span>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace decgpe::scaleout {
 
 namespace {
 
-/// Every rank's `mine`, in rank order.
-std::vector<std::string> all_ranks(const std::string& mine, MPI_Comm comm) {
+/// Every rank's `mine` (plain data) joined in rank order, and how many values each gave.
+template <class T>
+std::pair<std::vector<T>, std::vector<int>> gather_all(std::span<const T> mine, MPI_Comm comm) {
   int ranks = 1;
   MPI_Comm_size(comm, &ranks);
-  const int length = static_cast<int>(mine.size());
+  const int bytes = static_cast<int>(mine.size_bytes());
   std::vector<int> lengths(static_cast<std::size_t>(ranks)), offsets;
-  MPI_Allgather(&length, 1, MPI_INT, lengths.data(), 1, MPI_INT, comm);
+  MPI_Allgather(&bytes, 1, MPI_INT, lengths.data(), 1, MPI_INT, comm);
   int total = 0;
   for (const int l : lengths) {
     offsets.push_back(total);
     total += l;
   }
-  std::string joined(static_cast<std::size_t>(total), '\0');
-  MPI_Allgatherv(mine.data(), length, MPI_CHAR, joined.data(), lengths.data(), offsets.data(),
-                 MPI_CHAR, comm);
+  std::vector<T> joined(static_cast<std::size_t>(total) / sizeof(T));
+  MPI_Allgatherv(mine.data(), bytes, MPI_BYTE, joined.data(), lengths.data(), offsets.data(),
+                 MPI_BYTE, comm);
+  for (int& l : lengths) {
+    l /= static_cast<int>(sizeof(T));
+  }
+  return {std::move(joined), std::move(lengths)};
+}
+
+/// Every rank's `mine`, in rank order.
+std::vector<std::string> all_ranks(const std::string& mine, MPI_Comm comm) {
+  const auto [joined, lengths] = gather_all(std::span<const char>(mine), comm);
   std::vector<std::string> every;
-  for (std::size_t r = 0; r < lengths.size(); ++r) {
-    every.push_back(
-        joined.substr(static_cast<std::size_t>(offsets[r]), static_cast<std::size_t>(lengths[r])));
+  std::size_t offset = 0;
+  for (const int l : lengths) {
+    every.emplace_back(joined.data() + offset, static_cast<std::size_t>(l));
+    offset += static_cast<std::size_t>(l);
   }
   return every;
 }
@@ -184,6 +197,15 @@ public:
     double maxima[2] = {mine.phase_rate, mine.difference};
     MPI_Allreduce(MPI_IN_PLACE, maxima, 2, MPI_DOUBLE, MPI_MAX, comm_);
     return {maxima[0], maxima[1]};
+  }
+
+  /// Every rank's owned edges, sorted by edge id whatever the ranks' order of slabs.
+  std::vector<PiercedEdge> vortex_flux(VectorId psi) override {
+    const std::vector<PiercedEdge> mine = local_->vortex_flux(psi);
+    std::vector<PiercedEdge> all = gather_all(std::span<const PiercedEdge>(mine), comm_).first;
+    std::sort(all.begin(), all.end(),
+              [](const PiercedEdge& a, const PiercedEdge& b) { return a.edge < b.edge; });
+    return all;
   }
 
 private:

@@ -1,0 +1,159 @@
+#include "analysis/vortex_lines.hpp"
+
+#include <map>
+#include <utility>
+
+namespace decgpe::analysis {
+
+PrimalEdges::PrimalEdges(const Grid& whole)
+    : grid_(whole), rings_(lattices::edge_rings(whole.lattice)), table_(make_ring_table(whole)),
+      incident_(rings_.vertices.size()) {
+  for (int e = 0; e < rings_.edges_per_structure(); ++e) {
+    const lattices::EdgeRing& edge = rings_.edges[static_cast<std::size_t>(e)];
+    incident_[static_cast<std::size_t>(edge.from)].push_back({e, {0, 0, 0}});
+    incident_[static_cast<std::size_t>(edge.to.index)].push_back(
+        {e, {-edge.to.offset[0], -edge.to.offset[1], -edge.to.offset[2]}});
+  }
+}
+
+std::array<std::int64_t, 3> PrimalEdges::instance_of(std::int64_t edge) const {
+  const std::int64_t instance = edge / rings_.edges_per_structure();
+  const std::int64_t sx = grid_.size[0], sy = grid_.size[1];
+  return {instance % sx, (instance / sx) % sy, instance / (sx * sy)};
+}
+
+Vertex PrimalEdges::from(std::int64_t edge) const {
+  const auto e = static_cast<std::size_t>(edge % rings_.edges_per_structure());
+  return {instance_of(edge), rings_.edges[e].from};
+}
+
+Vertex PrimalEdges::to(std::int64_t edge) const {
+  const lattices::EdgeRing& e =
+      rings_.edges[static_cast<std::size_t>(edge % rings_.edges_per_structure())];
+  std::array<std::int64_t, 3> instance = instance_of(edge);
+  for (int a = 0; a < 3; ++a) {
+    instance[a] += e.to.offset[a];
+  }
+  return {instance, e.to.index};
+}
+
+bool PrimalEdges::interior(const Vertex& v) const {
+  for (const Incident& at : incident_[static_cast<std::size_t>(v.index)]) {
+    const std::int64_t sx = v.instance[0] + at.back[0], sy = v.instance[1] + at.back[1],
+                       sz = v.instance[2] + at.back[2];
+    const bool in_domain =
+        sx >= 0 && sy >= 0 && sx < grid_.size[0] && sy < grid_.size[1] && grid_.z_inside(sz);
+    if (!in_domain || !ring_inside(grid_, table_, at.edge, sx, sy, sz)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+lattices::Vec3 PrimalEdges::position(const Vertex& v) const {
+  const lattices::Vec3& box = grid_.box;
+  return grid_.origin + rings_.vertices[static_cast<std::size_t>(v.index)] * grid_.h +
+         lattices::Vec3{static_cast<double>(v.instance[0]) * box.x,
+                        static_cast<double>(v.instance[1]) * box.y,
+                        static_cast<double>(v.instance[2]) * box.z};
+}
+
+namespace {
+
+/// A pierced edge oriented along its positive flux.
+struct Strand {
+  Vertex tail, head;
+  int charge;
+};
+
+/// next[s]: the strand that continues s at its head (−1: none), by the rule of the header.
+std::vector<int> pair_at_vertices(const std::vector<Strand>& strands) {
+  std::map<Vertex, std::pair<std::vector<int>, std::vector<int>>> at; // in, out; edge-id order
+  for (int s = 0; s < static_cast<int>(strands.size()); ++s) {
+    at[strands[s].head].first.push_back(s);
+    at[strands[s].tail].second.push_back(s);
+  }
+  std::vector<int> next(strands.size(), -1);
+  for (auto& [vertex, in_out] : at) {
+    std::vector<int>& outs = in_out.second;
+    for (const int in : in_out.first) {
+      for (int& out : outs) {
+        if (out >= 0 && strands[out].charge == strands[in].charge) {
+          next[in] = std::exchange(out, -1);
+          break;
+        }
+      }
+    }
+  }
+  return next;
+}
+
+/// The line of the strands from `first` along next, marking them used.
+VortexLine trace(const PrimalEdges& primal, const std::vector<Strand>& strands,
+                 const std::vector<int>& next, int first, std::vector<bool>& used) {
+  VortexLine line;
+  line.charge = strands[first].charge;
+  line.points.push_back(primal.position(strands[first].tail));
+  int s = first;
+  while (true) {
+    used[s] = true;
+    const int n = next[s];
+    if (n == first) {
+      line.closed = true;
+      return line;
+    }
+    line.points.push_back(primal.position(strands[s].head));
+    if (n < 0) {
+      const auto end = [&](const Vertex& v) {
+        return primal.interior(v) ? LineEnd::junction : LineEnd::boundary;
+      };
+      line.ends = {end(strands[first].tail), end(strands[s].head)};
+      return line;
+    }
+    s = n;
+  }
+}
+
+} // namespace
+
+std::vector<VortexLine> vortex_lines(const PrimalEdges& primal,
+                                     std::span<const PiercedEdge> pierced) {
+  std::vector<Strand> strands;
+  for (const PiercedEdge& p : pierced) {
+    const Vertex a = primal.from(p.edge), b = primal.to(p.edge);
+    strands.push_back(p.flux > 0 ? Strand{a, b, p.flux} : Strand{b, a, -p.flux});
+  }
+  const std::vector<int> next = pair_at_vertices(strands);
+  std::vector<bool> continued(strands.size(), false), used(strands.size(), false);
+  for (const int n : next) {
+    if (n >= 0) {
+      continued[static_cast<std::size_t>(n)] = true;
+    }
+  }
+  std::vector<VortexLine> lines;
+  for (int s = 0; s < static_cast<int>(strands.size()); ++s) {
+    if (!continued[s]) {
+      lines.push_back(trace(primal, strands, next, s, used));
+    }
+  }
+  for (int s = 0; s < static_cast<int>(strands.size()); ++s) {
+    if (!used[s]) {
+      lines.push_back(trace(primal, strands, next, s, used));
+    }
+  }
+  return lines;
+}
+
+double length(const VortexLine& line) {
+  double total = 0.0;
+  const std::size_t n = line.points.size();
+  for (std::size_t k = 0; k + 1 < n; ++k) {
+    total += lattices::norm(line.points[k + 1] - line.points[k]);
+  }
+  if (line.closed && n > 1) {
+    total += lattices::norm(line.points.front() - line.points[n - 1]);
+  }
+  return total;
+}
+
+} // namespace decgpe::analysis
