@@ -118,6 +118,17 @@ void write_physics(ResultsFile& f, const setup::RunSetup& run) {
     f.attribute("lattice_solve_seconds", l->seconds);
     f.attribute("lattice_state_cache", l->cache);
   }
+  if (const auto& s = run.ground_state) { // initial.kind = "ground_state": mu is its μ_h
+    f.attribute("ground_state_energy", s->energy);
+    f.attribute("ground_state_residual", s->residual);
+    f.attribute("ground_state_start_residual", s->start_residual);
+    f.attribute("ground_state_energy_change", s->energy_change);
+    f.attribute("ground_state_iterations", static_cast<std::int64_t>(s->iterations));
+    f.attribute("ground_state_stencil_passes", static_cast<std::int64_t>(s->stencil_passes));
+    f.attribute("ground_state_seconds", s->seconds);
+    f.attribute("ground_state_residual_tolerance", run.config.ground_state.residual);
+    f.attribute("ground_state_energy_change_tolerance", run.config.ground_state.energy_change);
+  }
   if (run.effective_wavelength > 0.0) {
     f.attribute("effective_wavelength", run.effective_wavelength);
   }

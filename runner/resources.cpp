@@ -1,5 +1,6 @@
 #include "runner/resources.hpp"
 
+#include "setup/ground_state.hpp"
 #include "solvers/backend_registry.hpp"
 #include "solvers/memory_budget.hpp"
 #include "solvers/scaleout/slab_backend.hpp"
@@ -27,6 +28,9 @@ RunShape run_shape(const CaseConfig& c, const BackendEntry& entry, std::int64_t 
     StationaryStateSettings solver;
     solver.krylov_dimension = c.stationary_krylov;
     vectors = std::max(vectors, stationary_state_vectors(solver) + 2);
+  }
+  if (c.initial_kind == "ground_state") { // ψ and the relaxation's, before the scheme's
+    vectors = std::max(vectors, setup::kGroundStateVectors + 1);
   }
   return {cells,
           vectors,

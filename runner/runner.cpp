@@ -13,6 +13,7 @@
 #include "runner/stop_signals.hpp"
 #include "runner/summary.hpp"
 #include "setup/case_setup.hpp"
+#include "setup/ground_state.hpp"
 #include "setup/lattice_state.hpp"
 #include "solvers/memory_budget.hpp"
 #include "solvers/nvtx.hpp"
@@ -183,6 +184,9 @@ private:
     if (setup_.config.lattice_stationary) {
       settle_on_lattice();
     }
+    if (setup_.config.initial_kind == "ground_state") {
+      settle_on_ground_state();
+    }
     who_.fingerprint = io::fingerprint(setup_);
   }
 
@@ -208,6 +212,21 @@ private:
         });
     if (!o_.quiet) {
       announce_lattice_state(*setup_.lattice_state);
+    }
+  }
+
+  void settle_on_ground_state() {
+    const NvtxRange range("ground state");
+    setup::settle_on_ground_state(setup_, *backend_, [] {
+      if (const int signal = StopSignals::received()) { // no checkpoint yet: stop at once
+        std::fprintf(stderr,
+                     "decgpe: stopped by %s while relaxing to the ground state; nothing written\n",
+                     signal_name(signal));
+        throw Stopped{128 + signal};
+      }
+    });
+    if (!o_.quiet && root_) {
+      announce_ground_state(*setup_.ground_state);
     }
   }
 

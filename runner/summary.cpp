@@ -51,6 +51,14 @@ void announce_lattice_state(const setup::LatticeStateInfo& l) {
   std::fflush(stdout);
 }
 
+void announce_ground_state(const setup::GroundStateInfo& s) {
+  std::printf("ground state: mu_h = %.12g, E = %.12g, residual %.3g from %.3g, energy change %.3g "
+              "per iteration, %ld iterations, %.2f s\n",
+              s.mu, s.energy, s.residual, s.start_residual, s.energy_change, s.iterations,
+              s.seconds);
+  std::fflush(stdout);
+}
+
 namespace {
 
 /// The last diagnostics sample against the exact evolution ψ₀e^{−iμt}.

@@ -14,6 +14,8 @@ namespace decgpe::runner {
 
 void announce(const setup::RunSetup& run, const Backend& backend, long from_step);
 void announce_lattice_state(const setup::LatticeStateInfo& l);
+/// One line: μ_h, E, residual, iterations and time of initial.kind = "ground_state".
+void announce_ground_state(const setup::GroundStateInfo& s);
 
 /// `steps_run` of the `steps_done` were taken by this process, in `seconds`. Ends with the check
 /// against the exact evolution where there is one; throws CheckFailed when it fails.

@@ -496,7 +496,8 @@ void read_lattice_stationary(const Section& i, CaseConfig& c) {
   c.lattice_stationary = i.boolean("lattice_stationary").value_or(false);
   if (c.lattice_stationary && !is_plain_vortex(c)) {
     i.fail("key '" + i.path("lattice_stationary") +
-           "' solves for the centred vortex: not with kind 'file', an offset, vortices or a ring");
+           "' solves for the centred vortex: not with kind 'file' or 'ground_state', an offset, "
+           "vortices or a ring");
   }
   if (i.has("stationary_residual") && !c.lattice_stationary) {
     i.fail("key '" + i.path("stationary_residual") + "' needs 'initial.lattice_stationary = true'");
@@ -507,6 +508,22 @@ void read_lattice_stationary(const Section& i, CaseConfig& c) {
   }
   c.stationary_krylov =
       static_cast<int>(i.integer("stationary_krylov").value_or(c.stationary_krylov));
+}
+
+/// [initial.ground_state]: the relaxation's stopping rule, only with kind = "ground_state".
+void read_ground_state(const Section& i, CaseConfig& c) {
+  const std::optional<Section> g = i.section("ground_state");
+  if (!g) {
+    return;
+  }
+  if (c.initial_kind != "ground_state") {
+    i.fail("table '" + i.path("ground_state") + "' needs 'initial.kind = \"ground_state\"'");
+  }
+  g->allow_only_schema_keys();
+  GroundStateConfig& s = c.ground_state;
+  s.residual = g->number("residual").value_or(s.residual);
+  s.energy_change = g->number("energy_change").value_or(s.energy_change);
+  s.max_iterations = g->integer("max_iterations").value_or(s.max_iterations);
 }
 
 void read_initial(const Section& i, CaseConfig& c, const fs::path& base_dir) {
@@ -522,13 +539,14 @@ void read_initial(const Section& i, CaseConfig& c, const fs::path& base_dir) {
     read_ring(*ring, c);
   }
   read_lattice_stationary(i, c);
+  read_ground_state(i, c);
   if (const std::optional<Section> seed = i.section("seed")) {
     read_seed(*seed, c);
   }
   // ψ^{−1} sampled from the continuum is known only for the vortex as it is.
   if (c.start == "paper" && !is_plain_vortex(c)) {
     i.fail("time.start = 'paper' samples the vortex's known evolution at -dt: not with kind "
-           "'file', an offset, vortices or a ring");
+           "'file' or 'ground_state', an offset, vortices or a ring");
   }
 }
 
@@ -555,8 +573,8 @@ void read_output(const Section& o, CaseConfig& c) {
 } // namespace
 
 bool is_plain_vortex(const CaseConfig& c) {
-  return c.initial_kind != "file" && c.offset == std::array<double, 3>{} && c.vortices.empty() &&
-         !c.ring;
+  return c.initial_kind != "file" && c.initial_kind != "ground_state" &&
+         c.offset == std::array<double, 3>{} && c.vortices.empty() && !c.ring;
 }
 
 CaseConfig parse_case(std::string_view toml, std::string_view source, const fs::path& base_dir) {

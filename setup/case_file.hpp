@@ -51,6 +51,16 @@ struct RingConfig {
   bool operator==(const RingConfig&) const = default;
 };
 
+/// [initial.ground_state]: when the imaginary-time relaxation of kind = "ground_state" stops
+/// (setup/ground_state.hpp): both tolerances met, or refused after max_iterations.
+struct GroundStateConfig {
+  double residual = 1e-8;       ///< ‖M(ψ)ψ − μψ‖ with ‖ψ‖ = 1, at most this
+  double energy_change = 1e-12; ///< |ΔE| / |E| per iteration, at most this
+  long max_iterations = 100000;
+
+  bool operator==(const GroundStateConfig&) const = default;
+};
+
 struct CaseConfig {
   std::string name; ///< the file's stem ("default" for cases/default.toml)
 
@@ -111,7 +121,8 @@ struct CaseConfig {
 
   // [initial]
   /// harmonic_vortex: ψ ∝ (x + iy)^κ e^{−(ρ² + λz²)/2}, exact phase e^{−iμt};
-  /// stationary_vortex: the eq. 14 state of this λ, g and κ; file: ψ read from an HDF5 dataset.
+  /// stationary_vortex: the eq. 14 state of this λ, g and κ; file: ψ read from an HDF5 dataset;
+  /// ground_state: the harmonic vortex relaxed in imaginary time on the run's backend.
   std::string initial_kind = "harmonic_vortex";
   int kappa = 1;                  ///< winding number κ ≥ 0 (the vortex kinds)
   std::array<double, 3> offset{}; ///< the vortex kinds' state moved by this (a_ho)
@@ -123,6 +134,7 @@ struct CaseConfig {
   bool lattice_stationary = false;    ///< start from the grid's own stationary state
   double stationary_residual = 1e-10; ///< its tolerance ‖M(ψ)ψ − μ_h ψ‖
   int stationary_krylov = 150;        ///< its GMRES basis per Newton step
+  GroundStateConfig ground_state;     ///< kind = "ground_state": when to stop
 
   bool operator==(const CaseConfig&) const = default;
 };
@@ -140,8 +152,9 @@ void override_scheme(CaseConfig& config, const std::string& scheme);
 /// A case file's text, read with a bound (regular files of at most 1 MiB; throws CaseError).
 std::string read_case_text(const std::filesystem::path& path);
 
-/// Whether ψ⁰ is a vortex kind's state as it is (not moved, no imprint, not read from a file): the
-/// states whose evolution e^{−iμt} the paper's start and the exact check know.
+/// Whether ψ⁰ is a vortex kind's state as it is (not moved, no imprint, not read from a file, not
+/// relaxed to a ground state): the states whose evolution e^{−iμt} the paper's start and the exact
+/// check know.
 bool is_plain_vortex(const CaseConfig& config);
 
 /// Reads and validates a case file (throws CaseError; a missing or unreadable file is a CaseError

@@ -99,6 +99,13 @@ constexpr std::array kTables{
         "distance from the axis, a pure phase that winds by 2πq around the ring's core, "
         "right-handed about the azimuthal direction (counter-clockwise seen from +z). For q > "
         "0 the flow through the ring runs along +z, the way the ring then moves."},
+    CaseTable{"initial.ground_state", false,
+              "When `kind = \"ground_state\"` stops relaxing: the normalised gradient flow "
+              "ψ ← ψ − Δτ(M(ψ)ψ − μψ) with heavy-ball momentum, renormalised each iteration, on "
+              "the run's backend, until both the residual and the energy change are met; a run "
+              "that has not met them after `max_iterations` is refused (nothing is written). The "
+              "results record μ_h, E, the iterations, residual, energy change and wall time "
+              "(`ground_state_*`)."},
     CaseTable{"output", false, "Checkpoints during a run."},
     CaseTable{"cuda", false,
               "The CUDA backend's tunables: they change its speed, never its results, and are "
@@ -218,10 +225,13 @@ std::vector<CaseKey> time_keys() {
 std::vector<CaseKey> initial_output_cuda_keys() {
   return {
       {"initial.kind", KeyType::string, "—", "\"harmonic_vortex\"",
-       one_of({"harmonic_vortex", "stationary_vortex", "file"}),
+       one_of({"harmonic_vortex", "stationary_vortex", "file", "ground_state"}),
        "ψ ∝ (x + iy)^κ e^{−(ρ² + λz²)/2}, exact for g = 0 with μ = κ + 1 + λ/2, or eq. 14's "
        "stationary vortex of λ, g and κ, solved spectrally and cached (`DECGPE_CACHE`), or ψ read "
-       "from an HDF5 file of a run on the same grid (`file`, `dataset`)."},
+       "from an HDF5 file of a run on the same grid (`file`, `dataset`), or the lattice's ground "
+       "state of this potential and g, relaxed in imaginary time from the harmonic vortex of κ "
+       "(`ground_state`: κ = 0 for the ground state; κ > 0 keeps its winding only as far as the "
+       "grid's symmetry keeps it, docs/cases.md)."},
       {"initial.kappa", KeyType::integer, "—", "required", between(0, kMaxKappa, false, false),
        "Winding number κ: the phase turns by 2πκ around the z axis; required with the vortex "
        "kinds, refused with `kind = \"file\"`."},
@@ -281,6 +291,16 @@ std::vector<CaseKey> initial_output_cuda_keys() {
       {"initial.ring.x", KeyType::number, "a_ho", "0.0", {}, "x of the ring's axis."},
       {"initial.ring.y", KeyType::number, "a_ho", "0.0", {}, "y of the ring's axis."},
       {"initial.ring.z", KeyType::number, "a_ho", "0.0", {}, "z of the ring's plane."},
+      {"initial.ground_state.residual", KeyType::number, "— (‖ψ‖ = 1)", "1e-08",
+       between(0, 1e-2, true, false),
+       "The relaxation stops once ‖M(ψ)ψ − μψ‖ is at most this (and the energy change is met)."},
+      {"initial.ground_state.energy_change", KeyType::number, "— (relative)", "1e-12",
+       between(0, 1e-2, true, false),
+       "… and |E_k − E_{k−n}| / (n|E_k|), the relative change of E per iteration over the last n "
+       "= 10 iterations, is at most this."},
+      {"initial.ground_state.max_iterations", KeyType::integer, "iterations", "100000",
+       between(1, 1e9, false, false),
+       "Iterations after which a relaxation that has not met both tolerances is refused."},
       {"output.checkpoint_every", KeyType::integer, "steps", "0", at_least(0),
        "Steps between checkpoints (0: none by steps; a stopped run writes one anyway)."},
       {"output.checkpoint_minutes", KeyType::number, "minutes", "0.0", at_least(0),

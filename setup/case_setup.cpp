@@ -68,80 +68,6 @@ std::string format(const char* pattern, double a, double b = 0.0, double c = 0.0
   return buffer;
 }
 
-/// The scheme's limit from the spectrum of M(ψ⁰), then Δt and the step count; refuses a step that
-/// is not finite and positive, at or above the limit, or a count that does not fit.
-void choose_step(RunSetup& run, std::span<const Complex> psi0) {
-  const CaseConfig& config = run.config;
-  const Problem& p = run.problem;
-  const SchemeEntry& scheme = find_scheme(config.scheme);
-  run.eq11_bound = stability_bound(p.grid, p.potential, p.g, psi0, &run.layout);
-  run.spectrum = estimate_spectrum(p.grid, p.potential, p.g, psi0, 80, &run.layout);
-  run.limit = scheme.limit_factor / run.spectrum.radius;
-  const bool unconditional = scheme.limit_factor == kUnconditionallyStable;
-  if (!unconditional && (!std::isfinite(run.limit) || !(run.limit > 0.0))) {
-    throw std::invalid_argument(
-        format("the stability limit is not finite: the spectral radius of M is %g (check the "
-               "potential and g)",
-               run.spectrum.radius));
-  }
-  double requested = 0.0;
-  if (config.dt) {
-    requested = *config.dt;
-  } else if (config.dt_fraction_of == "eq11") {
-    if (!std::isfinite(run.eq11_bound) || !(run.eq11_bound > 0.0)) {
-      throw std::invalid_argument(
-          format("eq. 11's bound 1/(2 max M_ii) = %g is meaningless here (V or g < 0): use "
-                 "time.dt_fraction_of = 'limit'",
-                 run.eq11_bound));
-    }
-    requested = *config.dt_fraction * run.eq11_bound;
-  } else if (unconditional) {
-    throw std::invalid_argument("scheme " + config.scheme +
-                                " has no stability limit to take a fraction of: give time.dt, or "
-                                "time.dt_fraction with time.dt_fraction_of = 'eq11'");
-  } else {
-    requested = *config.dt_fraction * run.limit;
-  }
-  if (!std::isfinite(requested) || !(requested > 0.0)) {
-    throw std::invalid_argument(format("dt = %g: the time step must be finite and > 0", requested));
-  }
-  if (!std::isnormal(requested)) { // t + dt would not move t, and the step's arithmetic loses bits
-    throw std::invalid_argument(format("dt = %g is subnormal: the time step must be at least %g",
-                                       requested, std::numeric_limits<double>::min()));
-  }
-  if (requested >= run.limit) {
-    throw std::invalid_argument(
-        "dt = " + format("%.6g", requested) + " is not below the " + config.scheme +
-        " stability limit " + format("%.6g = %.6g / rho(M)", run.limit, scheme.limit_factor) +
-        format(" (rho = %.6g by ", run.spectrum.radius) + run.spectrum.method + ")");
-  }
-  if (config.steps) {
-    if (static_cast<double>(*config.steps) > kMaxSteps) {
-      throw std::invalid_argument(format("time.steps = %.3g: more than the 1e12 a run may take",
-                                         static_cast<double>(*config.steps)));
-    }
-    run.dt = requested;
-    run.schedule.steps = *config.steps;
-    return;
-  }
-  if (config.adaptive) { // the longest step; the run ends at end_time, however many steps it takes
-    run.dt = requested;
-    run.schedule.steps = static_cast<long>(kMaxSteps);
-    run.adaptive = {*config.end_time, requested, config.theta,
-                    config.density_floor * max_density(run, psi0), config.tolerance};
-    return;
-  }
-  // Whole steps that end exactly at end_time without exceeding the requested step.
-  const double steps = std::ceil(*config.end_time / requested - 1e-12);
-  if (!(steps <= kMaxSteps)) {
-    throw std::invalid_argument(format("end_time / dt = %.6g / %.6g = %.3g steps: more than the "
-                                       "1e12 a run may take",
-                                       *config.end_time, requested, steps));
-  }
-  run.schedule.steps = std::max(1L, static_cast<long>(steps));
-  run.dt = *config.end_time / static_cast<double>(run.schedule.steps);
-}
-
 /// The structures covering the case's domain at its h, refused with the axis and the count where h
 /// leaves not one structure or more than a million along an axis.
 std::array<int, 3> domain_structures(const CaseConfig& config,
@@ -264,7 +190,8 @@ void finish(RunSetup& run, double mu, const StateSampler& state,
   if (config.seed) {
     run.seed = AzimuthalSeed::draw(config.seed->modes, config.seed->amplitude,
                                    static_cast<std::uint64_t>(config.seed->seed));
-    if (!config.lattice_stationary) { // else the lattice's state is seeded (settle_on_lattice)
+    // Else the solved state is seeded (settle_on_lattice, settle_on_ground_state).
+    if (!config.lattice_stationary && config.initial_kind != "ground_state") {
       apply_seed(p.grid, *run.seed, psi0);
     }
   }
@@ -304,13 +231,86 @@ std::filesystem::path vortex_cache_dir() {
                                         : std::filesystem::path("out/cache");
 }
 
+void choose_step(RunSetup& run, std::span<const Complex> psi0) {
+  const CaseConfig& config = run.config;
+  const Problem& p = run.problem;
+  const SchemeEntry& scheme = find_scheme(config.scheme);
+  run.eq11_bound = stability_bound(p.grid, p.potential, p.g, psi0, &run.layout);
+  run.spectrum = estimate_spectrum(p.grid, p.potential, p.g, psi0, 80, &run.layout);
+  run.limit = scheme.limit_factor / run.spectrum.radius;
+  const bool unconditional = scheme.limit_factor == kUnconditionallyStable;
+  if (!unconditional && (!std::isfinite(run.limit) || !(run.limit > 0.0))) {
+    throw std::invalid_argument(
+        format("the stability limit is not finite: the spectral radius of M is %g (check the "
+               "potential and g)",
+               run.spectrum.radius));
+  }
+  double requested = 0.0;
+  if (config.dt) {
+    requested = *config.dt;
+  } else if (config.dt_fraction_of == "eq11") {
+    if (!std::isfinite(run.eq11_bound) || !(run.eq11_bound > 0.0)) {
+      throw std::invalid_argument(
+          format("eq. 11's bound 1/(2 max M_ii) = %g is meaningless here (V or g < 0): use "
+                 "time.dt_fraction_of = 'limit'",
+                 run.eq11_bound));
+    }
+    requested = *config.dt_fraction * run.eq11_bound;
+  } else if (unconditional) {
+    throw std::invalid_argument("scheme " + config.scheme +
+                                " has no stability limit to take a fraction of: give time.dt, or "
+                                "time.dt_fraction with time.dt_fraction_of = 'eq11'");
+  } else {
+    requested = *config.dt_fraction * run.limit;
+  }
+  if (!std::isfinite(requested) || !(requested > 0.0)) {
+    throw std::invalid_argument(format("dt = %g: the time step must be finite and > 0", requested));
+  }
+  if (!std::isnormal(requested)) { // t + dt would not move t, and the step's arithmetic loses bits
+    throw std::invalid_argument(format("dt = %g is subnormal: the time step must be at least %g",
+                                       requested, std::numeric_limits<double>::min()));
+  }
+  if (requested >= run.limit) {
+    throw std::invalid_argument(
+        "dt = " + format("%.6g", requested) + " is not below the " + config.scheme +
+        " stability limit " + format("%.6g = %.6g / rho(M)", run.limit, scheme.limit_factor) +
+        format(" (rho = %.6g by ", run.spectrum.radius) + run.spectrum.method + ")");
+  }
+  if (config.steps) {
+    if (static_cast<double>(*config.steps) > kMaxSteps) {
+      throw std::invalid_argument(format("time.steps = %.3g: more than the 1e12 a run may take",
+                                         static_cast<double>(*config.steps)));
+    }
+    run.dt = requested;
+    run.schedule.steps = *config.steps;
+    return;
+  }
+  if (config.adaptive) { // the longest step; the run ends at end_time, however many steps it takes
+    run.dt = requested;
+    run.schedule.steps = static_cast<long>(kMaxSteps);
+    run.adaptive = {*config.end_time, requested, config.theta,
+                    config.density_floor * max_density(run, psi0), config.tolerance};
+    return;
+  }
+  // Whole steps that end exactly at end_time without exceeding the requested step.
+  const double steps = std::ceil(*config.end_time / requested - 1e-12);
+  if (!(steps <= kMaxSteps)) {
+    throw std::invalid_argument(format("end_time / dt = %.6g / %.6g = %.3g steps: more than the "
+                                       "1e12 a run may take",
+                                       *config.end_time, requested, steps));
+  }
+  run.schedule.steps = std::max(1L, static_cast<long>(steps));
+  run.dt = *config.end_time / static_cast<double>(run.schedule.steps);
+}
+
 RunSetup prepare_run(const CaseConfig& config, const BeforeAllocating& before_allocating,
                      MPI_Comm comm, const SlabBalance& balance) {
   RunSetup run;
   run.config = config;
   const lattices::CellComplex& complex = lattices::cell_complex(config.lattice);
   const lattices::Vec3 offset{config.offset[0], config.offset[1], config.offset[2]};
-  if (config.initial_kind == "harmonic_vortex") {
+  // ground_state: the harmonic vortex is where the relaxation starts (settle_on_ground_state).
+  if (config.initial_kind == "harmonic_vortex" || config.initial_kind == "ground_state") {
     const HarmonicVortex vortex{config.kappa, config.lambda};
     finish(run, vortex.mu(), sampler_of(Displaced<HarmonicVortex>{vortex, offset}), complex,
            before_allocating, comm, balance);

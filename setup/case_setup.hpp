@@ -31,6 +31,19 @@ struct LatticeStateInfo {
   double continuum_mu = 0.0; ///< eq. 14's μ, for comparison
 };
 
+/// How initial.kind = "ground_state" relaxed (setup/ground_state.hpp).
+struct GroundStateInfo {
+  double mu = 0.0;            ///< μ_h = ⟨ψ|M(ψ)ψ⟩
+  double energy = 0.0;        ///< E of the diagnostics
+  double residual = 0.0;      ///< ‖M(ψ)ψ − μ_h ψ‖
+  double energy_change = 0.0; ///< |ΔE| / |E| per iteration over the last check's iterations
+  double start_residual = 0.0;
+  long iterations = 0;
+  long stencil_passes = 0; ///< apply_m calls, the cost
+  double seconds = 0.0;
+  bool converged = false;
+};
+
 struct RunSetup {
   CaseConfig config;
   /// Which z-slices this process holds: the whole domain, or its rank's slab. Everything per cell
@@ -59,6 +72,9 @@ struct RunSetup {
   /// Set by settle_on_lattice() (setup/lattice_state.hpp); until then `current` is the sampled
   /// continuum state, unseeded.
   std::optional<LatticeStateInfo> lattice_state;
+  /// Set by settle_on_ground_state() (setup/ground_state.hpp); until then `current` is the sampled
+  /// harmonic vortex it starts from, unseeded.
+  std::optional<GroundStateInfo> ground_state;
 };
 
 /// Where solved stationary-vortex profiles are cached: $DECGPE_CACHE, else out/cache.
@@ -72,6 +88,12 @@ using BeforeAllocating = std::function<void(std::int64_t cells)>;
 /// trap and g) and before the slabs are cut: the calibration whose rates size them, or none for
 /// even slabs (solvers/scaleout/calibration.hpp). Collective.
 using SlabBalance = std::function<std::optional<scaleout::Calibration>(const Problem& whole)>;
+
+/// The scheme's limit from the spectrum of M(ψ⁰), then Δt and the step count (run.spectrum,
+/// limit, eq11_bound, dt, schedule.steps, adaptive): prepare_run's, again once ψ⁰ is replaced by
+/// a state solved on the backend. Refuses (one line) a step that is not finite and positive, at or
+/// above the limit, or a count that does not fit. Collective over the run's ranks.
+void choose_step(RunSetup& run, std::span<const Complex> psi0);
 
 /// Throws std::invalid_argument / std::runtime_error with one line, e.g. for Δt above the scheme's
 /// stability limit or a step count that does not fit. With `comm`, this rank's slab of the ranks

@@ -564,6 +564,8 @@ std::vector<std::string> context_of(const CaseKey& key) {
     context = {"initial.ring.radius=1.0", "initial.ring.charge=1"};
   } else if (k == "initial.stationary_residual" || k == "initial.stationary_krylov") {
     context = {"initial.lattice_stationary=true"};
+  } else if (key.table() == "initial.ground_state") {
+    context = {"initial.kind=ground_state"};
   } else if (k == "time.dt_fraction" || k == "time.dt_fraction_of") {
     context = {"time.dt=", "time.dt_fraction=0.5"};
   } else if (k == "domain") {
