@@ -162,8 +162,10 @@ TEST(GroundState, MomentumCutsTheIterations) {
   Relaxed r{setup::prepare_run(setup::parse_case(ground_case("cubic", 0.35, 0.0, 8.0), "m.toml")),
             nullptr};
   r.backend = make_backend("openmp", r.run.problem);
-  setup::GroundStateSettings settings{1e-10, 1e-12, 100000, r.run.spectrum.radius,
-                                      r.run.spectrum.lambda_min};
+  setup::GroundStateSettings settings;
+  settings.residual = 1e-10;
+  settings.spectral_radius = r.run.spectrum.radius;
+  settings.lowest_ritz = r.run.spectrum.lambda_min;
   const OwnedVector psi(*r.backend);
   r.backend->upload(psi.id(), r.run.current);
   const setup::GroundStateInfo fast = setup::relax_to_ground_state(*r.backend, psi.id(), settings);
