@@ -84,6 +84,9 @@ constexpr std::array kTables{
               "ψ⁰(r) (1 + ε Σ_m cos(mφ + θ_m)), φ the azimuth about the z axis, one random phase "
               "θ_m per mode from `seed` (recorded in the results as `seed_phases`). It seeds the "
               "vortex's split with chosen azimuthal content instead of the grid's own."},
+    CaseTable{"analysis", false,
+              "What a run measures of ψ beyond the diagnostics: the vortex lines (docs/cases.md, "
+              "\"Vortex lines\")."},
     CaseTable{"output", false, "Checkpoints during a run."},
     CaseTable{"cuda", false,
               "The CUDA backend's tunables: they change its speed, never its results, and are "
@@ -233,6 +236,10 @@ std::vector<CaseKey> initial_output_cuda_keys() {
       {"initial.seed.seed", KeyType::integer, "—", "1", at_least(0),
        "Seed of the phases θ_m (a 64-bit Mersenne twister, one draw per m = 1…8 whichever modes "
        "are chosen, so that a mode's phase does not depend on the others)."},
+      {"analysis.vortex_lines_every", KeyType::integer, "steps", "0", at_least(0),
+       "Steps between samples of the vortex lines (0: none): the edges ψ's phase winds around, "
+       "found on the run's backend, joined into lines in `/vortex_lines` with their series and "
+       "events, and a ParaView sidecar `<results>.lines.xmf`; also at step 0 and at the end."},
       {"output.checkpoint_every", KeyType::integer, "steps", "0", at_least(0),
        "Steps between checkpoints (0: none by steps; a stopped run writes one anyway)."},
       {"output.checkpoint_minutes", KeyType::number, "minutes", "0.0", at_least(0),
