@@ -43,8 +43,9 @@ protected:
     EXPECT_FALSE(fs::exists(checkpoint())) << "a complete run removes its checkpoint";
     const fs::path parts = out().string() + ".parts";
     for (const fs::directory_entry& file : fs::directory_iterator(out().parent_path())) {
-      EXPECT_TRUE(file.path() == out() || file.path() == sidecar() || file.path() == parts)
-          << "only the results, their sidecar and their parts are left, found " << file.path();
+      EXPECT_TRUE(file.path() == out() || file.path() == sidecar() ||
+                  file.path() == lines_sidecar() || file.path() == parts)
+          << "only the results, their sidecars and their parts are left, found " << file.path();
     }
     std::set<std::string> tags; // one write's parts (the last part's ranks), none superseded
     for (const fs::directory_entry& file : fs::directory_iterator(parts, ec_)) {
