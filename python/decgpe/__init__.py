@@ -2,7 +2,7 @@
 
 from importlib import metadata
 
-from .results import Result, Snapshot, attributes, load
+from .results import Result, Snapshot, VortexLines, attributes, load
 
 try:
     __version__ = metadata.version("decgpe")
@@ -13,4 +13,4 @@ except metadata.PackageNotFoundError:  # imported from the source tree without i
     with open(Path(__file__).resolve().parent.parent / "pyproject.toml", "rb") as _f:
         __version__ = tomllib.load(_f)["project"]["version"]
 
-__all__ = ["Result", "Snapshot", "attributes", "load", "__version__"]
+__all__ = ["Result", "Snapshot", "VortexLines", "attributes", "load", "__version__"]
