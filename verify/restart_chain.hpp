@@ -54,6 +54,24 @@ protected:
     EXPECT_LE(tags.size(), 1U);
   }
 
+  /// /vortex_lines of `b` is bitwise that of `a`: every sample, the series and the events (the
+  /// lines are no sums, so the same on any rank count).
+  static void expect_same_vortex_lines(const io::InputFile& fa, const io::InputFile& fb) {
+    EXPECT_EQ(fa.members("/vortex_lines"), fb.members("/vortex_lines"));
+    for (const std::string& group : fa.members("/vortex_lines")) {
+      const std::string path = "/vortex_lines/" + group + "/";
+      for (const std::string& name : fa.members("/vortex_lines/" + group)) {
+        if (name == "points") {
+          EXPECT_EQ(fa.matrix(path + name), fb.matrix(path + name)) << path + name;
+        } else if (name == "t" || name == "total_length") {
+          EXPECT_EQ(fa.doubles(path + name), fb.doubles(path + name)) << path + name;
+        } else {
+          EXPECT_EQ(fa.integers(path + name), fb.integers(path + name)) << path + name;
+        }
+      }
+    }
+  }
+
   /// The levels and snapshots of `b` are bitwise those of `a`, and so is the diagnostics series
   /// when `series_too` (reductions over a different number of ranks sum in another order).
   static void expect_same_run(const fs::path& a, const fs::path& b, bool series_too = true) {
@@ -79,6 +97,7 @@ protected:
       EXPECT_TRUE(bitwise_equal(fa.complexes("/analysis/history/cell_overlap"),
                                 fb.complexes("/analysis/history/cell_overlap")));
     }
+    expect_same_vortex_lines(fa, fb);
     if (series_too) {
       for (const char* series : {"norm", "energy", "invariant", "max_abs", "max_diagonal"}) {
         EXPECT_EQ(fa.doubles(std::string("/diagnostics/") + series),

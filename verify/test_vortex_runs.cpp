@@ -109,29 +109,10 @@ TEST_F(VortexRuns, AResumedRunContinuesTheLinesBitwise) {
   // Stops at steps 10, 20 and 30 (one of them a sample's, the end not one): a gap or a repeat
   // would show.
   run_in_parts(kChanging, "--backend openmp", {"", "", "", ""});
-  expect_same_run(whole, out());
-  const io::InputFile a(whole), b(out());
-  EXPECT_EQ(a.members("/vortex_lines"), b.members("/vortex_lines"));
+  expect_same_run(whole, out()); // with /vortex_lines
+  const io::InputFile a(whole);
   EXPECT_GT(a.size("/vortex_lines/events/step"), 0U) << "the case should have events to compare";
-  for (const char* name :
-       {"series/step", "series/lines", "series/largest_charge", "series/net_flux_z0", "events/step",
-        "events/after_step", "events/kind"}) {
-    EXPECT_EQ(a.integers(std::string("/vortex_lines/") + name),
-              b.integers(std::string("/vortex_lines/") + name))
-        << name;
-  }
-  for (const char* name : {"series/t", "series/total_length", "events/t"}) {
-    EXPECT_EQ(a.doubles(std::string("/vortex_lines/") + name),
-              b.doubles(std::string("/vortex_lines/") + name))
-        << name;
-  }
-  for (const std::string& sample : a.members("/vortex_lines")) {
-    if (sample != "series" && sample != "events") {
-      const std::string group = "/vortex_lines/" + sample;
-      EXPECT_EQ(a.matrix(group + "/points"), b.matrix(group + "/points")) << sample;
-      EXPECT_EQ(a.integers(group + "/ends"), b.integers(group + "/ends")) << sample;
-    }
-  }
+  EXPECT_GT(a.members("/vortex_lines").size(), 2U);
 }
 
 /// A line through `points` with `charge`.
