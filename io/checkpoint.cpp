@@ -61,6 +61,7 @@ Series read_series(const InputFile& f) {
     p.cell_norm = f.doubles("/analysis/history/cell_norm");
     p.cell_overlap = f.complexes("/analysis/history/cell_overlap");
   }
+  s.vortex_lines = read_vortex_lines(f);
   return s;
 }
 

@@ -256,6 +256,9 @@ void write_series(ResultsFile& f, const Series& s) {
     f.write("/analysis/history/cell_norm", p.cell_norm, {p.cell_norm.size()});
     f.write("/analysis/history/cell_overlap", p.cell_overlap);
   }
+  if (!s.vortex_lines.empty()) {
+    write_vortex_lines(f, s.vortex_lines);
+  }
 }
 
 int write_analysis(ResultsFile& f, const Grid& g, std::span<const Complex> current,

@@ -1,10 +1,11 @@
 #pragma once
 // The layout of a results file, written once here (README, "Running a case"): provenance as root
 // attributes and /case_toml, /grid, /diagnostics, /analysis, /state/<level>,
-// /snapshots/<step> and /viz (io/visualisation.hpp).
+// /snapshots/<step>, /viz (io/visualisation.hpp) and /vortex_lines (io/vortex_output.hpp).
 
 #include "hdf5/hdf5_file.hpp"
 #include "io/domain_output.hpp"
+#include "io/vortex_output.hpp"
 #include "setup/case_setup.hpp"
 #include "solvers/backend.hpp"
 #include "solvers/host_probe.hpp"
@@ -51,6 +52,8 @@ struct Series {
   std::vector<Complex> overlap;
   std::vector<std::pair<std::string, std::vector<double>>> report; ///< one column per name
   ProbeSeries probes; ///< at the cadence time.spectrum_every (empty when 0); on rank 0 only
+  /// At the cadence analysis.vortex_lines_every (empty when 0); on rank 0 only.
+  std::vector<VortexSample> vortex_lines;
 
   void add(const Sample& s);
 };
@@ -63,7 +66,8 @@ void write_provenance(ResultsFile& f, const setup::RunSetup& run, const Backend&
 void write_grid(ResultsFile& f, const Grid& g);
 /// /diagnostics/{step,t,dt,norm,energy,invariant,max_abs,max_diagonal,overlap} and one dataset per
 /// column of the scheme's step report; the probes, when there are any, as
-/// /analysis/history/{step,t,azimuthal_amplitude (samples × 13),cell_norm,cell_overlap}.
+/// /analysis/history/{step,t,azimuthal_amplitude (samples × 13),cell_norm,cell_overlap}; the vortex
+/// lines, when sampled, as /vortex_lines (io/vortex_output.hpp).
 void write_series(ResultsFile& f, const Series& s);
 /// /analysis: the plane z = 0 and its azimuthal spectrum (how the vortex splits); returns the fold.
 /// `g` may be the slab of the slices that hold the plane (splitting.hpp's plane_slices()), with

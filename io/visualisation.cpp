@@ -7,6 +7,7 @@
 #include <sstream>
 #include <stdexcept>
 #include <unistd.h>
+#include <utility>
 #include <vector>
 
 namespace decgpe::io {
@@ -109,6 +110,67 @@ std::string xdmf_text(const std::string& h5, std::int64_t cells, const std::vect
   return out.str();
 }
 
+/// One sample's lines as XDMF's Mixed topology (type 2, a polyline: its node count, its nodes)
+/// and cell data, inline; its points are the results' /vortex_lines/<step>/points.
+void lines_grid(std::ostream& out, const std::string& h5, const InputFile& in,
+                const std::string& group) {
+  const std::vector<std::int64_t> offsets = in.integers(group + "/offsets");
+  const std::vector<std::int64_t> closed = in.integers(group + "/closed");
+  const std::vector<std::int64_t> charges = in.integers(group + "/charges");
+  std::ostringstream topology, charge, closure;
+  std::size_t entries = 0;
+  for (std::size_t k = 0; k + 1 < offsets.size(); ++k) {
+    const std::int64_t nodes = offsets[k + 1] - offsets[k] + closed[k];
+    topology << " 2 " << nodes;
+    for (std::int64_t p = offsets[k]; p < offsets[k + 1]; ++p) {
+      topology << ' ' << p;
+    }
+    topology << (closed[k] != 0 ? " " + std::to_string(offsets[k]) : "");
+    entries += 2 + static_cast<std::size_t>(nodes);
+    charge << ' ' << charges[k];
+    closure << ' ' << closed[k];
+  }
+  const std::string lines = std::to_string(charges.size());
+  out << "     <Grid Name=\"" << group << "\" GridType=\"Uniform\">\n"
+      << "      <Time Value=\"" << in.number_attribute("t", group) << "\"/>\n"
+      << "      <Topology TopologyType=\"Mixed\" NumberOfElements=\"" << lines << "\">\n"
+      << "        <DataItem Dimensions=\"" << entries
+      << "\" NumberType=\"Int\" Precision=\"8\" Format=\"XML\">" << topology.str()
+      << "</DataItem>\n      </Topology>\n      <Geometry GeometryType=\"XYZ\">\n"
+      << "        <DataItem Dimensions=\"" << offsets.back()
+      << " 3\" NumberType=\"Float\" Precision=\"8\" Format=\"HDF\">" << h5 << ":" << group
+      << "/points</DataItem>\n      </Geometry>\n";
+  for (const auto& [name, values] :
+       {std::pair{"charge", charge.str()}, {"closed", closure.str()}}) {
+    out << "      <Attribute Name=\"" << name << "\" AttributeType=\"Scalar\" Center=\"Cell\">\n"
+        << "        <DataItem Dimensions=\"" << lines
+        << "\" NumberType=\"Int\" Precision=\"8\" Format=\"XML\">" << values
+        << "</DataItem>\n      </Attribute>\n";
+  }
+  out << "     </Grid>\n";
+}
+
+/// The lines' sidecar, or "" when no sample has a line.
+std::string lines_xdmf_text(const std::string& h5, const InputFile& in) {
+  std::ostringstream out;
+  out.precision(17);
+  bool any = false;
+  for (const std::string& name : in.members("/vortex_lines")) { // zero-padded: in step order
+    const std::string group = "/vortex_lines/" + name;
+    if (name.find_first_not_of("0123456789") == std::string::npos &&
+        in.size(group + "/charges") > 0) {
+      lines_grid(out, h5, in, group);
+      any = true;
+    }
+  }
+  if (!any) {
+    return "";
+  }
+  return "<?xml version=\"1.0\" ?>\n<Xdmf Version=\"2.0\">\n  <Domain>\n"
+         "    <Grid Name=\"vortex_lines\" GridType=\"Collection\" CollectionType=\"Temporal\">\n" +
+         out.str() + "    </Grid>\n  </Domain>\n</Xdmf>\n";
+}
+
 /// `text` onto `path` through a temporary in the same folder, so that no reader sees half of it.
 void replace_file(const fs::path& path, const std::string& text) {
   const fs::path temporary = path.string() + ".tmp." + std::to_string(getpid());
@@ -175,6 +237,21 @@ void write_xdmf(const fs::path& results) {
   // The file's name alone, so that the two can be moved together.
   replace_file(xdmf_path(results),
                xdmf_text(escaped(results.filename().string()), cells, frames_of(in)));
+}
+
+fs::path lines_xdmf_path(const fs::path& results) {
+  return fs::path(results).replace_extension(".lines.xmf");
+}
+
+void write_lines_xdmf(const fs::path& results) {
+  const InputFile in(results);
+  const std::string text = lines_xdmf_text(escaped(results.filename().string()), in);
+  if (!text.empty()) {
+    replace_file(lines_xdmf_path(results), text);
+    return;
+  }
+  std::error_code ec; // an earlier run's sidecar would show lines these results do not hold
+  fs::remove(lines_xdmf_path(results), ec);
 }
 
 } // namespace decgpe::io

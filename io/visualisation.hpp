@@ -3,7 +3,9 @@
 // /snapshots, which XDMF cannot address; /viz holds what ParaView and VisIt need instead: the cell
 // centres as points and, per state, the real fields density, phase, Re ψ and Im ψ, each with its
 // units. The XDMF sidecar <results>.xmf names those datasets: a temporal collection over the
-// snapshots and the final state, one point (a vertex cell) per cell of the grid.
+// snapshots and the final state, one point (a vertex cell) per cell of the grid. The vortex lines
+// have a sidecar of their own, <results>.lines.xmf: a temporal collection of polylines over the
+// samples of /vortex_lines, so that ParaView opens both side by side.
 
 #include "hdf5/hdf5_file.hpp"
 #include "io/domain_output.hpp"
@@ -31,5 +33,14 @@ std::filesystem::path xdmf_path(const std::filesystem::path& results);
 /// step order, then the final state), under a temporary name renamed into place. Writes nothing
 /// when /viz/points is absent. Throws std::runtime_error "cannot write output '<path>': …".
 void write_xdmf(const std::filesystem::path& results);
+
+/// The lines' sidecar of a results file: run.h5 → run.lines.xmf.
+std::filesystem::path lines_xdmf_path(const std::filesystem::path& results);
+
+/// Writes the lines' sidecar of `results` from its /vortex_lines: per sample with lines, one
+/// polyline cell per line (a closed line's first point repeated at its end) with its charge and
+/// closed flag as cell data; samples without lines have no grid. When no sample has a line it
+/// writes none, and removes an earlier run's. Throws as write_xdmf.
+void write_lines_xdmf(const std::filesystem::path& results);
 
 } // namespace decgpe::io

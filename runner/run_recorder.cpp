@@ -41,6 +41,9 @@ Recorder::Recorder(const RecorderSettings& settings, const Grid& grid, io::Check
   const auto [first, last] = plane_slices(grid_);
   plane_ = make_slab(decgpe::whole_grid(grid_), first, last, first, last);
   plane_initial_ = layout().gather_slices(settings_.initial, first, last, grid_.slice_cells());
+  if (settings_.vortex_lines && root()) {
+    primal_.emplace(decgpe::whole_grid(grid_));
+  }
 }
 
 std::vector<Complex> Recorder::on_plane(std::span<const Complex> psi) const {
@@ -90,6 +93,13 @@ void Recorder::on_probe(long step, double t, Scheme& scheme) {
   if (root()) {
     p.azimuthal_amplitude = azimuthal_spectrum(plane_, plane, plane_initial_).amplitude;
     state_.series.probes.add(p);
+  }
+}
+
+void Recorder::on_vortex_lines(long step, double t, Scheme& scheme) {
+  const std::vector<PiercedEdge> pierced = scheme.vortex_flux();
+  if (root()) {
+    state_.series.vortex_lines.push_back({step, t, analysis::vortex_lines(*primal_, pierced)});
   }
 }
 

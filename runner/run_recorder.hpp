@@ -3,6 +3,7 @@
 // cadences, and the decision to stop at a step boundary (a signal, the wall-clock limit). Every
 // buffer it gathers into is allocated when it is made, before the first step.
 
+#include "analysis/vortex_lines.hpp"
 #include "io/checkpoint.hpp"
 #include "io/domain_output.hpp"
 #include "solvers/integrator.hpp"
@@ -11,6 +12,7 @@
 
 #include <chrono>
 #include <filesystem>
+#include <optional>
 
 namespace decgpe::runner {
 
@@ -25,6 +27,7 @@ struct RecorderSettings {
   const scaleout::MpiSession* mpi = nullptr;
   const scaleout::Decomposition* layout = nullptr; ///< this process's slices of the domain
   std::span<const Complex> initial; ///< ψ⁰ on this process's cells, what the probes compare with
+  bool vortex_lines = false;        ///< the schedule samples the vortex lines
 };
 
 class Recorder final : public RunObserver {
@@ -37,6 +40,9 @@ public:
   void on_diagnostics(const Sample& s) override;
   void on_snapshot(long step, double t, Scheme& scheme) override;
   void on_probe(long step, double t, Scheme& scheme) override;
+  /// The pierced edges from the backend (only they leave a GPU; the slabs gather them), joined
+  /// into lines on rank 0. Collective.
+  void on_vortex_lines(long step, double t, Scheme& scheme) override;
   void on_progress(long step, double t, double done) override;
   void on_checkpoint(long step, double t, Scheme& scheme) override;
   bool keep_going(long step, double t, Scheme& scheme) override;
@@ -72,8 +78,9 @@ private:
   io::Checkpoint state_; ///< its levels this process's cells
   double wall_before_;
   std::vector<Complex> snapshot_;
-  Grid plane_;                         ///< the slices around z = 0 (plane_slices())
-  std::vector<Complex> plane_initial_; ///< ψ⁰ there, on rank 0
+  Grid plane_;                                  ///< the slices around z = 0 (plane_slices())
+  std::vector<Complex> plane_initial_;          ///< ψ⁰ there, on rank 0
+  std::optional<analysis::PrimalEdges> primal_; ///< the whole domain's, on rank 0 when sampled
   using Clock = std::chrono::steady_clock;
   Clock::time_point start_ = Clock::now();
   double stopped_at_ = -1.0; ///< seconds() once the clock is stopped

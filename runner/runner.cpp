@@ -158,7 +158,8 @@ private:
       claim_.emplace(std::vector<io::OutputTarget>{{out_, o_.force},
                                                    {checkpoint_, o_.force || resumes_in_place},
                                                    // derived from the results: replaced with them
-                                                   {io::xdmf_path(out_), true}},
+                                                   {io::xdmf_path(out_), true},
+                                                   {io::lines_xdmf_path(out_), true}},
                      inputs);
     });
   }
@@ -252,7 +253,8 @@ private:
     }
     recorder_.emplace(RecorderSettings{file_ ? &*file_ : nullptr, &*results_, o_.quiet, checkpoint_,
                                        config_.checkpoint_minutes, o_.max_hours * 3600.0,
-                                       process_start_, &mpi_, &setup_.layout, setup_.current},
+                                       process_start_, &mpi_, &setup_.layout, setup_.current,
+                                       setup_.schedule.vortex_lines_every > 0},
                       setup_.problem.grid, run_state(setup_, *scheme_, who_, std::move(resumed_)));
     if (from_.step > 0) {
       scheme_->resume(recorder_->levels(), setup_.current);
@@ -304,6 +306,7 @@ private:
     if (viewable) {
       io::write_xdmf(out_);
     }
+    io::write_lines_xdmf(out_);
     if (outcome.stopped) {
       std::fprintf(recorder_->stop_signal() != 0 ? stderr : stdout,
                    "decgpe: stopped by %s at step %ld (t = %g); results so far in %s; resume "

@@ -87,6 +87,32 @@ std::optional<ExactCheck> check_against_exact(const RunSetup& run, const io::Ser
   return ExactCheck{t, error, 0.1 * run.mu * run.mu * d * d * (1.0 + t), d};
 }
 
+/// The last sample's lines and the events, when the run sampled them.
+void report_vortex_lines(std::span<const io::VortexSample> samples) {
+  if (samples.empty()) {
+    return;
+  }
+  const analysis::LineSummary last = analysis::summarise(samples.back().lines);
+  std::printf("vortex lines at t = %.4g: %d (largest charge %d, length %.4g, net flux through "
+              "z = 0 %d)",
+              samples.back().t, last.lines, last.largest_charge, last.total_length,
+              last.net_flux_z0);
+  const std::vector<io::VortexEvent> events = io::vortex_events(samples);
+  const auto separation =
+      std::ranges::find(events, analysis::LineEvent::separation, &io::VortexEvent::kind);
+  if (separation != events.end()) {
+    std::printf("; first separation at t = %.4g (step %ld)", separation->t,
+                static_cast<long>(separation->step));
+  }
+  const auto reconnections =
+      std::ranges::count(events, analysis::LineEvent::reconnection, &io::VortexEvent::kind);
+  if (reconnections > 0) {
+    std::printf("; %ld reconnection%s", static_cast<long>(reconnections),
+                reconnections == 1 ? "" : "s");
+  }
+  std::printf("\n");
+}
+
 } // namespace
 
 void summarise(const RunSetup& run, const io::Series& s, const Outcome& outcome, long steps_run,
@@ -117,6 +143,7 @@ void summarise(const RunSetup& run, const io::Series& s, const Outcome& outcome,
     std::printf("adaptive: %ld steps, dt from %.4g to %.4g (sampled every %ld steps)\n",
                 outcome.steps_done, shortest, longest, run.schedule.diagnostics_every);
   }
+  report_vortex_lines(s.vortex_lines);
   std::printf("results: %s  (%.2f s, %.3g M cell-updates/s)\n", out.c_str(), seconds,
               updates / seconds * 1e-6);
   if (const std::optional<ExactCheck> c = check_against_exact(run, s)) {

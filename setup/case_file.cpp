@@ -564,6 +564,11 @@ void read_scaleout(const Section& s, CaseConfig& c) {
   c.slab_balance = s.string("balance").value_or(c.slab_balance);
 }
 
+void read_analysis(const Section& a, CaseConfig& c) {
+  a.allow_only_schema_keys();
+  c.vortex_lines_every = a.integer("vortex_lines_every").value_or(c.vortex_lines_every);
+}
+
 void read_output(const Section& o, CaseConfig& c) {
   o.allow_only_schema_keys();
   c.checkpoint_every = o.integer("checkpoint_every").value_or(c.checkpoint_every);
@@ -601,6 +606,9 @@ CaseConfig parse_case(std::string_view toml, std::string_view source, const fs::
   }
   read_time(top.required(&Section::section, "time"), c);
   read_initial(top.required(&Section::section, "initial"), c, base_dir);
+  if (const std::optional<Section> analysis = top.section("analysis")) {
+    read_analysis(*analysis, c);
+  }
   if (const std::optional<Section> output = top.section("output")) {
     read_output(*output, c);
   }

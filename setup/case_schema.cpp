@@ -106,6 +106,9 @@ constexpr std::array kTables{
               "that has not met them after `max_iterations` is refused (nothing is written). The "
               "results record μ_h, E, the iterations, residual, energy change and wall time "
               "(`ground_state_*`)."},
+    CaseTable{"analysis", false,
+              "What a run measures of ψ beyond the diagnostics: the vortex lines (docs/cases.md, "
+              "\"Vortex lines\")."},
     CaseTable{"output", false, "Checkpoints during a run."},
     CaseTable{"cuda", false,
               "The CUDA backend's tunables: they change its speed, never its results, and are "
@@ -301,6 +304,10 @@ std::vector<CaseKey> initial_output_cuda_keys() {
       {"initial.ground_state.max_iterations", KeyType::integer, "iterations", "100000",
        between(1, 1e9, false, false),
        "Iterations after which a relaxation that has not met both tolerances is refused."},
+      {"analysis.vortex_lines_every", KeyType::integer, "steps", "0", at_least(0),
+       "Steps between samples of the vortex lines (0: none): the edges ψ's phase winds around, "
+       "found on the run's backend, joined into lines in `/vortex_lines` with their series and "
+       "events, and a ParaView sidecar `<results>.lines.xmf`; also at step 0 and at the end."},
       {"output.checkpoint_every", KeyType::integer, "steps", "0", at_least(0),
        "Steps between checkpoints (0: none by steps; a stopped run writes one anyway)."},
       {"output.checkpoint_minutes", KeyType::number, "minutes", "0.0", at_least(0),

@@ -209,6 +209,7 @@ void finish(RunSetup& run, double mu, const StateSampler& state,
   run.schedule.diagnostics_every = config.diagnostics_every;
   run.schedule.snapshot_every = config.snapshot_every;
   run.schedule.spectrum_every = config.spectrum_every;
+  run.schedule.vortex_lines_every = config.vortex_lines_every;
   run.schedule.checkpoint_every = config.checkpoint_every;
   run.schedule.stop_when_error_exceeds = config.stop_when_error_exceeds.value_or(0.0);
   if (config.start == "paper" && !config.lattice_stationary) {

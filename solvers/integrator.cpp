@@ -46,6 +46,24 @@ void probe(Scheme& scheme, RunObserver& observer) {
   observer.on_probe(scheme.clock().steps, scheme.clock().time, scheme);
 }
 
+void vortex_lines(Scheme& scheme, RunObserver& observer) {
+  const NvtxRange range("vortex lines");
+  observer.on_vortex_lines(scheme.clock().steps, scheme.clock().time, scheme);
+}
+
+/// Every sample the schedule takes, as at step 0 and at the error threshold's stop.
+void sample_every_kind(Scheme& scheme, const Schedule& schedule, RunObserver& observer) {
+  if (schedule.snapshot_every > 0) {
+    snapshot(scheme, observer);
+  }
+  if (schedule.spectrum_every > 0) {
+    probe(scheme, observer);
+  }
+  if (schedule.vortex_lines_every > 0) {
+    vortex_lines(scheme, observer);
+  }
+}
+
 /// The first multiple of `every` after `step` (none when every is 0).
 long next_multiple(long step, long every, long otherwise) {
   return every > 0 ? std::min(otherwise, (step / every + 1) * every) : otherwise;
@@ -73,12 +91,7 @@ Outcome integrate(Scheme& scheme, const Schedule& schedule, RunObserver& observe
     outcome.initial_max_abs = first.d.max_abs;
     guard(first.d, first.d.max_abs, 0, 0.0);
     observer.on_diagnostics(first);
-    if (schedule.snapshot_every > 0) {
-      snapshot(scheme, observer);
-    }
-    if (schedule.spectrum_every > 0) {
-      probe(scheme, observer);
-    }
+    sample_every_kind(scheme, schedule, observer);
   }
   long& step = outcome.steps_done;
   const auto done = [&] { return step >= schedule.steps || scheme.finished(); };
@@ -87,6 +100,7 @@ Outcome integrate(Scheme& scheme, const Schedule& schedule, RunObserver& observe
     next = next_multiple(step, schedule.diagnostics_every, next);
     next = next_multiple(step, schedule.snapshot_every, next);
     next = next_multiple(step, schedule.spectrum_every, next);
+    next = next_multiple(step, schedule.vortex_lines_every, next);
     next = next_multiple(step, schedule.checkpoint_every, next);
     {
       const NvtxRange range("steps");
@@ -99,12 +113,8 @@ Outcome integrate(Scheme& scheme, const Schedule& schedule, RunObserver& observe
       observer.on_diagnostics(s);
       if (schedule.stop_when_error_exceeds > 0.0 &&
           1.0 - std::hypot(s.d.overlap.re, s.d.overlap.im) > schedule.stop_when_error_exceeds) {
-        if (schedule.snapshot_every > 0) {
-          snapshot(scheme, observer); // the state at the stop, on or off the cadence
-        }
-        if (schedule.spectrum_every > 0) {
-          probe(scheme, observer);
-        }
+        sample_every_kind(scheme, schedule,
+                          observer); // the state at the stop, on or off the cadence
         observer.on_progress(step, t, 1.0);
         outcome.error_exceeded = true;
         break;
@@ -115,6 +125,9 @@ Outcome integrate(Scheme& scheme, const Schedule& schedule, RunObserver& observe
     }
     if (due(step, schedule.spectrum_every) || (schedule.spectrum_every > 0 && done())) {
       probe(scheme, observer);
+    }
+    if (due(step, schedule.vortex_lines_every) || (schedule.vortex_lines_every > 0 && done())) {
+      vortex_lines(scheme, observer);
     }
     observer.on_progress(step, t, progress(scheme, schedule, step));
     if (done()) {

@@ -17,9 +17,10 @@ struct Schedule {
   /// end time).
   long steps = 0;
   long diagnostics_every = 1;
-  long snapshot_every = 0;   ///< 0: none
-  long spectrum_every = 0;   ///< host probes (RunObserver::on_probe); 0: none
-  long checkpoint_every = 0; ///< 0: none (by steps; wall-clock checkpoints are the observer's)
+  long snapshot_every = 0;     ///< 0: none
+  long spectrum_every = 0;     ///< host probes (RunObserver::on_probe); 0: none
+  long vortex_lines_every = 0; ///< RunObserver::on_vortex_lines; 0: none
+  long checkpoint_every = 0;   ///< 0: none (by steps; wall-clock checkpoints are the observer's)
   /// > 0: stop after the first diagnostics step with E = 1 − |⟨ψ₀|ψ⟩| above this (ψ₀ normalised).
   double stop_when_error_exceeds = 0.0;
 };
@@ -39,6 +40,8 @@ public:
   virtual void on_snapshot(long /*step*/, double /*t*/, Scheme&) {}
   /// At step 0, every Schedule::spectrum_every steps and at the end (when spectrum_every > 0).
   virtual void on_probe(long /*step*/, double /*t*/, Scheme&) {}
+  /// At step 0, every Schedule::vortex_lines_every steps and at the end (when it is > 0).
+  virtual void on_vortex_lines(long /*step*/, double /*t*/, Scheme&) {}
   /// `done` is the fraction of the run behind it (of the steps, or of the time when adaptive).
   virtual void on_progress(long /*step*/, double /*t*/, double /*done*/) {}
   virtual void on_checkpoint(long /*step*/, double /*t*/, Scheme&) {}

@@ -43,14 +43,33 @@ protected:
     EXPECT_FALSE(fs::exists(checkpoint())) << "a complete run removes its checkpoint";
     const fs::path parts = out().string() + ".parts";
     for (const fs::directory_entry& file : fs::directory_iterator(out().parent_path())) {
-      EXPECT_TRUE(file.path() == out() || file.path() == sidecar() || file.path() == parts)
-          << "only the results, their sidecar and their parts are left, found " << file.path();
+      EXPECT_TRUE(file.path() == out() || file.path() == sidecar() ||
+                  file.path() == lines_sidecar() || file.path() == parts)
+          << "only the results, their sidecars and their parts are left, found " << file.path();
     }
     std::set<std::string> tags; // one write's parts (the last part's ranks), none superseded
     for (const fs::directory_entry& file : fs::directory_iterator(parts, ec_)) {
       tags.insert(file.path().filename().string().substr(0, 16));
     }
     EXPECT_LE(tags.size(), 1U);
+  }
+
+  /// /vortex_lines of `b` is bitwise that of `a`: every sample, the series and the events (the
+  /// lines are no sums, so the same on any rank count).
+  static void expect_same_vortex_lines(const io::InputFile& fa, const io::InputFile& fb) {
+    EXPECT_EQ(fa.members("/vortex_lines"), fb.members("/vortex_lines"));
+    for (const std::string& group : fa.members("/vortex_lines")) {
+      const std::string path = "/vortex_lines/" + group + "/";
+      for (const std::string& name : fa.members("/vortex_lines/" + group)) {
+        if (name == "points") {
+          EXPECT_EQ(fa.matrix(path + name), fb.matrix(path + name)) << path + name;
+        } else if (name == "t" || name == "total_length") {
+          EXPECT_EQ(fa.doubles(path + name), fb.doubles(path + name)) << path + name;
+        } else {
+          EXPECT_EQ(fa.integers(path + name), fb.integers(path + name)) << path + name;
+        }
+      }
+    }
   }
 
   /// The levels and snapshots of `b` are bitwise those of `a`, and so is the diagnostics series
@@ -78,6 +97,7 @@ protected:
       EXPECT_TRUE(bitwise_equal(fa.complexes("/analysis/history/cell_overlap"),
                                 fb.complexes("/analysis/history/cell_overlap")));
     }
+    expect_same_vortex_lines(fa, fb);
     if (series_too) {
       for (const char* series : {"norm", "energy", "invariant", "max_abs", "max_diagonal"}) {
         EXPECT_EQ(fa.doubles(std::string("/diagnostics/") + series),

@@ -34,6 +34,8 @@ protected:
   fs::path out() const { return dir_ / "out" / "result.h5"; }
   /// The results file's XDMF sidecar (io/visualisation.hpp).
   fs::path sidecar() const { return dir_ / "out" / "result.xmf"; }
+  /// The sidecar of its vortex lines, when it has some (io/visualisation.hpp).
+  fs::path lines_sidecar() const { return dir_ / "out" / "result.lines.xmf"; }
   /// What a user does to throw a run's results away: the file and its sidecar.
   void remove_results() const {
     fs::remove(out());

@@ -77,6 +77,20 @@ TEST_F(MpiRestart, MeasuredSlabsStoppedAndResumedAreBitwiseOneProcess) {
   EXPECT_GT(f.integer_attribute("slab_calibration_steps"), 0);
 }
 
+// The slabs gather their pierced edges; rank 0 alone joins and writes the lines, the same as one
+// process's, also across a resume on another rank count.
+TEST_F(MpiRestart, VortexLinesOnRanksStoppedAndResumedAreOneProcesses) {
+  const std::string flags = "--backend openmp --set analysis.vortex_lines_every=20";
+  ASSERT_EQ(run(kCase, flags).exit_code, 0);
+  const fs::path whole = dir_ / "whole.h5";
+  fs::rename(out(), whole);
+  run_in_parts(kCase, flags, {launcher(2), launcher(3)});
+  expect_same_run(whole, out(), false);
+  EXPECT_EQ(io::InputFile(out()).integers("/vortex_lines/series/step"),
+            (std::vector<std::int64_t>{0, 20, 40, 60, 80, 100, 120}));
+  EXPECT_TRUE(fs::exists(lines_sidecar()));
+}
+
 TEST_F(MpiRestart, AHaloDeeperThanASlabIsRefusedWithOneLine) {
   // 9 z-slices on 3 ranks: 3 each. (mpiexec adds its own lines about the failed ranks.)
   const verify::CommandResult r = verify::run_command(

@@ -4,7 +4,7 @@ tabulated potential on a run's grid with `decgpe.write_potential`."""
 from importlib import metadata
 
 from .potential import write_potential
-from .results import Result, Snapshot, attributes, load
+from .results import Result, Snapshot, VortexLines, attributes, load
 
 try:
     __version__ = metadata.version("decgpe")
@@ -15,4 +15,4 @@ except metadata.PackageNotFoundError:  # imported from the source tree without i
     with open(Path(__file__).resolve().parent.parent / "pyproject.toml", "rb") as _f:
         __version__ = tomllib.load(_f)["project"]["version"]
 
-__all__ = ["Result", "Snapshot", "attributes", "load", "write_potential", "__version__"]
+__all__ = ["Result", "Snapshot", "VortexLines", "attributes", "load", "write_potential", "__version__"]

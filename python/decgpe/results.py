@@ -55,6 +55,36 @@ class Snapshot:
     units: dict  # {field: unit} of its /viz fields: density a_ho^-3, phase rad, re_psi and im_psi a_ho^-3/2
 
 
+EVENT_KINDS = {1: "separation", 2: "reconnection"}  # /vortex_lines/events/kind (docs/cases.md, "Vortex lines")
+
+
+@dataclass(frozen=True)
+class VortexLines:
+    """The vortex lines of one sample of /vortex_lines (analysis.vortex_lines_every): points (n, 3) in a_ho, line k
+    being points[offsets[k]:offsets[k + 1]] (a closed line's first point not repeated), its charge (> 0, the winding
+    counterclockwise about the direction of travel), whether it is closed, and an open line's ends (0: the domain's
+    boundary, 1: a junction inside it)."""
+
+    step: int
+    t: float
+    points: np.ndarray = field(repr=False)
+    offsets: np.ndarray = field(repr=False)
+    charges: np.ndarray
+    closed: np.ndarray
+    ends: np.ndarray = field(repr=False)  # (lines, 2)
+
+    @property
+    def lines(self):
+        """Each line's points, an (n_k, 3) array per line."""
+        return [self.points[a:b] for a, b in zip(self.offsets[:-1], self.offsets[1:])]
+
+
+def _vortex_sample(group, step):
+    return VortexLines(step=step, t=float(group.attrs["t"]), points=group["points"][()].reshape(-1, 3),
+                       offsets=group["offsets"][()], charges=group["charges"][()],
+                       closed=group["closed"][()].astype(bool), ends=group["ends"][()].reshape(-1, 2))
+
+
 @dataclass
 class Result:
     path: Path
@@ -121,6 +151,31 @@ class Result:
                 t = float(data.attrs["t"]) if "t" in data.attrs else None
                 found[int(name)] = Snapshot(int(name), t, _complex(data), units)
             return found
+
+    @cached_property
+    def vortex_lines(self):
+        """{step: VortexLines} of /vortex_lines, in step order ({} when the run sampled none)."""
+        with h5py.File(self.path, "r") as f:
+            groups = f.get("vortex_lines", {})
+            return {int(name): _vortex_sample(groups[name], int(name)) for name in sorted(groups) if name.isdigit()}
+
+    @cached_property
+    def vortex_series(self):
+        """/vortex_lines/series: {step, t, lines, total_length, largest_charge, net_flux_z0} ({} without lines)."""
+        with h5py.File(self.path, "r") as f:
+            series = f.get("vortex_lines/series", {})
+            return {name: series[name][()] for name in series}
+
+    @cached_property
+    def vortex_events(self):
+        """/vortex_lines/events, one dict per event: step, after_step (the sample before), t and kind
+        ("separation" or "reconnection")."""
+        with h5py.File(self.path, "r") as f:
+            if "vortex_lines/events" not in f:
+                return []
+            e = f["vortex_lines/events"]
+            return [{"step": int(step), "after_step": int(after), "t": float(t), "kind": EVENT_KINDS[int(kind)]}
+                    for step, after, t, kind in zip(e["step"][()], e["after_step"][()], e["t"][()], e["kind"][()])]
 
 
 def attributes(path):

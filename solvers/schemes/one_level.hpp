@@ -36,6 +36,8 @@ public:
     backend_.download(current_, values);
   }
 
+  std::vector<PiercedEdge> vortex_flux() override { return backend_.vortex_flux(current_); }
+
 protected:
   /// `current` is the vector ψ starts in; a scheme may move it to another of its vectors.
   OneLevelScheme(Backend& backend, double dt, VectorId current)

@@ -52,6 +52,7 @@ public:
     }
     backend_.download(index == 0 ? current_ : previous_, values);
   }
+  std::vector<PiercedEdge> vortex_flux() override { return backend_.vortex_flux(current_); }
 
 private:
   void advance_fixed(long steps) override {

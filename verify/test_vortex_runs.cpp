@@ -1,0 +1,169 @@
+// The vortex lines in a run (issue 33): `[analysis] vortex_lines_every` through `decgpe run`, the
+// samples, series and events in the results, a stop and resume that continues them bitwise, the
+// refusal of bad values, and the events' definitions on lines made by hand.
+
+#include "io/vortex_output.hpp"
+#include "verify/restart_chain.hpp"
+
+#include <gtest/gtest.h>
+
+namespace decgpe {
+namespace {
+
+using analysis::LineEvent;
+using analysis::VortexLine;
+using verify::replace;
+namespace fs = std::filesystem;
+
+// The default initial state with κ = 1: a straight vortex along z through the whole domain.
+const std::string kStraight = R"(lattice = "bcc"
+h = 0.45
+domain = [6.0, 6.0, 6.0]
+g = 0.0
+[time]
+dt = 1e-3
+steps = 25
+diagnostics_every = 5
+[initial]
+kappa = 1
+[analysis]
+vortex_lines_every = 10
+)";
+
+// κ = 3 with g = 10 out of equilibrium: the lines come apart and new ones appear where ψ is small,
+// so the events have something to compare across the resumes.
+const std::string kChanging = R"(lattice = "bcc"
+h = 0.9
+domain = [8.0, 8.0, 8.0]
+g = 10.0
+[time]
+dt_fraction = 0.5
+steps = 70
+diagnostics_every = 10
+[initial]
+kappa = 3
+[analysis]
+vortex_lines_every = 20
+)";
+
+class VortexRuns : public verify::RestartFixture {};
+
+TEST_F(VortexRuns, AStraightVortexIsOneOpenLineOfChargeOneAtEverySample) {
+  const verify::CommandResult r = run(kStraight, "--backend openmp");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const io::InputFile f(out());
+  EXPECT_EQ(f.integers("/vortex_lines/series/step"), (std::vector<std::int64_t>{0, 10, 20, 25}));
+  const std::vector<io::VortexSample> samples = io::read_vortex_lines(f);
+  ASSERT_EQ(samples.size(), 4U);
+  for (const io::VortexSample& s : samples) {
+    ASSERT_EQ(s.lines.size(), 1U) << "step " << s.step;
+    const VortexLine& line = s.lines.front();
+    EXPECT_EQ(line.charge, 1);
+    EXPECT_FALSE(line.closed);
+    EXPECT_EQ(line.ends[0], analysis::LineEnd::boundary);
+    EXPECT_EQ(line.ends[1], analysis::LineEnd::boundary);
+    // Along +z (the winding of x + iy), within a cell of the axis.
+    EXPECT_LT(line.points.front().z, line.points.back().z);
+    for (const lattices::Vec3& p : line.points) {
+      EXPECT_LT(std::hypot(p.x, p.y), 0.45) << "step " << s.step;
+    }
+  }
+  EXPECT_EQ(f.integers("/vortex_lines/series/net_flux_z0"), (std::vector<std::int64_t>(4, 1)));
+  EXPECT_EQ(f.size("/vortex_lines/events/step"), 0U);
+  EXPECT_TRUE(fs::exists(lines_sidecar()));
+}
+
+TEST_F(VortexRuns, TheSummaryNamesTheLines) {
+  const verify::CommandResult r = verify::run_decgpe("run " + write_case(kStraight).string() +
+                                                     " --backend openmp --out " + out().string());
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("vortex lines at t = 0.025: 1 (largest charge 1, length 6.3, net flux "
+                          "through z = 0 1)\n"),
+            std::string::npos)
+      << r.output;
+}
+
+TEST_F(VortexRuns, WithoutTheKeyThereAreNoLinesAndAnEarlierSidecarGoes) {
+  ASSERT_EQ(run(kStraight, "--backend openmp").exit_code, 0);
+  ASSERT_TRUE(fs::exists(lines_sidecar()));
+  const std::string off = replace(kStraight, "vortex_lines_every = 10", "vortex_lines_every = 0");
+  ASSERT_EQ(run(off, "--backend openmp --force").exit_code, 0);
+  EXPECT_FALSE(io::InputFile(out()).has("/vortex_lines"));
+  EXPECT_FALSE(fs::exists(lines_sidecar()));
+}
+
+TEST_F(VortexRuns, BadValuesOfTheKeyAreRefusedInOneLine) {
+  for (const std::string value : {"-1", "2.5", "\"ten\"", "true"}) {
+    const std::string toml =
+        replace(kStraight, "vortex_lines_every = 10", "vortex_lines_every = " + value);
+    expect_rejected(run(toml), "analysis.vortex_lines_every");
+  }
+  expect_rejected(run(replace(kStraight, "vortex_lines_every", "vortex_line_every")),
+                  "vortex_line_every");
+}
+
+TEST_F(VortexRuns, AResumedRunContinuesTheLinesBitwise) {
+  ASSERT_EQ(run(kChanging, "--backend openmp").exit_code, 0);
+  const fs::path whole = dir_ / "whole.h5";
+  fs::rename(out(), whole);
+  // Stops at steps 10, 20 and 30 (one of them a sample's, the end not one): a gap or a repeat
+  // would show.
+  run_in_parts(kChanging, "--backend openmp", {"", "", "", ""});
+  expect_same_run(whole, out()); // with /vortex_lines
+  const io::InputFile a(whole);
+  EXPECT_GT(a.size("/vortex_lines/events/step"), 0U) << "the case should have events to compare";
+  EXPECT_GT(a.members("/vortex_lines").size(), 2U);
+}
+
+/// A line through `points` with `charge`.
+VortexLine line(std::vector<lattices::Vec3> points, int charge, bool closed = false) {
+  VortexLine l;
+  l.points = std::move(points);
+  l.charge = charge;
+  l.closed = closed;
+  return l;
+}
+
+const VortexLine kAxis2 = line({{0, 0, -1}, {0, 0, 1}}, 2);
+const VortexLine kLeft = line({{-0.5, 0, -1}, {-0.5, 0, 1}}, 1);
+const VortexLine kRight = line({{0.5, 0, -1}, {0.5, 0, 1}}, 1);
+const VortexLine kRing = line({{1, 0, 0.5}, {0, 1, 0.5}, {-1, 0, 0.5}}, 1, true);
+
+TEST(VortexEvents, TheNetFluxCountsSignedCrossingsOfTheMidplane) {
+  const std::vector<VortexLine> lines = {kAxis2, kRing, line({{1, 1, 1}, {1, 1, -1}}, 1)};
+  EXPECT_EQ(analysis::summarise(lines).net_flux_z0, 2 + 0 - 1);
+  EXPECT_EQ(analysis::summarise(lines).largest_charge, 2);
+  EXPECT_DOUBLE_EQ(analysis::summarise(std::vector<VortexLine>{kAxis2}).total_length, 2.0);
+}
+
+TEST(VortexEvents, ACharge2LineComingApartIsASeparationOtherChangesReconnections) {
+  const std::vector<VortexLine> one = {kAxis2}, two = {kLeft, kRight};
+  EXPECT_EQ(analysis::event_between(one, one), LineEvent::none);
+  EXPECT_EQ(analysis::event_between(one, two), LineEvent::separation);
+  EXPECT_EQ(analysis::event_between(two, one), LineEvent::reconnection);
+  EXPECT_EQ(analysis::event_between(two, std::vector<VortexLine>{kLeft}),
+            LineEvent::reconnection); // a line gone: the flux changed
+  EXPECT_EQ(analysis::event_between(two, std::vector<VortexLine>{kLeft, kRight, kRing}),
+            LineEvent::reconnection);
+  const std::vector<VortexLine> moved = {line({{3, 0, -1}, {3, 0, 1}}, 1), kRight};
+  EXPECT_EQ(analysis::event_between(two, moved), LineEvent::none) << "moving is no event";
+  // Apart but the lines leave through the side: the flux through z = 0 is not kept.
+  const std::vector<VortexLine> leaving = {line({{0, 0, -1}, {0, 3, -1}}, 1), kRight};
+  EXPECT_EQ(analysis::event_between(one, leaving), LineEvent::reconnection);
+}
+
+TEST(VortexEvents, EventsAreBetweenConsecutiveSamples) {
+  const std::vector<io::VortexSample> samples = {
+      {0, 0.0, {kAxis2}}, {5, 0.5, {kAxis2}}, {10, 1.0, {kLeft, kRight}}, {15, 1.5, {kLeft}}};
+  const std::vector<io::VortexEvent> events = io::vortex_events(samples);
+  ASSERT_EQ(events.size(), 2U);
+  EXPECT_EQ(events[0].step, 10);
+  EXPECT_EQ(events[0].after_step, 5);
+  EXPECT_EQ(events[0].t, 1.0);
+  EXPECT_EQ(events[0].kind, LineEvent::separation);
+  EXPECT_EQ(events[1].step, 15);
+  EXPECT_EQ(events[1].kind, LineEvent::reconnection);
+}
+
+} // namespace
+} // namespace decgpe
