@@ -1,6 +1,6 @@
 #include "analysis/vortex_lines.hpp"
 
-#include <map>
+#include <algorithm>
 #include <utility>
 
 namespace decgpe::analysis {
@@ -66,24 +66,41 @@ struct Strand {
   int charge;
 };
 
-/// next[s]: the strand that continues s at its head (−1: none), by the rule of the header.
+/// next[s]: the strand that continues s at its head (−1: none), by the rule of the header. The
+/// strands' ends sorted by vertex (heads before tails, each in strand order, i.e. edge-id order)
+/// group each vertex's ins and outs (a map of vertices: 15-25% slower over a random field's 870k
+/// pierced edges; a turbulent state on a GPU-sized grid has millions a sample).
 std::vector<int> pair_at_vertices(const std::vector<Strand>& strands) {
-  std::map<Vertex, std::pair<std::vector<int>, std::vector<int>>> at; // in, out; edge-id order
+  struct End {
+    Vertex vertex;
+    bool tail; // false: the strand comes in here (its head); true: it leaves (its tail)
+    int strand;
+    auto operator<=>(const End&) const = default;
+  };
+  std::vector<End> ends;
+  ends.reserve(2 * strands.size());
   for (int s = 0; s < static_cast<int>(strands.size()); ++s) {
-    at[strands[s].head].first.push_back(s);
-    at[strands[s].tail].second.push_back(s);
+    ends.push_back({strands[s].head, false, s});
+    ends.push_back({strands[s].tail, true, s});
   }
+  std::sort(ends.begin(), ends.end());
   std::vector<int> next(strands.size(), -1);
-  for (auto& [vertex, in_out] : at) {
-    std::vector<int>& outs = in_out.second;
-    for (const int in : in_out.first) {
-      for (int& out : outs) {
-        if (out >= 0 && strands[out].charge == strands[in].charge) {
-          next[in] = std::exchange(out, -1);
+  for (std::size_t at = 0; at < ends.size();) {
+    std::size_t outs = at, last = at;
+    while (last < ends.size() && ends[last].vertex == ends[at].vertex) {
+      outs += ends[last].tail ? 0 : 1;
+      ++last;
+    }
+    for (std::size_t in = at; in < outs; ++in) {
+      const int s = ends[in].strand;
+      for (std::size_t out = outs; out < last; ++out) {
+        if (ends[out].strand >= 0 && strands[ends[out].strand].charge == strands[s].charge) {
+          next[s] = std::exchange(ends[out].strand, -1);
           break;
         }
       }
     }
+    at = last;
   }
   return next;
 }
