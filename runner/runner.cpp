@@ -66,7 +66,7 @@ public:
     const Grid& g = setup_.problem.grid;
     fact("case", o_.case_file + (o_.overrides.empty() ? "" : " " + set_flags(o_.overrides)));
     fact("lattice", config_.lattice);
-    fact("h", number(config_.h));
+    fact("h", number(g.h)); // the grid's: operations_per_time chooses it
     fact("structures", std::to_string(g.size[0]) + " x " + std::to_string(g.size[1]) + " x " +
                            std::to_string(g.global_z));
     fact("cells", std::to_string(g.global_cells()));

@@ -187,6 +187,26 @@ TEST_F(RunCommand, ValidateSaysWhatTheRunWouldBeAndWritesNothing) {
       verify::run_decgpe("validate " + write_case(replace(kGood, "\"bcc\"", "\"hcp\"")).string()),
       "unknown lattice 'hcp'");
 }
+TEST_F(RunCommand, ValidateReportsTheHThatAnOperationsTargetChooses) {
+  // The grid's h, not the case's (unset here: validate printed "h: 0").
+  const std::string toml =
+      replace(replace(replace(kGood, "h = 0.9", "operations_per_time = 2e7"), "dt_fraction = 0.5",
+                      "dt_fraction = 0.5\ndt_fraction_of = \"eq11\""),
+              "kappa = 1", "kind = \"stationary_vortex\"\nkappa = 1");
+  const verify::CommandResult v =
+      verify::run_decgpe("validate " + write_case(toml).string() + " --backend reference");
+  ASSERT_EQ(v.exit_code, 0) << v.output;
+  const verify::CommandResult r = verify::run_decgpe(
+      "run " + write_case(toml).string() + " --backend reference --out " + out().string());
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const auto h_after = [](const std::string& text, const std::string& label) {
+    const std::size_t at = text.find(label);
+    return at == std::string::npos ? -1.0 : std::stod(text.substr(at + label.size()));
+  };
+  const double validated = h_after(v.output, "\nh: "), run_h = h_after(r.output, ", h = ");
+  EXPECT_GT(validated, 0.0) << v.output;
+  EXPECT_EQ(validated, run_h) << v.output << r.output;
+}
 TEST_F(RunCommand, RejectsASubnormalTimeStep) {
   expect_rejected(run(replace(kGood, "dt_fraction = 0.5", "dt = 5e-324")), "is subnormal");
 }
