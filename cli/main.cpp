@@ -58,11 +58,11 @@ int main(int argc, char** argv) {
                        std::string(decgpe::version()) + " (" + decgpe::git_commit() + ")");
   app.require_subcommand(1);
   decgpe::cli::add_lattice_command(app);
-  decgpe::cli::add_list_command(app);
   decgpe::cli::add_isotropy_command(app);
   decgpe::cli::add_case_keys_command(app);
   decgpe::cli::add_run_command(app, argc, argv, mpi);
   decgpe::cli::add_validate_command(app, mpi);
+  decgpe::cli::add_list_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
