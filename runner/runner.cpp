@@ -18,6 +18,7 @@
 #include "solvers/memory_budget.hpp"
 #include "solvers/nvtx.hpp"
 #include "solvers/schemes/registry.hpp"
+#include "solvers/stability_watch.hpp"
 #include "solvers/stationary_state.hpp"
 
 #include <algorithm>
@@ -49,7 +50,8 @@ public:
     open_results();
     start_scheme();
     recorder_->start_clock();
-    const Outcome outcome = integrate(*scheme_, setup_.schedule, *recorder_, from_);
+    const Outcome outcome =
+        integrate(*scheme_, setup_.schedule, *recorder_, from_, watch_ ? &*watch_ : nullptr);
     scheme_->synchronize();
     recorder_->stop_clock();
     finish(outcome);
@@ -79,10 +81,8 @@ public:
     }
     fact("scheme", config_.scheme + (config_.adaptive ? " (adaptive steps)" : ""));
     fact("dt", number(setup_.dt));
-    fact("dt limit", setup_.limit > 0.0
-                         ? number(setup_.limit) + " (" + setup_.spectrum.method + "; dt is " +
-                               number(setup_.dt / setup_.limit) + " of it)"
-                         : std::string("none (the scheme has no stability limit)"));
+    fact("dt limit", number(setup_.limit) + " (" + setup_.limit_method + "; dt is " +
+                         number(setup_.dt / setup_.limit) + " of it)");
     const double steps = static_cast<double>(setup_.schedule.steps);
     fact("steps", std::to_string(setup_.schedule.steps) +
                       (config_.adaptive ? " at the longest step (more where it shrinks)" : ""));
@@ -261,6 +261,11 @@ private:
     } else {
       scheme_->start({setup_.current, setup_.current, setup_.previous});
     }
+    const SchemeEntry& entry = find_scheme(setup_.config.scheme);
+    if (entry.limit_factor != kUnconditionallyStable) {
+      watch_.emplace(setup_.problem, &setup_.layout, entry.name, entry.limit_factor,
+                     setup_.spectrum);
+    }
     if (!o_.quiet && root_) {
       announce(setup_, *backend_, from_.step);
     }
@@ -338,6 +343,7 @@ private:
   std::unique_ptr<Scheme> scheme_;
   StartPoint from_{};
   std::optional<Recorder> recorder_;
+  std::optional<StabilityWatch> watch_;
 };
 
 } // namespace

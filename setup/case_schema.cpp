@@ -188,8 +188,18 @@ std::vector<CaseKey> time_keys() {
        "Time step as a fraction of the bound `dt_fraction_of` names; exactly one of `dt` and "
        "`dt_fraction`."},
       {"time.dt_fraction_of", KeyType::string, "—", "\"limit\"", one_of({"limit", "eq11"}),
-       "The bound of `dt_fraction`: the scheme's stability limit from the spectrum of M, or "
-       "eq. 11's 1/(2 max M_ii); needs `dt_fraction`."},
+       "The bound of `dt_fraction`: the scheme's limit (the explicit schemes' stability limit "
+       "from the spectrum of the linearised operator; the split schemes' limit for dynamics "
+       "π/λ_max(½L)), or eq. 11's 1/(2 max M_ii); needs `dt_fraction`."},
+      {"time.beyond_limit",
+       KeyType::boolean,
+       "—",
+       "false",
+       {},
+       "Run a split scheme (`trotter_suzuki`, `trotter_suzuki4`, `exponential`) at a step at or "
+       "beyond its limit for dynamics π/λ_max(½L), where the kinetic phase of the stencil's "
+       "fastest modes wraps in one step: the norm is kept, the energy is not (the state heats); "
+       "refused otherwise, and for the explicit schemes, which are unstable there."},
       {"time.end_time", KeyType::number, "1/ω⊥", "required", above(0),
        "Time to run to, Δt shrunk so that whole steps end exactly there; exactly one of "
        "`end_time` and `steps`."},

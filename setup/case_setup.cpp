@@ -238,9 +238,12 @@ void choose_step(RunSetup& run, std::span<const Complex> psi0) {
   const SchemeEntry& scheme = find_scheme(config.scheme);
   run.eq11_bound = stability_bound(p.grid, p.potential, p.g, psi0, &run.layout);
   run.spectrum = estimate_spectrum(p.grid, p.potential, p.g, psi0, 80, &run.layout);
-  run.limit = scheme.limit_factor / run.spectrum.radius;
-  const bool unconditional = scheme.limit_factor == kUnconditionallyStable;
-  if (!unconditional && (!std::isfinite(run.limit) || !(run.limit > 0.0))) {
+  const bool split = scheme.limit_factor == kUnconditionallyStable;
+  run.kinetic_top = split ? kinetic_top(p.grid, 80, &run.layout) : 0.0;
+  run.limit =
+      split ? kKineticPhaseLimit / run.kinetic_top : scheme.limit_factor / run.spectrum.radius;
+  run.limit_method = split ? "pi / lambda_max(L/2), for dynamics" : run.spectrum.method;
+  if (!std::isfinite(run.limit) || !(run.limit > 0.0)) {
     throw std::invalid_argument(
         format("the stability limit is not finite: the spectral radius of M is %g (check the "
                "potential and g)",
@@ -257,10 +260,6 @@ void choose_step(RunSetup& run, std::span<const Complex> psi0) {
                  run.eq11_bound));
     }
     requested = *config.dt_fraction * run.eq11_bound;
-  } else if (unconditional) {
-    throw std::invalid_argument("scheme " + config.scheme +
-                                " has no stability limit to take a fraction of: give time.dt, or "
-                                "time.dt_fraction with time.dt_fraction_of = 'eq11'");
   } else {
     requested = *config.dt_fraction * run.limit;
   }
@@ -271,10 +270,18 @@ void choose_step(RunSetup& run, std::span<const Complex> psi0) {
     throw std::invalid_argument(format("dt = %g is subnormal: the time step must be at least %g",
                                        requested, std::numeric_limits<double>::min()));
   }
-  if (requested >= run.limit) {
+  if (requested >= run.limit && split && !config.beyond_limit) {
     throw std::invalid_argument(
         "dt = " + format("%.6g", requested) + " is not below the " + config.scheme +
-        " stability limit " + format("%.6g = %.6g / rho(M)", run.limit, scheme.limit_factor) +
+        " limit for dynamics " +
+        format("%.6g = pi / lambda_max(L/2) (lambda = %.6g)", run.limit, run.kinetic_top) +
+        ": beyond it the kinetic phase of the stencil's fastest modes wraps in one step and the "
+        "state heats; set time.beyond_limit = true to run it anyway");
+  }
+  if (requested >= run.limit && !split) {
+    throw std::invalid_argument(
+        "dt = " + format("%.6g", requested) + " is not below the " + config.scheme +
+        " stability limit " + format("%.6g = %.6g / rho", run.limit, scheme.limit_factor) +
         format(" (rho = %.6g by ", run.spectrum.radius) + run.spectrum.method + ")");
   }
   if (config.steps) {

@@ -60,8 +60,12 @@ struct RunSetup {
   double dt = 0.0; ///< the time step (an adaptive run's longest)
   /// An adaptive run's step control (config.adaptive), its density floor made absolute.
   AdaptiveSettings adaptive;
-  SpectrumEstimate spectrum;         ///< ρ(M(ψ⁰)) and how it was obtained
-  double limit = 0.0;                ///< the scheme's stability limit: its factor / ρ
+  SpectrumEstimate spectrum; ///< ρ(M(ψ⁰)) and how it was obtained
+  /// The scheme's limit: an explicit scheme's stability limit (its factor / ω), a split scheme's
+  /// limit for dynamics π / λ_max(½L).
+  double limit = 0.0;
+  double kinetic_top = 0.0;          ///< λ_max(½L), for a split scheme (0 otherwise)
+  std::string limit_method;          ///< what set `limit` (SpectrumEstimate::method, or π/λ)
   double eq11_bound = 0.0;           ///< the paper's bound 1/(2 max M_ii), for comparison
   double normalisation = 1.0;        ///< factor that makes Σ|B||ψ(0)|² = 1
   double operations_per_time = 0.0;  ///< Σ_i #J_i / Δt of this grid and step

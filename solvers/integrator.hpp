@@ -12,6 +12,8 @@
 
 namespace decgpe {
 
+class StabilityWatch;
+
 struct Schedule {
   /// The steps of a fixed-step run; an adaptive run's most (it ends when the scheme reaches its
   /// end time).
@@ -79,8 +81,8 @@ inline constexpr long kMaxChunk = 64;
 /// end time when adaptive, or less far when the error threshold is crossed or the observer stops
 /// it. A resumed run produces the same states, diagnostics and
 /// snapshots from its step on as the run it continues. Throws InstabilityError naming the step and
-/// time.
+/// time. A `watch` checks the step against the limit of the state at every diagnostics step.
 Outcome integrate(Scheme& scheme, const Schedule& schedule, RunObserver& observer,
-                  const StartPoint& from = {});
+                  const StartPoint& from = {}, StabilityWatch* watch = nullptr);
 
 } // namespace decgpe
