@@ -32,5 +32,5 @@ for _ in $(seq 300); do
 done
 [ -s "$display_file" ] || { echo "viz: Xvfb named no display within 30 s:"; cat "$xvfb_log"; exit 1; }
 DISPLAY=:$(tr -d '[:space:]' <"$display_file") pvpython "$here/render_snapshot.py" "$work/vortex.xmf" \
-  "$work/vortex-density.png" ||
+  "$work/vortex" ||
   { status=$?; echo "viz: pvpython failed ($status); Xvfb's log:"; cat "$xvfb_log"; exit "$status"; }
