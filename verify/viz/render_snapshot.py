@@ -7,10 +7,9 @@ maximum, each to a PNG that it then looks at, and a volume rendering of the resa
 Checks: the cell count is the file's, every cell a tetrahedron or polyhedron, one time per snapshot and final state;
 the last time's density range is that of the state's |ψ|², with its unit in its name; the slice's image has its
 minimum at the vortex core between two brighter rings; the iso-surface (Cell Data to Point Data, then Contour) is a
-tube around the z axis: non-empty, its points at least 0.2 a_ho from the axis and reaching beyond 0.3 a_ho on both sides of z = 0 (the trap closes it
-in z: a torus), and its
-image, seen along the axis, a ring with the background in its middle; ResampleToImage gives the density's range and
-its volume rendering is not blank. Exit 0 when all hold; one line naming the failed check and exit 1 otherwise."""
+tube around the z axis: non-empty, its points at least 0.2 a_ho from the axis and reaching beyond 0.3 a_ho on both
+sides of z = 0 (the trap closes it in z: a torus), and its image, seen along the axis, a ring with the background in
+its middle; ResampleToImage gives the density's range and its volume rendering is not blank. Exit 0 when all hold; one line naming the failed check and exit 1 otherwise."""
 
 import sys
 from pathlib import Path
@@ -53,7 +52,9 @@ def check_reader(reader, results):
         fail(f"cell types {sorted(types)}, expected tetrahedra (10) and polyhedra (42)")
     array = data.GetCellData().GetArray(DENSITY)
     if array is None:
-        fail(f"no cell array '{DENSITY}' (has {[data.GetCellData().GetArrayName(i) for i in range(data.GetCellData().GetNumberOfArrays())]})")
+        cell_data = data.GetCellData()
+        names = [cell_data.GetArrayName(i) for i in range(cell_data.GetNumberOfArrays())]
+        fail(f"no cell array '{DENSITY}' (has {names})")
     density = vtk_to_numpy(array)
     if state is not None:
         expected = np.abs(state) ** 2

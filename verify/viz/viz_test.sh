@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # ctest viz_paraview_opens_results: runs decgpe on verify/viz/vortex.toml, then opens the results' XDMF sidecar in
-# ParaView's pvpython (rendering into a private Xvfb) and checks it (render_snapshot.py). The PNG stays in WORKDIR.
+# ParaView's pvpython (rendering into a private Xvfb) and checks it (render_snapshot.py): the cells, a slice, the
+# iso-surface and a volume rendering; the PNGs (vortex-slice.png, vortex-isosurface.png, vortex-volume.png) stay in
+# WORKDIR.
 # With LAUNCHER (an mpiexec command line), decgpe runs over its ranks: the results join the ranks' parts as virtual
 # datasets, which ParaView's HDF5 must read through the sidecar like any other.
 #
