@@ -294,6 +294,9 @@ private:
     const bool viewable = !o_.no_state || setup_.schedule.snapshot_every > 0;
     if (viewable) {
       io::write_viz_points(*results_);
+      if (root_) {
+        io::write_viz_cells(*file_, whole_grid(results_->grid()));
+      }
     }
     results_->commit();
     if (root_) {
