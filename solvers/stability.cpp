@@ -49,7 +49,7 @@ void apply(const Grid& g, const std::vector<double>& u, const std::vector<double
 
 /// Σ_i |B_i| a_i b_i over the owned cells, slice by slice: the same sum for any thread count and
 /// any split over ranks.
-double dot(const Grid& g, const scaleout::Decomposition& layout, const std::vector<double>& a,
+double dot(const Grid& g, const DomainReduction& layout, const std::vector<double>& a,
            const std::vector<double>& b) {
   const std::int64_t n = g.slice_cells();
   std::vector<double> partial(static_cast<std::size_t>(g.owned_end - g.owned_begin));
@@ -81,8 +81,9 @@ std::uint64_t lcg_advance(std::uint64_t state, std::uint64_t steps) {
 }
 
 /// The whole domain's process when there is no layout.
-scaleout::Decomposition or_whole(const Grid& grid, const scaleout::Decomposition* layout) {
-  return layout != nullptr ? *layout : scaleout::Decomposition::whole(grid.global_z);
+const DomainReduction& or_whole(const DomainReduction* layout) {
+  static const WholeDomain whole;
+  return layout != nullptr ? *layout : whole;
 }
 
 /// Eigenvalues and eigenvectors of a small symmetric matrix (row-major, n × n) by cyclic Jacobi
@@ -135,7 +136,7 @@ void jacobi_eigen(std::vector<double>& a, std::vector<double>& vectors, int n) {
 } // namespace
 
 double gershgorin_radius(const Grid& grid, const Potential& potential, double g,
-                         std::span<const Complex> psi, const scaleout::Decomposition* layout) {
+                         std::span<const Complex> psi, const DomainReduction* layout) {
   // Row l of ½L: diagonal ½Σw, off-diagonal magnitudes ½Σ|w| (= Σw for the DEC lattices' positive
   // weights; cubic4's second neighbours have negative ones).
   std::vector<double> row_bound(static_cast<std::size_t>(grid.ms));
@@ -159,8 +160,8 @@ double gershgorin_radius(const Grid& grid, const Potential& potential, double g,
 
 SpectrumEstimate estimate_spectrum(const Grid& grid, const Potential& potential, double g,
                                    std::span<const Complex> psi, int iterations,
-                                   const scaleout::Decomposition* given_layout) {
-  const scaleout::Decomposition layout = or_whole(grid, given_layout);
+                                   const DomainReduction* given_layout) {
+  const DomainReduction& layout = or_whole(given_layout);
   SpectrumEstimate e;
   e.gershgorin = gershgorin_radius(grid, potential, g, psi, &layout);
   const std::vector<double> u = frozen_potential(grid, potential, g, psi);

@@ -5,8 +5,8 @@
 // self-adjoint in the |B|-weighted inner product, so its spectrum is real; V < 0 or g < 0 can make
 // it negative, which is why ρ, not max M_ii, sets the limit.
 
+#include "solvers/domain_reduction.hpp"
 #include "solvers/problem.hpp"
-#include "solvers/scaleout/decomposition.hpp"
 
 #include <span>
 #include <string>
@@ -26,8 +26,7 @@ struct SpectrumEstimate {
 /// The Gershgorin bound alone: safe for any sign of V and g, up to (Σw + |U|)/(Σw/2 + U) × too
 /// cautious. With a layout, `grid` and ψ are this rank's part and the bound is the whole domain's.
 double gershgorin_radius(const Grid& grid, const Potential& potential, double g,
-                         std::span<const Complex> psi,
-                         const scaleout::Decomposition* layout = nullptr);
+                         std::span<const Complex> psi, const DomainReduction* layout = nullptr);
 
 /// `iterations` Lanczos steps on M(ψ) from a fixed pseudo-random start. The result depends neither
 /// on the thread count nor on the split over ranks (`layout`, with `grid` and ψ this rank's part;
@@ -36,6 +35,6 @@ double gershgorin_radius(const Grid& grid, const Potential& potential, double g,
 /// it.
 SpectrumEstimate estimate_spectrum(const Grid& grid, const Potential& potential, double g,
                                    std::span<const Complex> psi, int iterations = 80,
-                                   const scaleout::Decomposition* layout = nullptr);
+                                   const DomainReduction* layout = nullptr);
 
 } // namespace decgpe
