@@ -1,6 +1,6 @@
 // decgpe: one executable, one subcommand per job.
 
-#include "cli/build_info.hpp"
+#include "build_info/build_info.hpp"
 #include "cli/case_keys_command.hpp"
 #include "cli/isotropy_command.hpp"
 #include "cli/lattice_command.hpp"

@@ -1,6 +1,6 @@
 #include "io/results.hpp"
 
-#include "cli/build_info.hpp"
+#include "build_info/build_info.hpp"
 #include "io/visualisation.hpp"
 #include "setup/grid_scaling.hpp"
 #include "setup/one_line.hpp"

@@ -235,7 +235,7 @@ std::vector<CaseKey> time_keys() {
   };
 }
 
-std::vector<CaseKey> initial_output_cuda_keys() {
+std::vector<CaseKey> initial_keys() {
   return {
       {"initial.kind", KeyType::string, "—", "\"harmonic_vortex\"",
        one_of({"harmonic_vortex", "stationary_vortex", "file", "ground_state"}),
@@ -282,6 +282,12 @@ std::vector<CaseKey> initial_output_cuda_keys() {
        "The lattice stationary state's GMRES basis per Newton step (device memory: one state "
        "each); a larger basis converges in fewer Newton steps where slow modes stall it; needs "
        "`lattice_stationary = true`."},
+  };
+}
+
+/// The seed, the imprinted vortices and ring, the ground state's relaxation.
+std::vector<CaseKey> initial_addition_keys() {
+  return {
       {"initial.seed.modes", KeyType::integers, "—", "[1, 2, 3, 4, 5, 6, 7, 8]",
        between(1, kMaxSeedMode, false, false),
        "The azimuthal modes m of the perturbation, each at most once."},
@@ -314,6 +320,11 @@ std::vector<CaseKey> initial_output_cuda_keys() {
       {"initial.ground_state.max_iterations", KeyType::integer, "iterations", "100000",
        between(1, 1e9, false, false),
        "Iterations after which a relaxation that has not met both tolerances is refused."},
+  };
+}
+
+std::vector<CaseKey> analysis_output_tuning_keys() {
+  return {
       {"analysis.vortex_lines_every", KeyType::integer, "steps", "0", at_least(0),
        "Steps between samples of the vortex lines (0: none): the edges ψ's phase winds around, "
        "found on the run's backend, joined into lines in `/vortex_lines` with their series and "
@@ -405,7 +416,8 @@ std::span<const CaseTable> case_tables() {
 const std::vector<CaseKey>& case_keys() {
   static const std::vector<CaseKey> keys = [] {
     std::vector<CaseKey> all;
-    for (auto part : {top_level_keys, potential_keys, time_keys, initial_output_cuda_keys}) {
+    for (auto part : {top_level_keys, potential_keys, time_keys, initial_keys,
+                      initial_addition_keys, analysis_output_tuning_keys}) {
       std::ranges::move(part(), std::back_inserter(all));
     }
     return all;

@@ -144,6 +144,35 @@ PhaseImprint imprint_of(const CaseConfig& c) {
   return imprint;
 }
 
+/// ψ⁰ on this rank's grid: the state sampled, imprinted and seeded as the case says, normalised
+/// over the whole domain (run.normalisation, run.seed set).
+std::vector<Complex> initial_level(RunSetup& run, const StateSampler& state) {
+  const CaseConfig& config = run.config;
+  const Grid& grid = run.problem.grid;
+  std::vector<Complex> psi0 = state(grid, 0.0);
+  if (!config.vortices.empty() || config.ring) {
+    apply_imprint(grid, imprint_of(config), psi0);
+  }
+  if (config.seed) {
+    run.seed = AzimuthalSeed::draw(config.seed->modes, config.seed->amplitude,
+                                   static_cast<std::uint64_t>(config.seed->seed));
+    // Else the solved state is seeded (settle_on_lattice, settle_on_ground_state).
+    if (!config.lattice_stationary && config.initial_kind != "ground_state") {
+      apply_seed(grid, *run.seed, psi0);
+    }
+  }
+  const double norm = run.layout.sum_slices(slice_norms(grid, psi0));
+  if (!(norm > 0.0) || !std::isfinite(norm)) {
+    throw std::invalid_argument("the initial state vanishes on this grid (norm " +
+                                std::to_string(norm) + ")");
+  }
+  run.normalisation = 1.0 / std::sqrt(norm);
+  for (Complex& z : psi0) {
+    z = run.normalisation * z;
+  }
+  return psi0;
+}
+
 /// Everything after the state is chosen, for every kind of state (`mu`: its chemical potential,
 /// NaN where it has none).
 void finish(RunSetup& run, double mu, const StateSampler& state,
@@ -183,27 +212,7 @@ void finish(RunSetup& run, double mu, const StateSampler& state,
   p.g = config.g;
   run.mu = mu;
 
-  std::vector<Complex> psi0 = state(p.grid, 0.0);
-  if (!config.vortices.empty() || config.ring) {
-    apply_imprint(p.grid, imprint_of(config), psi0);
-  }
-  if (config.seed) {
-    run.seed = AzimuthalSeed::draw(config.seed->modes, config.seed->amplitude,
-                                   static_cast<std::uint64_t>(config.seed->seed));
-    // Else the solved state is seeded (settle_on_lattice, settle_on_ground_state).
-    if (!config.lattice_stationary && config.initial_kind != "ground_state") {
-      apply_seed(p.grid, *run.seed, psi0);
-    }
-  }
-  const double norm = run.layout.sum_slices(slice_norms(p.grid, psi0));
-  if (!(norm > 0.0) || !std::isfinite(norm)) {
-    throw std::invalid_argument("the initial state vanishes on this grid (norm " +
-                                std::to_string(norm) + ")");
-  }
-  run.normalisation = 1.0 / std::sqrt(norm);
-  for (Complex& z : psi0) {
-    z = run.normalisation * z;
-  }
+  std::vector<Complex> psi0 = initial_level(run, state);
   choose_step(run, psi0);
   run.operations_per_time = operations_per_step(p.grid) / run.dt;
   run.schedule.diagnostics_every = config.diagnostics_every;
@@ -232,23 +241,13 @@ std::filesystem::path vortex_cache_dir() {
                                         : std::filesystem::path("out/cache");
 }
 
-void choose_step(RunSetup& run, std::span<const Complex> psi0) {
+namespace {
+
+/// The step the case asks for (dt, or a fraction of eq. 11's bound or of the scheme's limit),
+/// refused unless finite, normal and below the scheme's limit.
+double requested_step(const RunSetup& run, const SchemeEntry& scheme) {
   const CaseConfig& config = run.config;
-  const Problem& p = run.problem;
-  const SchemeEntry& scheme = find_scheme(config.scheme);
-  run.eq11_bound = stability_bound(p.grid, p.potential, p.g, psi0, &run.layout);
-  run.spectrum = estimate_spectrum(p.grid, p.potential, p.g, psi0, 80, &run.layout);
   const bool split = scheme.limit_factor == kUnconditionallyStable;
-  run.kinetic_top = split ? kinetic_top(p.grid, 80, &run.layout) : 0.0;
-  run.limit =
-      split ? kKineticPhaseLimit / run.kinetic_top : scheme.limit_factor / run.spectrum.radius;
-  run.limit_method = split ? "pi / lambda_max(L/2), for dynamics" : run.spectrum.method;
-  if (!std::isfinite(run.limit) || !(run.limit > 0.0)) {
-    throw std::invalid_argument(
-        format("the stability limit is not finite: the spectral radius of M is %g (check the "
-               "potential and g)",
-               run.spectrum.radius));
-  }
   double requested = 0.0;
   if (config.dt) {
     requested = *config.dt;
@@ -284,6 +283,29 @@ void choose_step(RunSetup& run, std::span<const Complex> psi0) {
         " stability limit " + format("%.6g = %.6g / rho", run.limit, scheme.limit_factor) +
         format(" (rho = %.6g by ", run.spectrum.radius) + run.spectrum.method + ")");
   }
+  return requested;
+}
+
+} // namespace
+
+void choose_step(RunSetup& run, std::span<const Complex> psi0) {
+  const CaseConfig& config = run.config;
+  const Problem& p = run.problem;
+  const SchemeEntry& scheme = find_scheme(config.scheme);
+  run.eq11_bound = stability_bound(p.grid, p.potential, p.g, psi0, &run.layout);
+  run.spectrum = estimate_spectrum(p.grid, p.potential, p.g, psi0, 80, &run.layout);
+  const bool split = scheme.limit_factor == kUnconditionallyStable;
+  run.kinetic_top = split ? kinetic_top(p.grid, 80, &run.layout) : 0.0;
+  run.limit =
+      split ? kKineticPhaseLimit / run.kinetic_top : scheme.limit_factor / run.spectrum.radius;
+  run.limit_method = split ? "pi / lambda_max(L/2), for dynamics" : run.spectrum.method;
+  if (!std::isfinite(run.limit) || !(run.limit > 0.0)) {
+    throw std::invalid_argument(
+        format("the stability limit is not finite: the spectral radius of M is %g (check the "
+               "potential and g)",
+               run.spectrum.radius));
+  }
+  const double requested = requested_step(run, scheme);
   if (config.steps) {
     if (static_cast<double>(*config.steps) > kMaxSteps) {
       throw std::invalid_argument(format("time.steps = %.3g: more than the 1e12 a run may take",

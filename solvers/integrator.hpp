@@ -3,9 +3,9 @@
 // checkpoints on their cadences, the guard that stops a run which blows up (non-finite ψ, or max|ψ|
 // grown more than 10×), and a stop asked for at a step boundary (a signal, a wall-clock limit).
 
+#include "solvers/errors.hpp"
 #include "solvers/schemes/scheme.hpp"
 
-#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -64,10 +64,6 @@ struct Outcome {
   bool stopped = false;        ///< keep_going() said stop
   bool error_exceeded = false; ///< stopped at Schedule::stop_when_error_exceeds
   double initial_max_abs = 0.0;
-};
-
-struct InstabilityError : std::runtime_error {
-  using std::runtime_error::runtime_error;
 };
 
 /// The growth of max|ψ| over its initial value that counts as a blow-up.

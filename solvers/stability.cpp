@@ -51,7 +51,7 @@ void apply(const Grid& g, const std::vector<double>& u, const std::vector<T>& v,
 
 /// Σ_i |B_i| a_i b_i over the owned cells, slice by slice: the same sum for any thread count and
 /// any split over ranks.
-double dot(const Grid& g, const scaleout::Decomposition& layout, const std::vector<double>& a,
+double dot(const Grid& g, const DomainReduction& layout, const std::vector<double>& a,
            const std::vector<double>& b) {
   const std::int64_t n = g.slice_cells();
   std::vector<double> partial(static_cast<std::size_t>(g.owned_end - g.owned_begin));
@@ -82,9 +82,10 @@ std::uint64_t lcg_advance(std::uint64_t state, std::uint64_t steps) {
   return total_a * state + total_c;
 }
 
-/// The whole domain's process when there is no layout.
-scaleout::Decomposition or_whole(const Grid& grid, const scaleout::Decomposition* layout) {
-  return layout != nullptr ? *layout : scaleout::Decomposition::whole(grid.global_z);
+/// The one process's policy when there is no layout.
+const DomainReduction& or_whole(const DomainReduction* layout) {
+  static const WholeDomain whole;
+  return layout != nullptr ? *layout : whole;
 }
 
 /// Eigenvalues and eigenvectors of a small symmetric matrix (row-major, n × n) by cyclic Jacobi
@@ -135,8 +136,7 @@ void jacobi_eigen(std::vector<double>& a, std::vector<double>& vectors, int n) {
 }
 
 /// max_i |ψ_i|² over the whole domain (a max: the same for any thread count and split).
-double max_density(const Grid& grid, std::span<const Complex> psi,
-                   const scaleout::Decomposition& layout) {
+double max_density(const Grid& grid, std::span<const Complex> psi, const DomainReduction& layout) {
   double most = 0.0;
   const std::int64_t n = grid.slice_cells();
 #pragma omp parallel for schedule(static) reduction(max : most)
@@ -148,7 +148,7 @@ double max_density(const Grid& grid, std::span<const Complex> psi,
 
 /// min_i V_i over the whole domain.
 double lowest_potential(const Grid& grid, const Potential& potential,
-                        const scaleout::Decomposition& layout) {
+                        const DomainReduction& layout) {
   double most_negative = -std::numeric_limits<double>::infinity(); // max of −V: ranks reduce maxima
   const std::int64_t n = grid.slice_cells();
   for (std::int64_t i = grid.owned_begin * n; i < grid.owned_end * n; ++i) {
@@ -158,7 +158,7 @@ double lowest_potential(const Grid& grid, const Potential& potential,
 }
 
 /// Σ_i |B_i| Re(conj(a_i) b_i) over the owned cells, slice by slice like `dot`.
-double dot(const Grid& g, const scaleout::Decomposition& layout, const std::vector<Complex>& a,
+double dot(const Grid& g, const DomainReduction& layout, const std::vector<Complex>& a,
            const std::vector<Complex>& b) {
   const std::int64_t n = g.slice_cells();
   std::vector<double> partial(static_cast<std::size_t>(g.owned_end - g.owned_begin));
@@ -217,8 +217,8 @@ RitzEnds ritz_ends(const std::vector<double>& alpha, const std::vector<double>& 
 /// |B|-weighted inner product: its extreme Ritz values. `apply(v, out)` is out = A v (it may
 /// exchange v's halos); T is double or Complex (a real-linear A on pairs of reals).
 template <class T, class Apply>
-RitzEnds lanczos(const Grid& grid, const scaleout::Decomposition& layout, std::vector<T> q,
-                 Apply&& apply, int iterations, int& taken) {
+RitzEnds lanczos(const Grid& grid, const DomainReduction& layout, std::vector<T> q, Apply&& apply,
+                 int iterations, int& taken) {
   std::vector<T> q_prev(q.size(), T{}), w(q.size());
   const double start_norm = 1.0 / std::sqrt(dot(grid, layout, q, q));
   for (T& x : q) {
@@ -264,9 +264,9 @@ std::vector<Complex> complex_start(const Grid& grid) {
 /// Re⟨·,·⟩_B). A perturbation of a run's ψ evolves by δ' = −iJδ, so the explicit schemes' limits
 /// are set by the spectral radius of −iJ, not of M(ψ): where g|ψ|² dominates, ω_max ≈ √3 g|ψ|²
 /// against ρ(M) ≈ g|ψ|² (the Bogoliubov frequencies in the lab frame).
-void apply_linearised(const Grid& grid, const scaleout::Decomposition& layout,
-                      const std::vector<double>& u, std::span<const Complex> psi, double g,
-                      std::vector<Complex>& v, std::vector<Complex>& out) {
+void apply_linearised(const Grid& grid, const DomainReduction& layout, const std::vector<double>& u,
+                      std::span<const Complex> psi, double g, std::vector<Complex>& v,
+                      std::vector<Complex>& out) {
   layout.exchange_halos(std::span<double>(reinterpret_cast<double*>(v.data()), 2 * v.size()),
                         2 * grid.slice_cells());
   apply(grid, u, v, out);
@@ -290,9 +290,8 @@ void times_i(std::vector<Complex>& v, double sign) {
 /// ω_max² of −iJ for a positive definite J: the largest eigenvalue of K = (−iJ)ᵀ(−iJ)… written
 /// K δ = i J(−i J δ), self-adjoint in the J inner product ⟨a, b⟩_J = Re⟨a, J b⟩_B, by Lanczos in
 /// that product (two applications of J a step). Returns θ_top + its residual.
-double linearised_top(const Grid& grid, const scaleout::Decomposition& layout,
-                      const std::vector<double>& u, std::span<const Complex> psi, double g,
-                      int iterations) {
+double linearised_top(const Grid& grid, const DomainReduction& layout, const std::vector<double>& u,
+                      std::span<const Complex> psi, double g, int iterations) {
   std::vector<Complex> q = complex_start(grid), q_prev(q.size(), Complex{0.0, 0.0}), jq(q.size()),
                        w(q.size()), jw(q.size());
   apply_linearised(grid, layout, u, psi, g, q, jq);
@@ -336,7 +335,7 @@ double linearised_top(const Grid& grid, const scaleout::Decomposition& layout,
 } // namespace
 
 double gershgorin_radius(const Grid& grid, const Potential& potential, double g,
-                         std::span<const Complex> psi, const scaleout::Decomposition* layout) {
+                         std::span<const Complex> psi, const DomainReduction* layout) {
   // Row l of ½L: diagonal ½Σw, off-diagonal magnitudes ½Σ|w| (= Σw for the DEC lattices' positive
   // weights; cubic4's second neighbours have negative ones).
   std::vector<double> row_bound(static_cast<std::size_t>(grid.ms));
@@ -360,8 +359,8 @@ double gershgorin_radius(const Grid& grid, const Potential& potential, double g,
 
 SpectrumEstimate estimate_m_spectrum(const Grid& grid, const Potential& potential, double g,
                                      std::span<const Complex> psi, int iterations,
-                                     const scaleout::Decomposition* given_layout) {
-  const scaleout::Decomposition layout = or_whole(grid, given_layout);
+                                     const DomainReduction* given_layout) {
+  const DomainReduction& layout = or_whole(given_layout);
   SpectrumEstimate e;
   e.gershgorin = gershgorin_radius(grid, potential, g, psi, &layout);
   const std::vector<double> u = frozen_potential(grid, potential, g, psi);
@@ -383,8 +382,8 @@ SpectrumEstimate estimate_m_spectrum(const Grid& grid, const Potential& potentia
   return e;
 }
 
-double kinetic_top(const Grid& grid, int iterations, const scaleout::Decomposition* given_layout) {
-  const scaleout::Decomposition layout = or_whole(grid, given_layout);
+double kinetic_top(const Grid& grid, int iterations, const DomainReduction* given_layout) {
+  const DomainReduction& layout = or_whole(given_layout);
   const std::vector<double> none(static_cast<std::size_t>(grid.cells()), 0.0);
   const auto apply_half_l = [&](std::vector<double>& v, std::vector<double>& out) {
     layout.exchange_halos(v, grid.slice_cells());
@@ -397,12 +396,12 @@ double kinetic_top(const Grid& grid, int iterations, const scaleout::Decompositi
 
 SpectrumEstimate estimate_spectrum(const Grid& grid, const Potential& potential, double g,
                                    std::span<const Complex> psi, int iterations,
-                                   const scaleout::Decomposition* given_layout) {
+                                   const DomainReduction* given_layout) {
   SpectrumEstimate e = estimate_m_spectrum(grid, potential, g, psi, iterations, given_layout);
   if (g == 0.0) {
     return e; // J = M
   }
-  const scaleout::Decomposition layout = or_whole(grid, given_layout);
+  const DomainReduction& layout = or_whole(given_layout);
   const std::vector<double> u = frozen_potential(grid, potential, g, psi);
   // J ≥ ½L + V for g > 0 (its pointwise part is ≥ 0) and ½L is positive definite with ψ = 0
   // beyond the domain, so V ≥ 0 makes J positive definite and K's Lanczos sharp; otherwise

@@ -8,8 +8,8 @@
 // |B|-weighted inner product, so its spectrum is real; V < 0 or g < 0 can make it negative, which
 // is why the spectrum's ends, not max M_ii, set the limit.
 
+#include "solvers/domain_reduction.hpp"
 #include "solvers/problem.hpp"
-#include "solvers/scaleout/decomposition.hpp"
 
 #include <span>
 #include <string>
@@ -35,8 +35,7 @@ struct SpectrumEstimate {
 /// The Gershgorin bound alone: safe for any sign of V and g, up to (Σw + |U|)/(Σw/2 + U) × too
 /// cautious. With a layout, `grid` and ψ are this rank's part and the bound is the whole domain's.
 double gershgorin_radius(const Grid& grid, const Potential& potential, double g,
-                         std::span<const Complex> psi,
-                         const scaleout::Decomposition* layout = nullptr);
+                         std::span<const Complex> psi, const DomainReduction* layout = nullptr);
 
 /// `iterations` Lanczos steps on M(ψ) (and as many on J's K when g > 0 and M is positive
 /// definite) from a fixed pseudo-random start. The result depends neither
@@ -46,19 +45,18 @@ double gershgorin_radius(const Grid& grid, const Potential& potential, double g,
 /// it.
 SpectrumEstimate estimate_spectrum(const Grid& grid, const Potential& potential, double g,
                                    std::span<const Complex> psi, int iterations = 80,
-                                   const scaleout::Decomposition* layout = nullptr);
+                                   const DomainReduction* layout = nullptr);
 
 /// estimate_spectrum's part for M(ψ) alone (`radius` = `frozen_radius`): what a relaxation on M
 /// needs.
 SpectrumEstimate estimate_m_spectrum(const Grid& grid, const Potential& potential, double g,
                                      std::span<const Complex> psi, int iterations = 80,
-                                     const scaleout::Decomposition* layout = nullptr);
+                                     const DomainReduction* layout = nullptr);
 
 /// λ_max(½L) (Ritz value + residual): the fastest kinetic phase rate. The split schemes are stable
 /// at any Δt but resolve the dynamics only while Δt·λ_max(½L) < π: beyond it the kinetic phase of
 /// the stencil's fastest modes wraps in one step and they heat the state.
 inline constexpr double kKineticPhaseLimit = 3.14159265358979323846;
-double kinetic_top(const Grid& grid, int iterations = 80,
-                   const scaleout::Decomposition* layout = nullptr);
+double kinetic_top(const Grid& grid, int iterations = 80, const DomainReduction* layout = nullptr);
 
 } // namespace decgpe

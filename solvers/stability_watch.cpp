@@ -6,7 +6,7 @@
 
 namespace decgpe {
 
-StabilityWatch::StabilityWatch(const Problem& problem, const scaleout::Decomposition* layout,
+StabilityWatch::StabilityWatch(const Problem& problem, const DomainReduction* layout,
                                std::string_view scheme_name, double limit_factor,
                                const SpectrumEstimate& at_start)
     : problem_(problem), layout_(layout), scheme_(scheme_name), factor_(limit_factor),

@@ -20,7 +20,7 @@ class StabilityWatch {
 public:
   /// `problem` and `layout` as the limit at t = 0 was estimated (this rank's part); `at_start`
   /// that estimate, `limit_factor` the scheme's interval on the imaginary axis.
-  StabilityWatch(const Problem& problem, const scaleout::Decomposition* layout,
+  StabilityWatch(const Problem& problem, const DomainReduction* layout,
                  std::string_view scheme_name, double limit_factor,
                  const SpectrumEstimate& at_start);
 
@@ -37,7 +37,7 @@ private:
   double projected_radius(double max_density) const;
 
   const Problem& problem_;
-  const scaleout::Decomposition* layout_;
+  const DomainReduction* layout_;
   std::string scheme_;
   double factor_;
   SpectrumEstimate start_;

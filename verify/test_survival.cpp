@@ -267,7 +267,7 @@ TEST_F(Survival, TheMemoryEstimateBoundsTheMeasuredPeak) {
   ASSERT_EQ(getrusage(RUSAGE_CHILDREN, &usage), 0);
   const double peak = static_cast<double>(usage.ru_maxrss) * 1024.0; // the largest child's
   const MemoryNeed need = memory_need({56 * 56 * 56 * 12, find_scheme("leapfrog").peak_vectors, 2,
-                                       false, false, BackendEntry::Memory::host});
+                                       false, false, MemorySpace::host});
   EXPECT_LE(peak, static_cast<double>(need.host));
   EXPECT_LE(static_cast<double>(need.host), 2.5 * peak) << "the estimate is needlessly cautious";
 }

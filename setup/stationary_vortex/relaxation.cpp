@@ -82,6 +82,79 @@ double line_search(const std::array<double, 3>& quad, const std::array<double, 5
   return 0.5 * (lo + hi);
 }
 
+/// The preconditioned residual (H₀ − e0 + σ)⁻¹ r, projected off `a`, with σ = max(max g f², 1).
+std::vector<double> preconditioned(const Discretisation& d, const std::vector<double>& r,
+                                   const std::vector<double>& a, const std::vector<double>& y,
+                                   double e0) {
+  const std::size_t size = a.size();
+  double sigma = 0.0;
+  for (std::size_t ij = 0; ij < size; ++ij) {
+    sigma = std::max(sigma, d.coupling[ij] * y[ij] * y[ij]);
+  }
+  sigma = std::max(sigma, 1.0);
+  std::vector<double> z(size);
+  for (std::size_t ij = 0; ij < size; ++ij) {
+    z[ij] = r[ij] / (d.energy[ij] - e0 + sigma);
+  }
+  const double za = dot(z, a);
+  for (std::size_t ij = 0; ij < size; ++ij) {
+    z[ij] -= za * a[ij];
+  }
+  return z;
+}
+
+/// Polak–Ribière's direction from the preconditioned residual `z` and the previous step's (none
+/// on the first), projected off `a`; steepest descent where it is not a descent direction.
+std::vector<double> search_direction(const std::vector<double>& r, const std::vector<double>& z,
+                                     const std::vector<double>& a, const std::vector<double>& r_old,
+                                     const std::vector<double>& z_old,
+                                     const std::vector<double>& p_old) {
+  const std::size_t size = a.size();
+  double beta = 0.0;
+  if (!p_old.empty()) {
+    double num = 0.0;
+    for (std::size_t ij = 0; ij < size; ++ij) {
+      num += (r[ij] - r_old[ij]) * z[ij];
+    }
+    beta = std::max(0.0, num / dot(r_old, z_old));
+  }
+  std::vector<double> p(size);
+  for (std::size_t ij = 0; ij < size; ++ij) {
+    p[ij] = -z[ij] + (beta != 0.0 ? beta * p_old[ij] : 0.0);
+  }
+  const double pa = dot(p, a);
+  for (std::size_t ij = 0; ij < size; ++ij) {
+    p[ij] -= pa * a[ij];
+  }
+  if (dot(p, r) >= 0.0) {
+    for (std::size_t ij = 0; ij < size; ++ij) {
+      p[ij] = -z[ij];
+    }
+  }
+  return p;
+}
+
+/// The angle of the step along the great circle from `a` towards the unit `ph` (nodal values `y`
+/// and `pn`): the energy there is a polynomial in cos θ and sin θ, minimised by line_search.
+double step_angle(const Discretisation& d, const std::vector<double>& a,
+                  const std::vector<double>& y, const std::vector<double>& ph,
+                  const std::vector<double>& pn) {
+  std::array<double, 3> quad{};
+  std::array<double, 5> quart{};
+  for (std::size_t ij = 0; ij < a.size(); ++ij) {
+    quad[0] += d.energy[ij] * a[ij] * a[ij];
+    quad[1] += d.energy[ij] * a[ij] * ph[ij];
+    quad[2] += d.energy[ij] * ph[ij] * ph[ij];
+    const double u = y[ij], v = pn[ij], w = d.coupling[ij];
+    quart[0] += w * u * u * u * u;
+    quart[1] += w * u * u * u * v;
+    quart[2] += w * u * u * v * v;
+    quart[3] += w * u * v * v * v;
+    quart[4] += w * v * v * v * v;
+  }
+  return line_search(quad, quart);
+}
+
 /// Minimises the GP energy over normalised states from `a` (modes) by preconditioned nonlinear
 /// conjugate gradients on the sphere (Polak–Ribière, restarted when not a descent direction). The
 /// preconditioner (H₀ + σ)⁻¹ is diagonal in the modes; σ of the order of max g f² makes it
@@ -120,40 +193,8 @@ std::vector<double> relax(const Discretisation& d, std::vector<double> a) {
                                  " iterations)");
       }
     }
-    double sigma = 0.0;
-    for (std::size_t ij = 0; ij < size; ++ij) {
-      sigma = std::max(sigma, d.coupling[ij] * y[ij] * y[ij]);
-    }
-    sigma = std::max(sigma, 1.0);
-    std::vector<double> z(size);
-    for (std::size_t ij = 0; ij < size; ++ij) {
-      z[ij] = r[ij] / (d.energy[ij] - e0 + sigma);
-    }
-    const double za = dot(z, a);
-    for (std::size_t ij = 0; ij < size; ++ij) {
-      z[ij] -= za * a[ij];
-    }
-    double beta = 0.0;
-    if (!p_old.empty()) {
-      double num = 0.0;
-      for (std::size_t ij = 0; ij < size; ++ij) {
-        num += (r[ij] - r_old[ij]) * z[ij];
-      }
-      beta = std::max(0.0, num / dot(r_old, z_old));
-    }
-    std::vector<double> p(size);
-    for (std::size_t ij = 0; ij < size; ++ij) {
-      p[ij] = -z[ij] + (beta != 0.0 ? beta * p_old[ij] : 0.0);
-    }
-    const double pa = dot(p, a);
-    for (std::size_t ij = 0; ij < size; ++ij) {
-      p[ij] -= pa * a[ij];
-    }
-    if (dot(p, r) >= 0.0) {
-      for (std::size_t ij = 0; ij < size; ++ij) {
-        p[ij] = -z[ij];
-      }
-    }
+    std::vector<double> z = preconditioned(d, r, a, y, e0);
+    std::vector<double> p = search_direction(r, z, a, r_old, z_old, p_old);
     const double p_norm = std::sqrt(dot(p, p));
     if (p_norm == 0.0) { // already exact
       return a;
@@ -163,20 +204,7 @@ std::vector<double> relax(const Discretisation& d, std::vector<double> a) {
       ph[ij] = p[ij] / p_norm;
     }
     const std::vector<double> pn = d.to_nodal(ph);
-    std::array<double, 3> quad{};
-    std::array<double, 5> quart{};
-    for (std::size_t ij = 0; ij < size; ++ij) {
-      quad[0] += d.energy[ij] * a[ij] * a[ij];
-      quad[1] += d.energy[ij] * a[ij] * ph[ij];
-      quad[2] += d.energy[ij] * ph[ij] * ph[ij];
-      const double u = y[ij], v = pn[ij], w = d.coupling[ij];
-      quart[0] += w * u * u * u * u;
-      quart[1] += w * u * u * u * v;
-      quart[2] += w * u * u * v * v;
-      quart[3] += w * u * v * v * v;
-      quart[4] += w * v * v * v * v;
-    }
-    const double theta = line_search(quad, quart);
+    const double theta = step_angle(d, a, y, ph, pn);
     const double c = std::cos(theta), s = std::sin(theta);
     for (std::size_t ij = 0; ij < size; ++ij) {
       const double a_new = c * a[ij] + s * ph[ij];
