@@ -43,8 +43,8 @@ public:
 
   void operator()() {
     read_case();
+    const StopSignals signals; // from the start: the set-up's first poll honours an early signal
     claim_outputs();
-    const StopSignals signals;
     set_up();
     open_results();
     start_scheme();
@@ -172,7 +172,17 @@ private:
     {
       const NvtxRange range("setup");
       setup_ = setup::prepare_run(config_, memory_check(config_, o_.backend, mpi_), run_comm(mpi_),
-                                  slab_balance(config_, o_.backend));
+                                  slab_balance(config_, o_.backend),
+                                  [this, said = false](const char* doing) mutable {
+                                    stop_if_signalled(doing);
+                                    if (doing == setup::kSolvingStationaryVortex && !said &&
+                                        !o_.quiet && root_) { // the set-up's longest part
+                                      said = true;
+                                      std::printf("set-up: %s (not in the cache %s)\n", doing,
+                                                  setup::vortex_cache_dir().c_str());
+                                      std::fflush(stdout);
+                                    }
+                                  });
     }
     if (resumed_) { // this rank's slices only
       const Grid& g = setup_.problem.grid;
@@ -183,8 +193,10 @@ private:
     }
     backend_ = make_run_backend(o_.backend, setup_);
     if (setup_.config.lattice_stationary) {
+      stop_if_signalled("reading the checkpoint");
       settle_on_lattice();
     }
+    stop_if_signalled("making the backend");
     if (setup_.config.initial_kind == "ground_state") {
       settle_on_ground_state();
     }
@@ -194,6 +206,18 @@ private:
   void settle_on_lattice() {
     const NvtxRange range("lattice stationary state");
     setup::settle_on_lattice(
+  /// Before the steps there is no checkpoint to keep: a signal stops the run at once, with one line
+  /// (the first rank's) and nothing written; the claim's release removes what it made.
+  void stop_if_signalled(const char* doing) const {
+    if (const int signal = StopSignals::received()) {
+      if (root_) {
+        std::fprintf(stderr, "decgpe: stopped by %s while %s; nothing written\n",
+                     signal_name(signal), doing);
+      }
+      throw Stopped{128 + signal};
+    }
+  }
+
         setup_, *backend_, setup::vortex_cache_dir(),
         [quiet = o_.quiet](const StationaryStateReport& r) {
           if (!quiet) {
@@ -202,15 +226,7 @@ private:
             std::fflush(stdout);
           }
         },
-        [] { // a signal: no checkpoint yet, so stop at once
-          if (const int signal = StopSignals::received()) {
-            std::fprintf(stderr,
-                         "decgpe: stopped by %s while solving for the lattice stationary state; "
-                         "nothing written\n",
-                         signal_name(signal));
-            throw Stopped{128 + signal};
-          }
-        });
+        [this] { stop_if_signalled("solving for the lattice stationary state"); });
     if (!o_.quiet) {
       announce_lattice_state(*setup_.lattice_state);
     }
@@ -218,14 +234,8 @@ private:
 
   void settle_on_ground_state() {
     const NvtxRange range("ground state");
-    setup::settle_on_ground_state(setup_, *backend_, [] {
-      if (const int signal = StopSignals::received()) { // no checkpoint yet: stop at once
-        std::fprintf(stderr,
-                     "decgpe: stopped by %s while relaxing to the ground state; nothing written\n",
-                     signal_name(signal));
-        throw Stopped{128 + signal};
-      }
-    });
+    setup::settle_on_ground_state(setup_, *backend_,
+                                  [this] { stop_if_signalled("relaxing to the ground state"); });
     if (!o_.quiet && root_) {
       announce_ground_state(*setup_.ground_state);
     }

@@ -89,9 +89,16 @@ std::array<int, 3> domain_structures(const CaseConfig& config,
 /// (t ≠ 0 only for the paper's start, which only the vortex kinds as they are have).
 using StateSampler = std::function<std::vector<Complex>(const Grid& grid, double t)>;
 
-template <class State> StateSampler sampler_of(State state) {
-  return [state = std::move(state)](const Grid& grid, double t) {
-    return sample(grid, state, t, 1.0);
+/// The set-up's cancellation hook (prepare_run's `poll`), called where it is set.
+void call(const Poll& poll, const char* doing) {
+  if (poll) {
+    poll(doing);
+  }
+}
+
+template <class State> StateSampler sampler_of(State state, const Poll& poll) {
+  return [state = std::move(state), &poll](const Grid& grid, double t) {
+    return sample(grid, state, t, 1.0, [&poll] { call(poll, "sampling the initial state"); });
   };
 }
 
@@ -148,7 +155,7 @@ PhaseImprint imprint_of(const CaseConfig& c) {
 /// NaN where it has none).
 void finish(RunSetup& run, double mu, const StateSampler& state,
             const lattices::CellComplex& complex, const BeforeAllocating& before_allocating,
-            MPI_Comm comm, const SlabBalance& balance) {
+            MPI_Comm comm, const SlabBalance& balance, const Poll& poll) {
   const CaseConfig& config = run.config;
   Problem& p = run.problem;
   std::array<int, 3> size{};
@@ -189,6 +196,7 @@ void finish(RunSetup& run, double mu, const StateSampler& state,
   }
   if (config.seed) {
     run.seed = AzimuthalSeed::draw(config.seed->modes, config.seed->amplitude,
+    call(poll, "measuring the ranks' throughputs");
                                    static_cast<std::uint64_t>(config.seed->seed));
     // Else the solved state is seeded (settle_on_lattice, settle_on_ground_state).
     if (!config.lattice_stationary && config.initial_kind != "ground_state") {
@@ -203,8 +211,11 @@ void finish(RunSetup& run, double mu, const StateSampler& state,
   run.normalisation = 1.0 / std::sqrt(norm);
   for (Complex& z : psi0) {
     z = run.normalisation * z;
+  call(poll, "reading the potential");
   }
-  choose_step(run, psi0);
+  call(poll, "preparing the initial state");
+  choose_step(run, psi0); // the spectrum's Lanczos steps: polled before and after, not within
+  call(poll, "estimating the spectrum of M");
   run.operations_per_time = operations_per_step(p.grid) / run.dt;
   run.schedule.diagnostics_every = config.diagnostics_every;
   run.schedule.snapshot_every = config.snapshot_every;
@@ -305,7 +316,8 @@ void choose_step(RunSetup& run, std::span<const Complex> psi0) {
 }
 
 RunSetup prepare_run(const CaseConfig& config, const BeforeAllocating& before_allocating,
-                     MPI_Comm comm, const SlabBalance& balance) {
+                     MPI_Comm comm, const SlabBalance& balance, const Poll& poll) {
+  call(poll, "setting up");
   RunSetup run;
   run.config = config;
   const lattices::CellComplex& complex = lattices::cell_complex(config.lattice);
@@ -313,19 +325,20 @@ RunSetup prepare_run(const CaseConfig& config, const BeforeAllocating& before_al
   // ground_state: the harmonic vortex is where the relaxation starts (settle_on_ground_state).
   if (config.initial_kind == "harmonic_vortex" || config.initial_kind == "ground_state") {
     const HarmonicVortex vortex{config.kappa, config.lambda};
-    finish(run, vortex.mu(), sampler_of(Displaced<HarmonicVortex>{vortex, offset}), complex,
-           before_allocating, comm, balance);
+    finish(run, vortex.mu(), sampler_of(Displaced<HarmonicVortex>{vortex, offset}, poll), complex,
+           before_allocating, comm, balance, poll);
     return run;
   }
   if (config.initial_kind == "file") {
     finish(
         run, std::numeric_limits<double>::quiet_NaN(),
         [&config](const Grid& grid, double /*t = 0*/) { return read_state(config, grid); }, complex,
-        before_allocating, comm, balance);
+        before_allocating, comm, balance, poll);
     return run;
   }
   const StationaryVortex vortex =
-      StationaryVortex::solve({config.lambda, config.g, config.kappa}, vortex_cache_dir());
+      StationaryVortex::solve({config.lambda, config.g, config.kappa}, vortex_cache_dir(),
+                              [&poll] { call(poll, kSolvingStationaryVortex); });
   CaseConfig& c = run.config;
   if (c.domain_auto) {
     // Eq. 15: the smallest cuboid outside which |ψ| ≤ 1e-5 max|ψ|; an offset state swings through
@@ -346,8 +359,8 @@ RunSetup prepare_run(const CaseConfig& config, const BeforeAllocating& before_al
             .h;
   }
   run.effective_wavelength = 2.0 * std::numbers::pi / std::sqrt(2.0 * vortex.energies().kinetic);
-  finish(run, vortex.mu(), sampler_of(Displaced<StationaryVortex>{vortex, offset}), complex,
-         before_allocating, comm, balance);
+  finish(run, vortex.mu(), sampler_of(Displaced<StationaryVortex>{vortex, offset}, poll), complex,
+         before_allocating, comm, balance, poll);
   return run;
 }
 
