@@ -22,6 +22,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <memory>
 #include <optional>
@@ -42,8 +43,8 @@ public:
         process_start_(std::chrono::steady_clock::now()) {}
 
   void operator()() {
-    read_case();
     const StopSignals signals; // from the start: the set-up's first poll honours an early signal
+    read_case();
     claim_outputs();
     set_up();
     open_results();
@@ -83,10 +84,12 @@ public:
                          ? number(setup_.limit) + " (" + setup_.spectrum.method + "; dt is " +
                                number(setup_.dt / setup_.limit) + " of it)"
                          : std::string("none (the scheme has no stability limit)"));
-    const double steps = static_cast<double>(setup_.schedule.steps);
-    fact("steps", std::to_string(setup_.schedule.steps) +
-                      (config_.adaptive ? " at the longest step (more where it shrinks)" : ""));
-    fact("end time", number(steps * setup_.dt));
+    // An adaptive run's schedule counts the most steps a run may take; it ends at end_time.
+    const double steps = config_.adaptive ? std::ceil(*config_.end_time / setup_.dt - 1e-12)
+                                          : static_cast<double>(setup_.schedule.steps);
+    fact("steps", config_.adaptive ? number(steps) + " at the longest step (more where it shrinks)"
+                                   : std::to_string(setup_.schedule.steps));
+    fact("end time", number(config_.adaptive ? *config_.end_time : steps * setup_.dt));
     const double per_step = trial_seconds(trial_steps);
     fact("trial", number(per_step * 1e3) + " ms a step over " + std::to_string(trial_steps) +
                       " steps on this machine");
@@ -190,22 +193,19 @@ private:
                                  static_cast<std::uint64_t>(g.global_cells()),
                                  static_cast<std::uint64_t>(g.z_offset * g.slice_cells()),
                                  static_cast<std::uint64_t>(g.cells()));
+      stop_if_signalled("reading the checkpoint");
     }
     backend_ = make_run_backend(o_.backend, setup_);
+    stop_if_signalled("making the backend");
     if (setup_.config.lattice_stationary) {
-      stop_if_signalled("reading the checkpoint");
       settle_on_lattice();
     }
-    stop_if_signalled("making the backend");
     if (setup_.config.initial_kind == "ground_state") {
       settle_on_ground_state();
     }
     who_.fingerprint = io::fingerprint(setup_);
   }
 
-  void settle_on_lattice() {
-    const NvtxRange range("lattice stationary state");
-    setup::settle_on_lattice(
   /// Before the steps there is no checkpoint to keep: a signal stops the run at once, with one line
   /// (the first rank's) and nothing written; the claim's release removes what it made.
   void stop_if_signalled(const char* doing) const {
@@ -218,6 +218,9 @@ private:
     }
   }
 
+  void settle_on_lattice() {
+    const NvtxRange range("lattice stationary state");
+    setup::settle_on_lattice(
         setup_, *backend_, setup::vortex_cache_dir(),
         [quiet = o_.quiet](const StationaryStateReport& r) {
           if (!quiet) {

@@ -68,6 +68,29 @@ std::string format(const char* pattern, double a, double b = 0.0, double c = 0.0
   return buffer;
 }
 
+/// Refuses `steps` beyond kMaxSteps in one line, `what` saying how they were counted; where the
+/// step is a fraction of a bound that a tabulated potential's size sets, the line says so (a table
+/// can hold any value, the harmonic trap's are bounded by the domain).
+void check_step_count(const RunSetup& run, double steps, const std::string& what) {
+  if (steps <= kMaxSteps) {
+    return;
+  }
+  std::string why;
+  const Potential& v = run.problem.potential;
+  if (v.kind == Potential::Kind::tabulated && !run.config.dt) {
+    double largest = 0.0;
+    for (const double value : v.values) {
+      largest = std::max(largest, std::abs(value));
+    }
+    largest = run.layout.max(largest);
+    if (largest >= 0.5 * run.spectrum.radius) {
+      why = format("; the tabulated potential's |V| up to %.3g sets the step", largest);
+    }
+  }
+  throw std::invalid_argument(
+      what + format(" = %.3g steps: more than the 1e12 a run may take", steps) + why);
+}
+
 /// The structures covering the case's domain at its h, refused with the axis and the count where h
 /// leaves not one structure or more than a million along an axis.
 std::array<int, 3> domain_structures(const CaseConfig& config,
@@ -173,6 +196,7 @@ void finish(RunSetup& run, double mu, const StateSampler& state,
     trial.potential.lambda = config.lambda;
     trial.g = config.g;
     run.calibration = balance(trial);
+    call(poll, "measuring the ranks' throughputs");
   }
   run.layout = scaleout::Decomposition::slabs(
       size[2], comm, config.halo_depth.value_or(1),
@@ -187,6 +211,7 @@ void finish(RunSetup& run, double mu, const StateSampler& state,
   }
   p.grid = run.layout.local(whole);
   p.potential = make_potential(config, p.grid);
+  call(poll, "reading the potential");
   p.g = config.g;
   run.mu = mu;
 
@@ -196,7 +221,6 @@ void finish(RunSetup& run, double mu, const StateSampler& state,
   }
   if (config.seed) {
     run.seed = AzimuthalSeed::draw(config.seed->modes, config.seed->amplitude,
-    call(poll, "measuring the ranks' throughputs");
                                    static_cast<std::uint64_t>(config.seed->seed));
     // Else the solved state is seeded (settle_on_lattice, settle_on_ground_state).
     if (!config.lattice_stationary && config.initial_kind != "ground_state") {
@@ -211,7 +235,6 @@ void finish(RunSetup& run, double mu, const StateSampler& state,
   run.normalisation = 1.0 / std::sqrt(norm);
   for (Complex& z : psi0) {
     z = run.normalisation * z;
-  call(poll, "reading the potential");
   }
   call(poll, "preparing the initial state");
   choose_step(run, psi0); // the spectrum's Lanczos steps: polled before and after, not within
@@ -298,6 +321,9 @@ void choose_step(RunSetup& run, std::span<const Complex> psi0) {
     return;
   }
   if (config.adaptive) { // the longest step; the run ends at end_time, however many steps it takes
+    check_step_count(
+        run, std::ceil(*config.end_time / requested - 1e-12),
+        format("end_time / the longest dt = %.6g / %.6g", *config.end_time, requested));
     run.dt = requested;
     run.schedule.steps = static_cast<long>(kMaxSteps);
     run.adaptive = {*config.end_time, requested, config.theta,
@@ -306,11 +332,7 @@ void choose_step(RunSetup& run, std::span<const Complex> psi0) {
   }
   // Whole steps that end exactly at end_time without exceeding the requested step.
   const double steps = std::ceil(*config.end_time / requested - 1e-12);
-  if (!(steps <= kMaxSteps)) {
-    throw std::invalid_argument(format("end_time / dt = %.6g / %.6g = %.3g steps: more than the "
-                                       "1e12 a run may take",
-                                       *config.end_time, requested, steps));
-  }
+  check_step_count(run, steps, format("end_time / dt = %.6g / %.6g", *config.end_time, requested));
   run.schedule.steps = std::max(1L, static_cast<long>(steps));
   run.dt = *config.end_time / static_cast<double>(run.schedule.steps);
 }
