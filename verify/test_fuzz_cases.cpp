@@ -168,10 +168,11 @@ std::string check_mutant(const fs::path& dir, const std::string& toml,
   const fs::path out_dir = dir / "out";
   const fs::path out = out_dir / "r.h5";
   // A wall-clock limit already passed stops any run that starts stepping at its first boundary.
+  // timeout in the foreground passes a signal on to decgpe alone (else once more to its group).
   const std::string run =
-      "DECGPE_CACHE=" + (dir.parent_path() / "cache").string() + " OMP_NUM_THREADS=1 timeout 120 " +
-      DECGPE_EXECUTABLE + " run " + case_file.string() +
-      " --quiet --backend openmp --max-hours 1e-9" +
+      "DECGPE_CACHE=" + (dir.parent_path() / "cache").string() +
+      " OMP_NUM_THREADS=1 timeout --foreground 120 " + DECGPE_EXECUTABLE + " run " +
+      case_file.string() + " --quiet --backend openmp --max-hours 1e-9" +
       (flags.find("--out ") == std::string::npos ? " --out " + out.string() : "") + " " + flags +
       " >/dev/null";
   const verify::CommandResult r = verify::run_command(
