@@ -296,6 +296,14 @@ kappa = 1
       EXPECT_TRUE(problem.empty()) << "V up to " << top << " " << flags << ": " << problem;
       const bool ran = fs::exists(dir / "out" / "r.h5");
       EXPECT_EQ(ran, std::abs(top) < 1e12) << "V up to " << top << " " << flags;
+      if (!ran) { // validate sets up as run does, writing nothing
+        const verify::CommandResult why =
+            verify::run_decgpe("validate " + (dir / "m.toml").string() + " " + flags);
+        EXPECT_NE(why.output.find("steps: more than the 1e12 a run may take; the tabulated "
+                                  "potential's |V| up to"),
+                  std::string::npos)
+            << why.output;
+      }
     }
   }
   fs::remove_all(root);
