@@ -159,8 +159,10 @@ double step_angle(const Discretisation& d, const std::vector<double>& a,
 /// conjugate gradients on the sphere (Polak–Ribière, restarted when not a descent direction). The
 /// preconditioner (H₀ + σ)⁻¹ is diagonal in the modes; σ of the order of max g f² makes it
 /// approximate the energy's Hessian both where the interaction dominates (smooth modes) and where
-/// the kinetic energy does (high modes). Returns the modes of the minimiser.
-std::vector<double> relax(const Discretisation& d, std::vector<double> a) {
+/// the kinetic energy does (high modes). Returns the modes of the minimiser. `poll` (may be empty)
+/// is called before each iteration and may throw.
+std::vector<double> relax(const Discretisation& d, std::vector<double> a,
+                          const std::function<void()>& poll) {
   const double norm_a = std::sqrt(dot(a, a));
   for (double& v : a) {
     v /= norm_a;
@@ -170,6 +172,9 @@ std::vector<double> relax(const Discretisation& d, std::vector<double> a) {
   std::vector<double> r_old, z_old, p_old;
   const std::size_t size = a.size();
   for (int it = 0;; ++it) {
+    if (poll) {
+      poll();
+    }
     if (it > 0 && it % kResyncEvery == 0) {
       const double norm = std::sqrt(dot(a, a));
       for (double& v : a) {
@@ -362,7 +367,8 @@ void StationaryVortex::Builder::finish(StationaryVortex& v, const Discretisation
 }
 
 StationaryVortex StationaryVortex::Builder::solve(const VortexParameters& p,
-                                                  VortexResolution target, bool adaptive) {
+                                                  VortexResolution target, bool adaptive,
+                                                  const std::function<void()>& poll) {
   const VortexResolution start = starting_resolution(p);
   VortexResolution resolution = adaptive ? target
                                          : VortexResolution{std::min(start.radial, target.radial),
@@ -371,7 +377,8 @@ StationaryVortex StationaryVortex::Builder::solve(const VortexParameters& p,
   std::vector<double> modal;
   for (;;) {
     const Discretisation d(p, resolution);
-    std::vector<double> relaxed = relax(d, modal.empty() ? initial_modes(d, p) : std::move(modal));
+    std::vector<double> relaxed =
+        relax(d, modal.empty() ? initial_modes(d, p) : std::move(modal), poll);
     // The energy is even in the state; the ground state is the one with f ≥ 0.
     const std::vector<double> y = d.to_nodal(relaxed);
     if (*std::max_element(y.begin(), y.end()) < -*std::min_element(y.begin(), y.end())) {
@@ -472,11 +479,12 @@ StationaryVortex StationaryVortex::Builder::load(const std::filesystem::path& fi
 StationaryVortex StationaryVortex::Builder::solve_or_load(const VortexParameters& p,
                                                           VortexResolution resolution,
                                                           bool adaptive,
-                                                          const std::filesystem::path& cache_dir) {
+                                                          const std::filesystem::path& cache_dir,
+                                                          const std::function<void()>& poll) {
   check_parameters(p);
   check_resolution(resolution);
   if (cache_dir.empty()) {
-    return solve(p, resolution, adaptive);
+    return solve(p, resolution, adaptive, poll);
   }
   const std::string key =
       adaptive ? "auto"
@@ -496,7 +504,7 @@ StationaryVortex StationaryVortex::Builder::solve_or_load(const VortexParameters
       note = "ignored " + file.string() + ": " + e.what() + "; solved again and replaced it";
     }
   }
-  StationaryVortex v = solve(p, resolution, adaptive);
+  StationaryVortex v = solve(p, resolution, adaptive, poll);
   vortex_cache::write(file,
                       {p.lambda, p.g, p.kappa, key, v.resolution_.radial, v.resolution_.axial,
                        v.mu_, v.residual_, v.rho_nodes_, v.z_nodes_, v.node_values_, v.modal_});
@@ -506,15 +514,16 @@ StationaryVortex StationaryVortex::Builder::solve_or_load(const VortexParameters
 }
 
 StationaryVortex StationaryVortex::solve(const VortexParameters& parameters,
-                                         const std::filesystem::path& cache_dir) {
+                                         const std::filesystem::path& cache_dir,
+                                         const std::function<void()>& poll) {
   check_parameters(parameters);
-  return Builder::solve_or_load(parameters, starting_resolution(parameters), true, cache_dir);
+  return Builder::solve_or_load(parameters, starting_resolution(parameters), true, cache_dir, poll);
 }
 
 StationaryVortex StationaryVortex::solve(const VortexParameters& parameters,
                                          VortexResolution resolution,
                                          const std::filesystem::path& cache_dir) {
-  return Builder::solve_or_load(parameters, resolution, false, cache_dir);
+  return Builder::solve_or_load(parameters, resolution, false, cache_dir, {});
 }
 
 } // namespace decgpe
