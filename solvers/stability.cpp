@@ -213,6 +213,15 @@ RitzEnds ritz_ends(const std::vector<double>& alpha, const std::vector<double>& 
           std::abs(beta.back() * s[(m - 1) * m + bottom])};
 }
 
+/// x / s, for both kinds of vector entry (a division, not a product with 1/s: the same bits as
+/// before the Lanczos runs were shared).
+double divided(double x, double s) {
+  return x / s;
+}
+Complex divided(Complex x, double s) {
+  return {x.re / s, x.im / s};
+}
+
 /// `iterations` Lanczos steps from q (normalised here) on an operator self-adjoint in the
 /// |B|-weighted inner product: its extreme Ritz values. `apply(v, out)` is out = A v (it may
 /// exchange v's halos); T is double or Complex (a real-linear A on pairs of reals).
@@ -220,9 +229,9 @@ template <class T, class Apply>
 RitzEnds lanczos(const Grid& grid, const DomainReduction& layout, std::vector<T> q, Apply&& apply,
                  int iterations, int& taken) {
   std::vector<T> q_prev(q.size(), T{}), w(q.size());
-  const double start_norm = 1.0 / std::sqrt(dot(grid, layout, q, q));
+  const double start_norm = std::sqrt(dot(grid, layout, q, q));
   for (T& x : q) {
-    x = start_norm * x;
+    x = divided(x, start_norm);
   }
   std::vector<double> alpha, beta;
   const std::int64_t dimension = grid.global_cells() * static_cast<std::int64_t>(sizeof(T) / 8);
@@ -244,7 +253,7 @@ RitzEnds lanczos(const Grid& grid, const DomainReduction& layout, std::vector<T>
 #pragma omp parallel for schedule(static)
     for (std::int64_t i = 0; i < static_cast<std::int64_t>(q.size()); ++i) {
       q_prev[i] = q[i];
-      q[i] = (1.0 / b) * w[i];
+      q[i] = divided(w[i], b);
     }
   }
   taken = static_cast<int>(alpha.size());

@@ -558,6 +558,8 @@ std::vector<std::string> context_of(const CaseKey& key) {
     context = {"potential.kind=tabulated", "potential.file=v.h5"};
   } else if (k == "time.adaptive" || k == "time.end_time" || k == "time.stop_when_error_exceeds") {
     context = {"time.scheme=rk4", "time.steps=", "time.end_time=1.0"};
+  } else if (k == "time.beyond_limit") {
+    context = {"time.scheme=trotter_suzuki"};
   } else if (k == "time.theta" || k == "time.density_floor" || k == "time.tolerance") {
     context = {"time.scheme=rk4", "time.steps=", "time.end_time=1.0", "time.adaptive=true"};
   } else if (k == "initial.file" || k == "initial.dataset") {

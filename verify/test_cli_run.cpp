@@ -235,7 +235,7 @@ TEST_F(RunCommand, Rk4RunRecordsItsSchemeLimitAndOneLevel) {
     return value;
   };
   EXPECT_EQ(text("scheme"), "rk4");
-  EXPECT_EQ(text("dt_limit_method"), "lanczos");
+  EXPECT_EQ(text("dt_limit_method"), "linearised, by lanczos"); // g > 0, V ≥ 0
   EXPECT_NEAR(number("dt"), 0.5 * number("dt_limit"), 1e-15);
   EXPECT_NEAR(number("dt_limit") * number("spectral_radius"), 2.0 * std::sqrt(2.0), 1e-12);
   EXPECT_LE(number("spectral_radius"), number("spectral_radius_gershgorin"));

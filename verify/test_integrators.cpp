@@ -12,6 +12,7 @@
 #include <cmath>
 #include <cstdio>
 #include <gtest/gtest.h>
+#include <numbers>
 #include <random>
 
 namespace decgpe {
@@ -135,22 +136,31 @@ TEST_P(TrotterSuzukiNorm, ConservedToRoundOffOverTenThousandStepsAtFiveTimesTheL
 INSTANTIATE_TEST_SUITE_P(CubicAndBcc, TrotterSuzukiNorm, ::testing::Values("cubic", "bcc"),
                          verify::lattice_name);
 
-TEST(TrotterSuzuki, CasesGiveTheStepNotAFractionOfALimitItDoesNotHave) {
+TEST(TrotterSuzuki, CasesTakeTheStepBelowTheLimitForDynamicsUnlessAskedPastIt) {
   const std::string grid = "lattice = \"bcc\"\nh = 0.8\nstructures = [5, 4, 6]\ng = 100.0\n"
                            "[initial]\nkappa = 1\n";
   const auto setup = [&](const std::string& time) {
     return setup::prepare_run(setup::parse_case(grid + time, "cases/x.toml"));
   };
+  // A fraction of π/λ_max(½L).
+  const setup::RunSetup half =
+      setup("[time]\nscheme = \"trotter_suzuki\"\ndt_fraction = 0.5\nsteps = 3\n");
+  EXPECT_NEAR(half.limit * half.kinetic_top, std::numbers::pi, 1e-12);
+  EXPECT_EQ(half.dt, 0.5 * half.limit);
+  EXPECT_EQ(half.limit_method, "pi / lambda_max(L/2), for dynamics");
+  // Past it (the kinetic phase wraps in a step): refused, unless asked for; then run as given.
+  const std::string past =
+      "[time]\nscheme = \"trotter_suzuki\"\ndt = " + std::to_string(1.5 * half.limit) +
+      "\nsteps = 3\n";
   try {
-    setup("[time]\nscheme = \"trotter_suzuki\"\ndt_fraction = 0.5\nsteps = 3\n");
-    ADD_FAILURE() << "a fraction of no limit was accepted";
+    setup(past);
+    ADD_FAILURE() << "a step past the limit for dynamics was accepted";
   } catch (const std::invalid_argument& e) {
-    EXPECT_NE(std::string(e.what()).find("has no stability limit"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("time.beyond_limit = true"), std::string::npos)
+        << e.what();
   }
-  // Far past every explicit limit (ρ ~ 10 here): accepted, and the run is recorded as such.
-  const setup::RunSetup run = setup("[time]\nscheme = \"trotter_suzuki\"\ndt = 0.5\nsteps = 3\n");
-  EXPECT_EQ(run.dt, 0.5);
-  EXPECT_TRUE(std::isinf(run.limit));
+  const setup::RunSetup run = setup(past + "beyond_limit = true\n");
+  EXPECT_GT(run.dt, run.limit);
 }
 
 // ---------------------------------------------------------------------------------------------
