@@ -567,6 +567,7 @@ void read_scaleout(const Section& s, CaseConfig& c) {
 void read_analysis(const Section& a, CaseConfig& c) {
   a.allow_only_schema_keys();
   c.vortex_lines_every = a.integer("vortex_lines_every").value_or(c.vortex_lines_every);
+  c.vortex_density_floor = a.number("vortex_density_floor").value_or(c.vortex_density_floor);
 }
 
 void read_output(const Section& o, CaseConfig& c) {

@@ -60,6 +60,8 @@ struct RunSetup {
   double dt = 0.0; ///< the time step (an adaptive run's longest)
   /// An adaptive run's step control (config.adaptive), its density floor made absolute.
   AdaptiveSettings adaptive;
+  /// config.vortex_density_floor made absolute (|ψ|², of ψ⁰ normalised).
+  double vortex_density_floor = 0.0;
   SpectrumEstimate spectrum;         ///< ρ(M(ψ⁰)) and how it was obtained
   double limit = 0.0;                ///< the scheme's stability limit: its factor / ρ
   double eq11_bound = 0.0;           ///< the paper's bound 1/(2 max M_ii), for comparison

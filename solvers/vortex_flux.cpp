@@ -24,7 +24,7 @@ RingGrid ring_grid(const Grid& grid) {
 }
 
 void pierced_edges(const Grid& grid, const RingTable& rings, const Complex* psi, int z_begin,
-                   int z_end, std::vector<PiercedEdge>& out) {
+                   int z_end, double density_floor, std::vector<PiercedEdge>& out) {
   const RingGrid g = ring_grid(grid);
   const int edges = rings.edges();
   for (int sz = z_begin; sz < z_end; ++sz) {
@@ -35,7 +35,8 @@ void pierced_edges(const Grid& grid, const RingTable& rings, const Complex* psi,
         for (int e = 0; e < edges; ++e) {
           int flux = 0;
           const RingEntry* ring = rings.entries.data() + rings.begin[e];
-          if (edge_flux(g, ring, rings.begin[e + 1] - rings.begin[e], psi, sx, sy, sz, flux) &&
+          if (edge_flux(g, ring, rings.begin[e + 1] - rings.begin[e], psi, sx, sy, sz,
+                        density_floor, flux) &&
               flux != 0) {
             out.push_back({instance * edges + e, flux});
           }

@@ -11,6 +11,11 @@
 // - wrap() into (−π, π] is not odd at ±π (an exactly antipodal pair): each pair of face
 //   neighbours is wrapped from its lower cell index to its higher one, and the reverse step is the
 //   negative of that, so the fluxes of a vertex's edges sum to zero exactly.
+//
+// One choice a run may make ([analysis] vortex_density_floor): a ring none of whose cells has
+// |ψ|² ≥ a floor is not measured, as if it lay outside the domain. The lines a user wants are in
+// the condensate; outside it |ψ| falls to round-off and its phase winds at random about nearly
+// every edge. The floor 0 measures every ring.
 
 #include "solvers/complex.hpp"
 
@@ -95,30 +100,35 @@ DECGPE_HD int step_turns(Complex psi_i, std::int64_t i, Complex psi_j, std::int6
 }
 
 /// The flux through the edge whose ring is ring[0..count) in instance (sx, sy, local sz); false
-/// when a ring cell lies outside the domain (the edge is not measured).
+/// when a ring cell lies outside the domain or every ring cell has |ψ|² < density_floor (the
+/// edge is not measured). norm2's sum is not contracted into an FMA on either side (the CUDA
+/// kernels are built with --fmad=false), so host and device compare the same numbers.
 DECGPE_HD bool edge_flux(const RingGrid& g, const RingEntry* ring, int count, const Complex* psi,
-                         int sx, int sy, int sz, int& flux) {
+                         int sx, int sy, int sz, double density_floor, int& flux) {
   std::int64_t first = 0;
   if (!ring_cell(g, ring[0], sx, sy, sz, first)) {
     return false;
   }
   std::int64_t i = first;
   int turns = 0;
+  bool above = false;
   for (int k = 1; k <= count; ++k) {
     std::int64_t j = first;
     if (k < count && !ring_cell(g, ring[k], sx, sy, sz, j)) {
       return false;
     }
+    above = above || !(norm2(psi[i]) < density_floor); // NaN counts as above
     turns += step_turns(psi[i], i, psi[j], j);
     i = j;
   }
   flux = turns;
-  return true;
+  return above;
 }
 
-/// Appends the pierced edges of the instances of local slices [z_begin, z_end), in edge-id order.
+/// Appends the pierced edges of the instances of local slices [z_begin, z_end) whose rings reach
+/// density_floor (|ψ|², absolute; 0: all), in edge-id order.
 void pierced_edges(const Grid& grid, const RingTable& rings, const Complex* psi, int z_begin,
-                   int z_end, std::vector<PiercedEdge>& out);
+                   int z_end, double density_floor, std::vector<PiercedEdge>& out);
 
 /// Whether every cell of ring e of instance (sx, sy, global gz) lies inside the whole domain.
 bool ring_inside(const Grid& whole, const RingTable& rings, int e, std::int64_t sx, std::int64_t sy,

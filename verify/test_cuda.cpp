@@ -198,10 +198,20 @@ TEST_P(CudaVortexFlux, PiercedEdgesAreTheReferences) {
        {verify::random_phases(p.grid), sample(p.grid, HarmonicVortex{10, 1.0}, 0.0, 1.0)}) {
     reference->upload(r, psi);
     gpu->upload(v, psi);
-    const std::vector<PiercedEdge> expected = reference->vortex_flux(r);
+    const std::vector<PiercedEdge> expected = reference->vortex_flux(r, 0.0);
     ASSERT_FALSE(expected.empty());
-    EXPECT_EQ(gpu->vortex_flux(v), expected);
-    EXPECT_EQ(gpu->vortex_flux(v), expected);
+    EXPECT_EQ(gpu->vortex_flux(v, 0.0), expected);
+    EXPECT_EQ(gpu->vortex_flux(v, 0.0), expected);
+  }
+  // Under a density floor (a bump of random phases): the rings below it are dropped alike.
+  const std::vector<Complex> bump = verify::random_phases_in_a_bump(p.grid);
+  reference->upload(r, bump);
+  gpu->upload(v, bump);
+  for (const double floor : {1e-3, 1e-2}) {
+    const std::vector<PiercedEdge> expected = reference->vortex_flux(r, floor);
+    ASSERT_FALSE(expected.empty());
+    EXPECT_LT(expected.size(), reference->vortex_flux(r, 0.0).size());
+    EXPECT_EQ(gpu->vortex_flux(v, floor), expected) << "floor " << floor;
   }
 }
 

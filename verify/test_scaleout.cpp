@@ -189,7 +189,7 @@ void expect_slabs_find_the_references_vortex_edges(std::string_view lattice,
   const std::unique_ptr<Backend> reference = make_backend("reference", p);
   const VectorId r = reference->create_vector();
   reference->upload(r, psi);
-  const std::vector<PiercedEdge> expected = reference->vortex_flux(r);
+  const std::vector<PiercedEdge> expected = reference->vortex_flux(r, 0.0);
   ASSERT_FALSE(expected.empty());
   for (const int depth : halo_depths(p.grid.size[2])) {
     const Slab slab(p, depth);
@@ -205,7 +205,7 @@ void expect_slabs_find_the_references_vortex_edges(std::string_view lattice,
     }
     const VectorId v = slabs->create_vector();
     slabs->upload(v, mine);
-    EXPECT_EQ(slabs->vortex_flux(v), expected)
+    EXPECT_EQ(slabs->vortex_flux(v, 0.0), expected)
         << lattice << " on " << ranks() << " ranks, halo depth " << depth;
   }
 }

@@ -28,6 +28,7 @@ diagnostics_every = 5
 kappa = 1
 [analysis]
 vortex_lines_every = 10
+vortex_density_floor = 0.0 # the whole line, through the Gaussian's tails to the boundary
 )";
 
 // κ = 3 with g = 10 out of equilibrium: the lines come apart and new ones appear where ψ is small,

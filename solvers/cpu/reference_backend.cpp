@@ -117,9 +117,10 @@ public:
     return StepMaxima::from(maxima);
   }
 
-  std::vector<PiercedEdge> vortex_flux(VectorId psi) override {
+  std::vector<PiercedEdge> vortex_flux(VectorId psi, double density_floor) override {
     std::vector<PiercedEdge> pierced;
-    pierced_edges(p_.grid, rings_, vectors_[psi], p_.grid.owned_begin, p_.grid.owned_end, pierced);
+    pierced_edges(p_.grid, rings_, vectors_[psi], p_.grid.owned_begin, p_.grid.owned_end,
+                  density_floor, pierced);
     return pierced;
   }
 

@@ -1,6 +1,7 @@
 // The vortex flux on the device: one thread per primal edge of the slices asked for, the ring's
 // winding by solvers/vortex_flux.hpp's sign tests (the reference's arithmetic, so the same
-// integers), and the pierced edges compacted through an atomic counter: only they are copied to
+// integers, the same density floor), and the pierced edges compacted through an atomic counter:
+// those below the floor never reach the counter, and only the counted ones are copied to
 // the host, which sorts them by edge id (the counter's order is not reproducible).
 
 #include "solvers/cuda/cuda_check.hpp"
@@ -16,8 +17,9 @@ constexpr int kEdgeThreads = 256;
 
 __global__ void vortex_flux_edges(RingGrid g, const std::int32_t* ring_begin,
                                   const RingEntry* rings, int edges, const Complex* psi,
-                                  int z_begin, long long count, PiercedEdge* out,
-                                  unsigned long long capacity, unsigned long long* found) {
+                                  int z_begin, long long count, double density_floor,
+                                  PiercedEdge* out, unsigned long long capacity,
+                                  unsigned long long* found) {
   for (long long t = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; t < count;
        t += static_cast<long long>(gridDim.x) * blockDim.x) {
     const int e = static_cast<int>(t % edges);
@@ -27,7 +29,8 @@ __global__ void vortex_flux_edges(RingGrid g, const std::int32_t* ring_begin,
     const int sz = z_begin + static_cast<int>(instance / (static_cast<long long>(g.sx) * g.sy));
     const int first = ring_begin[e];
     int flux = 0;
-    if (edge_flux(g, rings + first, ring_begin[e + 1] - first, psi, sx, sy, sz, flux) &&
+    if (edge_flux(g, rings + first, ring_begin[e + 1] - first, psi, sx, sy, sz, density_floor,
+                  flux) &&
         flux != 0) {
       const unsigned long long slot = atomicAdd(found, 1ULL);
       if (slot < capacity) {
@@ -41,8 +44,8 @@ __global__ void vortex_flux_edges(RingGrid g, const std::int32_t* ring_begin,
 } // namespace
 
 void launch_vortex_flux(const RingGrid& g, const std::int32_t* ring_begin, const RingEntry* rings,
-                        int edges, const Complex* psi, int z_begin, int z_end, PiercedEdge* out,
-                        unsigned long long capacity, unsigned long long* found,
+                        int edges, const Complex* psi, int z_begin, int z_end, double density_floor,
+                        PiercedEdge* out, unsigned long long capacity, unsigned long long* found,
                         cudaStream_t stream) {
   DECGPE_CUDA_CHECK(cudaMemsetAsync(found, 0, sizeof(unsigned long long), stream));
   const long long count =
@@ -52,7 +55,7 @@ void launch_vortex_flux(const RingGrid& g, const std::int32_t* ring_begin, const
   }
   const long long blocks = std::min<long long>((count + kEdgeThreads - 1) / kEdgeThreads, 65536);
   vortex_flux_edges<<<static_cast<unsigned>(blocks), kEdgeThreads, 0, stream>>>(
-      g, ring_begin, rings, edges, psi, z_begin, count, out, capacity, found);
+      g, ring_begin, rings, edges, psi, z_begin, count, density_floor, out, capacity, found);
   DECGPE_CUDA_CHECK(cudaGetLastError());
 }
 
