@@ -5,7 +5,10 @@
 #include "io/vortex_output.hpp"
 #include "verify/restart_chain.hpp"
 
+#include <algorithm>
+#include <array>
 #include <gtest/gtest.h>
+#include <set>
 
 namespace decgpe {
 namespace {
@@ -48,6 +51,66 @@ vortex_lines_every = 20
 )";
 
 class VortexRuns : public verify::RestartFixture {};
+
+// The paper's κ = 10 stationary vortex (g = 300) on a coarse BCC grid, 200 steps: beyond the
+// condensate the phase winds at random, so at floor 0 the lines fill the round-off.
+const std::string kKappaTen = R"(lattice = "bcc"
+operations_per_time = 3e7
+domain = "auto"
+g = 300.0
+[time]
+dt_fraction = 0.9
+dt_fraction_of = "eq11"
+steps = 200
+diagnostics_every = 50
+[initial]
+kind = "stationary_vortex"
+kappa = 10
+[analysis]
+vortex_lines_every = 50
+)";
+
+/// Each sample's segments (pairs of consecutive points, a closed line's closing one included).
+std::vector<std::set<std::array<double, 6>>> segments(const fs::path& results) {
+  std::vector<std::set<std::array<double, 6>>> out;
+  for (const io::VortexSample& s : io::read_vortex_lines(io::InputFile(results))) {
+    std::set<std::array<double, 6>>& mine = out.emplace_back();
+    for (const VortexLine& line : s.lines) {
+      const std::size_t n = line.points.size();
+      for (std::size_t k = 0; k + (line.closed ? 0 : 1) < n; ++k) {
+        const lattices::Vec3 &a = line.points[k], &b = line.points[(k + 1) % n];
+        mine.insert({a.x, a.y, a.z, b.x, b.y, b.z});
+      }
+    }
+  }
+  return out;
+}
+
+// Under the default floor the samples stay small while floor 0's fill up, and every segment kept
+// is one of floor 0's: the lines inside the condensate are the same, cut where it ends.
+TEST_F(VortexRuns, TheDensityFloorKeepsTheCondensatesLinesAndDropsTheRoundOff) {
+  ASSERT_EQ(run(kKappaTen, "--backend openmp").exit_code, 0);
+  const std::vector<std::set<std::array<double, 6>>> floored = segments(out());
+  EXPECT_DOUBLE_EQ(io::InputFile(out()).number_attribute("vortex_density_floor"), 1e-3);
+  const fs::path exact = out().string() + ".floor0.h5";
+  ASSERT_EQ(verify::run_decgpe("run " + write_case(kKappaTen).string() +
+                               " --backend openmp --quiet --set analysis.vortex_density_floor=0 "
+                               "--out " +
+                               exact.string())
+                .exit_code,
+            0);
+  const std::vector<std::set<std::array<double, 6>>> all = segments(exact);
+  ASSERT_EQ(floored.size(), all.size());
+  ASSERT_EQ(floored.size(), 5U);
+  for (std::size_t k = 0; k < all.size(); ++k) {
+    EXPECT_TRUE(std::ranges::includes(all[k], floored[k])) << "sample " << k;
+    EXPECT_LT(floored[k].size(), 1000U) << "sample " << k;
+  }
+  EXPECT_GT(floored.back().size(), 0U);
+  EXPECT_GT(all.back().size(), 3 * floored.back().size()); // the floor had round-off to drop
+  RecordProperty("segments_at_the_end", std::to_string(floored.back().size()) + " of " +
+                                            std::to_string(all.back().size()));
+}
 
 TEST_F(VortexRuns, AStraightVortexIsOneOpenLineOfChargeOneAtEverySample) {
   const verify::CommandResult r = run(kStraight, "--backend openmp");
