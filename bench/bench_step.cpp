@@ -31,7 +31,7 @@
 // benchmark (samples of at least 0.2 s on a GPU) checks the leapfrog invariant (or RK4's norm) over
 // its steps, so a wrong step cannot post a time.
 
-#include "cli/build_info.hpp"
+#include "build_info/build_info.hpp"
 #include "setup/initial_state.hpp"
 #include "solvers/backend_registry.hpp"
 #include "solvers/schemes/registry.hpp"

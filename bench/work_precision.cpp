@@ -17,7 +17,7 @@
 //                  [--schemes=leapfrog,rk4,...] [--coarsen=F] [--check-orders] [--no-adaptive]
 //                  (h × F and --check-orders: the reduced study of CI)
 
-#include "cli/build_info.hpp"
+#include "build_info/build_info.hpp"
 #include "setup/case_file.hpp"
 #include "setup/case_setup.hpp"
 #include "solvers/backend_registry.hpp"

@@ -1,6 +1,6 @@
 #include "cli/isotropy_command.hpp"
 
-#include "cli/build_info.hpp"
+#include "build_info/build_info.hpp"
 #include "hdf5/hdf5_file.hpp"
 #include "lattices/bloch.hpp"
 

@@ -1,6 +1,6 @@
 // decgpe: one executable, one subcommand per job.
 
-#include "cli/build_info.hpp"
+#include "build_info/build_info.hpp"
 #include "cli/case_keys_command.hpp"
 #include "cli/isotropy_command.hpp"
 #include "cli/lattice_command.hpp"
@@ -13,29 +13,46 @@
 #include "solvers/scaleout/mpi_session.hpp"
 
 #include <CLI/CLI.hpp>
-#include <chrono>
 #include <csignal>
 #include <cstdio>
 #include <exception>
 #include <string>
-#include <thread>
 #include <vector>
 
 namespace {
 
+/// Seconds the first rank waits for the others to leave with it before it aborts them: ranks that
+/// met the same error or stop get there within a fraction of this.
+constexpr double kLeaveSeconds = 5.0;
+
+/// `code` as the process's exit code. With several ranks, where all of them leave with an exit
+/// code of their own, MPI finalises cleanly (mpirun says only what its options ask: -q nothing);
+/// otherwise a rank is left in the run (its failure was another's, or it waits in a collective)
+/// and every rank is aborted, which mpirun reports in a banner of its own.
+int leave(const decgpe::scaleout::MpiSession& mpi, int code) {
+  if (mpi.size() > 1 && !mpi.all_leave_within(kLeaveSeconds)) {
+    mpi.abort(code);
+  }
+  return code;
+}
+
 /// Every failure is one line on stderr and exit 1. With several ranks the first rank speaks for
 /// all; another rank speaks only when the first has not ended the job (its failure was local).
 int fail(const decgpe::scaleout::MpiSession& mpi, const std::string& what) {
-  if (mpi.size() > 1 && mpi.rank() != 0) {
-    std::this_thread::sleep_for(std::chrono::seconds(2));
+  const auto say = [&] {
+    std::fprintf(stderr, "decgpe: error%s: %s\n",
+                 mpi.rank() != 0 ? (" (rank " + std::to_string(mpi.rank()) + ")").c_str() : "",
+                 decgpe::cli::one_line(what).c_str());
+    std::fflush(stderr);
+  };
+  if (mpi.rank() == 0) {
+    say();
   }
-  std::fprintf(stderr, "decgpe: error%s: %s\n",
-               mpi.size() > 1 && mpi.rank() != 0
-                   ? (" (rank " + std::to_string(mpi.rank()) + ")").c_str()
-                   : "",
-               decgpe::cli::one_line(what).c_str());
-  std::fflush(stderr);
-  if (mpi.size() > 1) {
+  // Another rank waits longer than the first, whose abort ends it if the first failed too.
+  if (mpi.size() > 1 && !mpi.all_leave_within(kLeaveSeconds + (mpi.rank() != 0 ? 2.0 : 0.0))) {
+    if (mpi.rank() != 0) {
+      say();
+    }
     mpi.abort(1);
   }
   return 1;
@@ -75,9 +92,9 @@ int main(int argc, char** argv) {
     }
     return fail(mpi, decgpe::cli::command_line_error(e.what(), argc, argv, commands));
   } catch (const decgpe::runner::Stopped& stop) {
-    return stop.exit_code; // a clean stop that has said what it did
+    return leave(mpi, stop.exit_code); // a clean stop that has said what it did
   } catch (const decgpe::runner::CheckFailed&) {
-    return decgpe::runner::CheckFailed::exit_code; // the summary has said why
+    return leave(mpi, decgpe::runner::CheckFailed::exit_code); // the summary has said why
   } catch (const std::exception& e) {
     return fail(mpi, e.what());
   }

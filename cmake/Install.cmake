@@ -33,9 +33,8 @@ install(FILES LICENSE CITATION.cff DESTINATION ${CMAKE_INSTALL_DOCDIR})
 set_target_properties(decgpe PROPERTIES INSTALL_RPATH_USE_LINK_PATH ON)
 install(TARGETS ${decgpe_installed_libraries} decgpe_warnings EXPORT decgpeTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
-install(DIRECTORY lattices solvers analysis hdf5 setup io DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/decgpe
+install(DIRECTORY build_info lattices solvers analysis hdf5 setup io DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/decgpe
         FILES_MATCHING PATTERN "*.hpp")
-install(FILES cli/build_info.hpp DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/decgpe/cli)
 install(EXPORT decgpeTargets NAMESPACE decgpe:: DESTINATION ${decgpe_config_dir})
 
 if(DECGPE_HAVE_CUDA)

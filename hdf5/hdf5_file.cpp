@@ -220,6 +220,9 @@ void ResultsFile::write(const std::string& path, std::span<const float> data,
 void ResultsFile::write(const std::string& path, std::span<const std::int64_t> data) {
   write_dataset(file_, path, H5T_NATIVE_INT64, data.data(), {data.size()});
 }
+void ResultsFile::write(const std::string& path, std::span<const std::int32_t> data) {
+  write_dataset(file_, path, H5T_NATIVE_INT32, data.data(), {data.size()});
+}
 void ResultsFile::write_virtual(const std::string& path, Element element, std::uint64_t rows,
                                 std::uint64_t width, const std::vector<VirtualPart>& parts) {
   const std::string what = failure(file_, "cannot create virtual dataset " + path);

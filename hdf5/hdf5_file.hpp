@@ -45,6 +45,8 @@ public:
   /// Single precision, where the reader needs no more (the visualisation fields).
   void write(const std::string& path, std::span<const float> data, std::vector<std::uint64_t> dims);
   void write(const std::string& path, std::span<const std::int64_t> data);
+  /// 32-bit integers, where indices fit (the visualisation's cells).
+  void write(const std::string& path, std::span<const std::int32_t> data);
   /// Complex values as a compound {r, i} (what h5py reads as complex128); with fletcher32, in
   /// chunks that carry HDF5's Fletcher-32 checksum, which every read checks (a damaged chunk fails
   /// the read instead of giving wrong values).

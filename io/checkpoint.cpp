@@ -1,6 +1,6 @@
 #include "io/checkpoint.hpp"
 
-#include "cli/build_info.hpp"
+#include "build_info/build_info.hpp"
 #include "hdf5/fnv1a.hpp"
 #include "io/domain_output.hpp"
 

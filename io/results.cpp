@@ -1,6 +1,6 @@
 #include "io/results.hpp"
 
-#include "cli/build_info.hpp"
+#include "build_info/build_info.hpp"
 #include "io/visualisation.hpp"
 #include "setup/grid_scaling.hpp"
 #include "setup/one_line.hpp"
@@ -143,7 +143,8 @@ void write_time_stepping(ResultsFile& f, const setup::RunSetup& run) {
   f.attribute("dt_fraction_of", run.config.dt_fraction_of);
   f.attribute("dt_limit", run.limit);
   f.attribute("dt_limit_factor", scheme.limit_factor);
-  f.attribute("dt_limit_method", run.spectrum.method);
+  f.attribute("dt_limit_method", run.limit_method);
+  f.attribute("kinetic_lambda_max", run.kinetic_top);
   f.attribute("spectral_radius", run.spectrum.radius);
   f.attribute("spectral_radius_gershgorin", run.spectrum.gershgorin);
   f.attribute("spectral_radius_lanczos", run.spectrum.lanczos_upper);

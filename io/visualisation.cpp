@@ -1,5 +1,8 @@
 #include "io/visualisation.hpp"
 
+#include "lattices/cell_complex.hpp"
+
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstring>
@@ -52,10 +55,10 @@ std::vector<Frame> frames_of(const InputFile& in) {
   return frames;
 }
 
-void data_item(std::ostream& out, const std::string& dims, const std::string& h5,
-               const std::string& dataset) {
-  out << "        <DataItem Dimensions=\"" << dims
-      << "\" NumberType=\"Float\" Precision=\"4\" Format=\"HDF\">" << h5 << ":" << dataset
+void data_item(std::ostream& out, const std::string& dims, const char* type, int precision,
+               const std::string& h5, const std::string& dataset) {
+  out << "        <DataItem Dimensions=\"" << dims << "\" NumberType=\"" << type
+      << "\" Precision=\"" << precision << "\" Format=\"HDF\">" << h5 << ":" << dataset
       << "</DataItem>\n";
 }
 
@@ -83,25 +86,30 @@ std::string escaped(const std::string& text) {
   return out;
 }
 
-std::string xdmf_text(const std::string& h5, std::int64_t cells, const std::vector<Frame>& frames) {
+/// The fields' names as ParaView shows them (its colour bars, its array lists): with their units.
+std::string shown_name(const Field& field) {
+  return std::string(field.name) + " [" + field.units + "]";
+}
+
+std::string xdmf_text(const std::string& h5, std::int64_t cells, std::uint64_t topology,
+                      std::uint64_t vertices, const std::vector<Frame>& frames) {
   std::ostringstream out;
   out.precision(17);
-  out << "<?xml version=\"1.0\" ?>\n<Xdmf Version=\"2.0\">\n  <Domain>\n"
+  out << "<?xml version=\"1.0\" ?>\n<Xdmf Version=\"3.0\">\n  <Domain>\n"
       << "    <Grid Name=\"decgpe\" GridType=\"Collection\" CollectionType=\"Temporal\">\n";
   const std::string n = std::to_string(cells);
   for (const Frame& frame : frames) {
     out << "     <Grid Name=\"" << frame.group << "\" GridType=\"Uniform\">\n"
         << "      <Time Value=\"" << frame.t << "\"/>\n"
-        << "      <Topology TopologyType=\"Polyvertex\" NumberOfElements=\"" << n
-        << "\" NodesPerElement=\"1\"/>\n"
-        << "      <Geometry GeometryType=\"XYZ\">\n";
-    data_item(out, n + " 3", h5, "/viz/points");
+        << "      <Topology TopologyType=\"Mixed\" NumberOfElements=\"" << n << "\">\n";
+    data_item(out, std::to_string(topology), "Int", 4, h5, "/viz/cells");
+    out << "      </Topology>\n      <Geometry GeometryType=\"XYZ\">\n";
+    data_item(out, std::to_string(vertices) + " 3", "Float", 4, h5, "/viz/vertices");
     out << "      </Geometry>\n";
     for (const Field& field : kFields) {
-      out << "      <Attribute Name=\"" << field.name
-          << "\" AttributeType=\"Scalar\" Center=\"Node\">\n"
-          << "        <Information Name=\"units\" Value=\"" << field.units << "\"/>\n";
-      data_item(out, n, h5, frame.group + "/" + field.name);
+      out << "      <Attribute Name=\"" << shown_name(field)
+          << "\" AttributeType=\"Scalar\" Center=\"Cell\">\n";
+      data_item(out, n, "Float", 4, h5, frame.group + "/" + field.name);
       out << "      </Attribute>\n";
     }
     out << "     </Grid>\n";
@@ -171,6 +179,85 @@ std::string lines_xdmf_text(const std::string& h5, const InputFile& in) {
          out.str() + "    </Grid>\n  </Domain>\n</Xdmf>\n";
 }
 
+/// Where a vertex of a structure's cell is: the index of its point among the structure's points
+/// (those of its cells' vertices, each once, wrapped into [0, box)) and the structure it lies in,
+/// relative to the cell's.
+struct VertexPlace {
+  int point;
+  std::array<int, 3> shift;
+};
+
+/// A cell of the structure as XDMF's Mixed topology writes it, vertices numbered by their position
+/// in the cell: a tetrahedron (type 6, four vertices, positively oriented), any other cell a
+/// polyhedron (type 16: its face count, then per face its vertex count and vertices, anticlockwise
+/// seen from outside). The cells are convex with their vertices on the circumsphere, so a face is
+/// the vertices that lie furthest along its normal, ordered by angle around their centroid.
+std::vector<int> cell_stream(const lattices::Cell& cell) {
+  const std::vector<lattices::Vec3>& v = cell.vertices;
+  const double tolerance = lattices::kGeometryTolerance * std::max(1.0, cell.circumradius) * 1e3;
+  if (v.size() == 4) {
+    const bool positive = dot(cross(v[1] - v[0], v[2] - v[0]), v[3] - v[0]) > 0;
+    return positive ? std::vector<int>{6, 0, 1, 2, 3} : std::vector<int>{6, 0, 2, 1, 3};
+  }
+  std::vector<int> stream{16, static_cast<int>(cell.faces.size())};
+  for (const lattices::Face& face : cell.faces) {
+    double furthest = -1e300;
+    for (const lattices::Vec3& p : v) {
+      furthest = std::max(furthest, dot(p, face.normal));
+    }
+    std::vector<int> on_face;
+    lattices::Vec3 centroid{};
+    for (std::size_t k = 0; k < v.size(); ++k) {
+      if (dot(v[k], face.normal) > furthest - tolerance) {
+        on_face.push_back(static_cast<int>(k));
+        centroid = centroid + v[k];
+      }
+    }
+    centroid = centroid * (1.0 / static_cast<double>(on_face.size()));
+    const lattices::Vec3 u = v[on_face.front()] - centroid;
+    const lattices::Vec3 w = cross(face.normal, u);
+    const auto angle = [&](int k) {
+      const lattices::Vec3 d = v[k] - centroid;
+      return std::atan2(dot(d, w), dot(d, u));
+    };
+    std::ranges::sort(on_face, [&](int a, int b) { return angle(a) < angle(b); });
+    stream.push_back(static_cast<int>(on_face.size()));
+    stream.insert(stream.end(), on_face.begin(), on_face.end());
+  }
+  return stream;
+}
+
+/// The places of every cell's vertices in the structure, and how many distinct points there are.
+std::vector<std::vector<VertexPlace>> vertex_places(const lattices::CellComplex& complex,
+                                                    int& points) {
+  const double tolerance = lattices::kGeometryTolerance * 1e3;
+  std::vector<lattices::Vec3> wrapped;
+  std::vector<std::vector<VertexPlace>> places;
+  for (const lattices::Cell& cell : complex.cells) {
+    std::vector<VertexPlace>& mine = places.emplace_back();
+    for (const lattices::Vec3& p : cell.vertices) {
+      VertexPlace place{};
+      for (int a = 0; a < 3; ++a) {
+        place.shift[a] = static_cast<int>(std::floor((p[a] + tolerance) / complex.box[a]));
+      }
+      const lattices::Vec3 r =
+          p - lattices::scale(lattices::Vec3{static_cast<double>(place.shift[0]),
+                                             static_cast<double>(place.shift[1]),
+                                             static_cast<double>(place.shift[2])},
+                              complex.box);
+      const auto same = std::ranges::find_if(
+          wrapped, [&](const lattices::Vec3& q) { return lattices::norm(q - r) < tolerance; });
+      place.point = static_cast<int>(same - wrapped.begin());
+      if (same == wrapped.end()) {
+        wrapped.push_back(r);
+      }
+      mine.push_back(place);
+    }
+  }
+  points = static_cast<int>(wrapped.size());
+  return places;
+}
+
 /// `text` onto `path` through a temporary in the same folder, so that no reader sees half of it.
 void replace_file(const fs::path& path, const std::string& text) {
   const fs::path temporary = path.string() + ".tmp." + std::to_string(getpid());
@@ -224,19 +311,97 @@ void write_viz_fields(DomainOutput& out, const std::string& name, double t,
   out.attribute_of(group, "t", t);
 }
 
+void write_viz_cells(ResultsFile& file, const Grid& whole) {
+  const lattices::CellComplex& complex = lattices::cell_complex(whole.lattice);
+  int points = 0;
+  const std::vector<std::vector<VertexPlace>> places = vertex_places(complex, points);
+  std::vector<std::vector<int>> streams;
+  std::array<int, 3> low{0, 0, 0}, high{0, 0, 0}; // the shifts' range
+  for (std::size_t l = 0; l < places.size(); ++l) {
+    streams.push_back(cell_stream(complex.cells[l]));
+    for (const VertexPlace& place : places[l]) {
+      for (int a = 0; a < 3; ++a) {
+        low[a] = std::min(low[a], place.shift[a]);
+        high[a] = std::max(high[a], place.shift[a]);
+      }
+    }
+  }
+  // A vertex is a point of the structure instance (sx, sy, sz) + shift; instances range over
+  // [low, S + high] per axis. Each gets its index on first use.
+  std::array<std::int64_t, 3> span{};
+  for (int a = 0; a < 3; ++a) {
+    span[a] = std::int64_t{whole.size[a]} + high[a] - low[a];
+  }
+  std::vector<std::int32_t> index(static_cast<std::size_t>(span[0] * span[1] * span[2] * points),
+                                  -1);
+  std::vector<float> vertices;
+  std::vector<std::int32_t> topology;
+  std::vector<std::int32_t> ids;
+  const double h = whole.h;
+  for (std::int64_t sz = 0; sz < whole.size[2]; ++sz) {
+    for (std::int64_t sy = 0; sy < whole.size[1]; ++sy) {
+      for (std::int64_t sx = 0; sx < whole.size[0]; ++sx) {
+        for (std::size_t l = 0; l < places.size(); ++l) {
+          ids.clear();
+          for (std::size_t k = 0; k < places[l].size(); ++k) {
+            const VertexPlace& place = places[l][k];
+            const std::int64_t ix = sx + place.shift[0] - low[0];
+            const std::int64_t iy = sy + place.shift[1] - low[1];
+            const std::int64_t iz = sz + place.shift[2] - low[2];
+            std::int32_t& id = index[static_cast<std::size_t>(
+                ((iz * span[1] + iy) * span[0] + ix) * points + place.point)];
+            if (id < 0) {
+              id = static_cast<std::int32_t>(vertices.size() / 3);
+              const lattices::Vec3 p = whole.origin + complex.cells[l].vertices[k] * h +
+                                       lattices::Vec3{static_cast<double>(sx) * whole.box.x,
+                                                      static_cast<double>(sy) * whole.box.y,
+                                                      static_cast<double>(sz) * whole.box.z};
+              vertices.insert(vertices.end(), {static_cast<float>(p.x), static_cast<float>(p.y),
+                                               static_cast<float>(p.z)});
+            }
+            ids.push_back(id);
+          }
+          const std::vector<int>& stream = streams[l];
+          // The stream names vertices by their position in the cell; counts stay as they are.
+          topology.push_back(stream[0]);
+          if (stream[0] == 6) {
+            for (std::size_t e = 1; e < stream.size(); ++e) {
+              topology.push_back(ids[static_cast<std::size_t>(stream[e])]);
+            }
+            continue;
+          }
+          topology.push_back(stream[1]);
+          for (std::size_t e = 2; e < stream.size(); e += static_cast<std::size_t>(stream[e]) + 1) {
+            topology.push_back(stream[e]);
+            for (int n = 1; n <= stream[e]; ++n) {
+              topology.push_back(ids[static_cast<std::size_t>(stream[e + n])]);
+            }
+          }
+        }
+      }
+    }
+  }
+  file.write("/viz/vertices", std::span<const float>(vertices), {vertices.size() / 3, 3});
+  file.attribute_of("/viz/vertices", "units", std::string("a_ho"));
+  file.write("/viz/cells", std::span<const std::int32_t>(topology));
+  file.attribute_of("/viz/cells", "vertices", static_cast<double>(vertices.size() / 3));
+}
+
 fs::path xdmf_path(const fs::path& results) {
   return fs::path(results).replace_extension(".xmf");
 }
 
 void write_xdmf(const fs::path& results) {
   const InputFile in(results);
-  if (!in.has("/viz/points")) {
+  if (!in.has("/viz/cells")) {
     return;
   }
   const std::int64_t cells = in.integer_attribute("cells");
   // The file's name alone, so that the two can be moved together.
   replace_file(xdmf_path(results),
-               xdmf_text(escaped(results.filename().string()), cells, frames_of(in)));
+               xdmf_text(escaped(results.filename().string()), cells, in.size("/viz/cells"),
+                         static_cast<std::uint64_t>(in.number_attribute("vertices", "/viz/cells")),
+                         frames_of(in)));
 }
 
 fs::path lines_xdmf_path(const fs::path& results) {

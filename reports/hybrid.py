@@ -1,7 +1,8 @@
 """Hybrid ranks: one GPU rank beside OpenMP ranks against the GPU alone, on the paper's BCC case and on the case
 stretched past what the GPU holds, from scaleout/hybrid.csv (scripts/scaling-run.sh's scaling.csv: kind, ranks,
-structures_z, cells, steps, dt, seconds, peak_host_bytes, halo_depth, slab_slices). A run the GPU alone was refused
-has no time. Slabs of the hybrid runs were sized by calibration (the GPU rank capped by its free memory)."""
+structures_z, cells, steps, dt, seconds, peak_host_bytes, halo_depth, slab_slices, and the call). A run the GPU alone was refused
+has no time; `call` says which of the provenance's device calls measured the row (the two 3-rank hybrid rows are one
+command line on one tree, timed in two calls 12 minutes apart: the gap between them is the machine's spread). Slabs of the hybrid runs were sized by calibration (the GPU rank capped by its free memory)."""
 
 import csv
 from pathlib import Path
@@ -32,29 +33,28 @@ def table_rows(runs):
     for r in runs:
         if not r["seconds"]:
             rows.append([r["kind"], r["ranks"], r["structures_z"], "—", "—", "—", "—", "—", r["halo_depth"],
-                         "refused at once (one line; no steps)"])
+                         "refused at once (one line; no steps)", r["call"]])
             continue
         cells, steps, seconds = int(r["cells"]), int(r["steps"]), float(r["seconds"])
         rows.append([r["kind"], r["ranks"], r["structures_z"], f"{cells:,}", steps, f"{1e3 * seconds / steps:.3f}",
                      f"{cells * steps / seconds / 1e6:,.0f}", f"{int(r['peak_host_bytes']) / 2**30:.1f}",
-                     r["halo_depth"], slabs(r)])
+                     r["halo_depth"], slabs(r), r["call"]])
     return rows
 
 
 def bar_labels(timed):
-    """'kind\nN ranks, SM' per run, with 'run i of n' where the same run was timed more than once."""
+    """'kind\nN ranks, SM' per run, with the device call that timed it where the same run was timed more than once."""
     keys = [(r["kind"], r["ranks"], r["cells"], r["slab_slices"]) for r in timed]
-    seen = {}
     labels = []
     for r, key in zip(timed, keys):
-        seen[key] = seen.get(key, 0) + 1
-        repeat = f" (run {seen[key]} of {keys.count(key)})" if keys.count(key) > 1 else ""
-        labels.append(f"{r['kind']}\n{r['ranks']} ranks, {int(r['cells']) / 1e6:,.0f}M{repeat}")
+        repeat = f" (device call {r['call']})" if keys.count(key) > 1 else ""
+        ranks = f"{r['ranks']} rank{'' if r['ranks'] == '1' else 's'}"
+        labels.append(f"{r['kind']}\n{ranks}, {int(r['cells']) / 1e6:,.0f}M{repeat}")
     return labels
 
 
 HEADER = ["kind", "ranks", "Sz", "cells", "steps", "ms / step", "M cell-updates/s", "largest rank's host GiB", "k",
-          "z-slices"]
+          "z-slices", "device call"]
 
 
 def render(device_dir, out_dir):
@@ -69,7 +69,8 @@ def render(device_dir, out_dir):
     ax.set_yticks(range(len(timed)), labels, fontsize=7)
     ax.invert_yaxis()
     ax.set(xlabel="G cell-updates/s", title="Hybrid ranks against the GPU alone")
-    footer(fig, device_dir, result.inputs, "hybrid: 1 GPU rank + OpenMP ranks; bitwise the reference (ctest)")
+    footer(fig, device_dir, result.inputs, "hybrid: 1 GPU rank + OpenMP ranks; bitwise the reference (ctest); device call n: "
+           "the n-th of the provenance's three calls")
     result.files += save_figure(fig, out_dir, "scaleout-hybrid")
     save_table(result, out_dir, "scaleout-hybrid", "Hybrid ranks against the GPU alone", "Hybrid ranks",
                markdown_table(HEADER, table_rows(runs)))

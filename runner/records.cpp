@@ -1,6 +1,6 @@
 #include "runner/records.hpp"
 
-#include "cli/build_info.hpp"
+#include "build_info/build_info.hpp"
 #include "io/visualisation.hpp"
 
 #include <algorithm>

@@ -70,7 +70,7 @@ setup::SlabBalance slab_balance(const CaseConfig& c, const std::string& backend_
     scaleout::bind_device(backend_name, MPI_COMM_WORLD);
     const BackendEntry& entry = backend_entry(backend_name);
     int most = std::numeric_limits<int>::max();
-    if (entry.memory != BackendEntry::Memory::host) { // what fits beside the fixed part
+    if (entry.memory != MemorySpace::host) { // what fits beside the fixed part
       const auto need = [&](std::int64_t slices) {
         return static_cast<double>(
             memory_need(run_shape(c, entry, slices * whole.grid.slice_cells())).device);
@@ -101,7 +101,7 @@ setup::BeforeAllocating memory_check(const CaseConfig& c, const std::string& bac
     if (distributed) { // the node's ranks share its memory; their slabs and backends may differ
       need.host = scaleout::sum_on_node(need.host, MPI_COMM_WORLD);
     }
-    const bool device = entry.memory != BackendEntry::Memory::host;
+    const bool device = entry.memory != MemorySpace::host;
     check_memory(need, free_host_memory(),
                  device && entry.unavailable().empty() ? entry.free_bytes() : ~0ULL);
   };

@@ -18,10 +18,12 @@
 #include "solvers/memory_budget.hpp"
 #include "solvers/nvtx.hpp"
 #include "solvers/schemes/registry.hpp"
+#include "solvers/stability_watch.hpp"
 #include "solvers/stationary_state.hpp"
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <memory>
 #include <optional>
@@ -42,14 +44,15 @@ public:
         process_start_(std::chrono::steady_clock::now()) {}
 
   void operator()() {
+    const StopSignals signals; // from the start: the set-up's first poll honours an early signal
     read_case();
     claim_outputs();
-    const StopSignals signals;
     set_up();
     open_results();
     start_scheme();
     recorder_->start_clock();
-    const Outcome outcome = integrate(*scheme_, setup_.schedule, *recorder_, from_);
+    const Outcome outcome =
+        integrate(*scheme_, setup_.schedule, *recorder_, from_, watch_ ? &*watch_ : nullptr);
     scheme_->synchronize();
     recorder_->stop_clock();
     finish(outcome);
@@ -79,14 +82,14 @@ public:
     }
     fact("scheme", config_.scheme + (config_.adaptive ? " (adaptive steps)" : ""));
     fact("dt", number(setup_.dt));
-    fact("dt limit", setup_.limit > 0.0
-                         ? number(setup_.limit) + " (" + setup_.spectrum.method + "; dt is " +
-                               number(setup_.dt / setup_.limit) + " of it)"
-                         : std::string("none (the scheme has no stability limit)"));
-    const double steps = static_cast<double>(setup_.schedule.steps);
-    fact("steps", std::to_string(setup_.schedule.steps) +
-                      (config_.adaptive ? " at the longest step (more where it shrinks)" : ""));
-    fact("end time", number(steps * setup_.dt));
+    fact("dt limit", number(setup_.limit) + " (" + setup_.limit_method + "; dt is " +
+                         number(setup_.dt / setup_.limit) + " of it)");
+    // An adaptive run's schedule counts the most steps a run may take; it ends at end_time.
+    const double steps = config_.adaptive ? std::ceil(*config_.end_time / setup_.dt - 1e-12)
+                                          : static_cast<double>(setup_.schedule.steps);
+    fact("steps", config_.adaptive ? number(steps) + " at the longest step (more where it shrinks)"
+                                   : std::to_string(setup_.schedule.steps));
+    fact("end time", number(config_.adaptive ? *config_.end_time : steps * setup_.dt));
     const double per_step = trial_seconds(trial_steps);
     fact("trial", number(per_step * 1e3) + " ms a step over " + std::to_string(trial_steps) +
                       " steps on this machine");
@@ -172,7 +175,17 @@ private:
     {
       const NvtxRange range("setup");
       setup_ = setup::prepare_run(config_, memory_check(config_, o_.backend, mpi_), run_comm(mpi_),
-                                  slab_balance(config_, o_.backend));
+                                  slab_balance(config_, o_.backend),
+                                  [this, said = false](const char* doing) mutable {
+                                    stop_if_signalled(doing);
+                                    if (doing == setup::kSolvingStationaryVortex && !said &&
+                                        !o_.quiet && root_) { // the set-up's longest part
+                                      said = true;
+                                      std::printf("set-up: %s (not in the cache %s)\n", doing,
+                                                  setup::vortex_cache_dir().c_str());
+                                      std::fflush(stdout);
+                                    }
+                                  });
     }
     if (resumed_) { // this rank's slices only
       const Grid& g = setup_.problem.grid;
@@ -180,8 +193,10 @@ private:
                                  static_cast<std::uint64_t>(g.global_cells()),
                                  static_cast<std::uint64_t>(g.z_offset * g.slice_cells()),
                                  static_cast<std::uint64_t>(g.cells()));
+      stop_if_signalled("reading the checkpoint");
     }
     backend_ = make_run_backend(o_.backend, setup_);
+    stop_if_signalled("making the backend");
     if (setup_.config.lattice_stationary) {
       settle_on_lattice();
     }
@@ -189,6 +204,18 @@ private:
       settle_on_ground_state();
     }
     who_.fingerprint = io::fingerprint(setup_);
+  }
+
+  /// Before the steps there is no checkpoint to keep: a signal stops the run at once, with one line
+  /// (the first rank's) and nothing written; the claim's release removes what it made.
+  void stop_if_signalled(const char* doing) const {
+    if (const int signal = StopSignals::received()) {
+      if (root_) {
+        std::fprintf(stderr, "decgpe: stopped by %s while %s; nothing written\n",
+                     signal_name(signal), doing);
+      }
+      throw Stopped{128 + signal};
+    }
   }
 
   void settle_on_lattice() {
@@ -202,15 +229,7 @@ private:
             std::fflush(stdout);
           }
         },
-        [] { // a signal: no checkpoint yet, so stop at once
-          if (const int signal = StopSignals::received()) {
-            std::fprintf(stderr,
-                         "decgpe: stopped by %s while solving for the lattice stationary state; "
-                         "nothing written\n",
-                         signal_name(signal));
-            throw Stopped{128 + signal};
-          }
-        });
+        [this] { stop_if_signalled("solving for the lattice stationary state"); });
     if (!o_.quiet) {
       announce_lattice_state(*setup_.lattice_state);
     }
@@ -218,14 +237,8 @@ private:
 
   void settle_on_ground_state() {
     const NvtxRange range("ground state");
-    setup::settle_on_ground_state(setup_, *backend_, [] {
-      if (const int signal = StopSignals::received()) { // no checkpoint yet: stop at once
-        std::fprintf(stderr,
-                     "decgpe: stopped by %s while relaxing to the ground state; nothing written\n",
-                     signal_name(signal));
-        throw Stopped{128 + signal};
-      }
-    });
+    setup::settle_on_ground_state(setup_, *backend_,
+                                  [this] { stop_if_signalled("relaxing to the ground state"); });
     if (!o_.quiet && root_) {
       announce_ground_state(*setup_.ground_state);
     }
@@ -262,6 +275,11 @@ private:
     } else {
       scheme_->start({setup_.current, setup_.current, setup_.previous});
     }
+    const SchemeEntry& entry = find_scheme(setup_.config.scheme);
+    if (entry.limit_factor != kUnconditionallyStable) {
+      watch_.emplace(setup_.problem, &setup_.layout, entry.name, entry.limit_factor,
+                     setup_.spectrum);
+    }
     if (!o_.quiet && root_) {
       announce(setup_, *backend_, from_.step);
     }
@@ -290,6 +308,9 @@ private:
     const bool viewable = !o_.no_state || setup_.schedule.snapshot_every > 0;
     if (viewable) {
       io::write_viz_points(*results_);
+      if (root_) {
+        io::write_viz_cells(*file_, whole_grid(results_->grid()));
+      }
     }
     results_->commit();
     if (root_) {
@@ -339,6 +360,7 @@ private:
   std::unique_ptr<Scheme> scheme_;
   StartPoint from_{};
   std::optional<Recorder> recorder_;
+  std::optional<StabilityWatch> watch_;
 };
 
 } // namespace

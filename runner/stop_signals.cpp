@@ -29,7 +29,8 @@ extern "C" void note_signal(int signal) {
   g_count = g_count + 1;
   if (g_count == 2) {
     say("decgpe: a second stop signal: the run still stops at its next step boundary and writes "
-        "its checkpoint; a third signal ends it at once\n");
+        "its checkpoint (in its set-up, at once, writing nothing); a third signal ends it at "
+        "once\n");
   } else if (g_count >= 3) {
     say("decgpe: a third stop signal: ended at once; the last complete checkpoint stays\n");
     ::_exit(128 + signal);

@@ -1,8 +1,9 @@
 #pragma once
 // SIGINT, SIGTERM, SIGUSR1 and SIGHUP stop a run at its next step boundary instead of killing it:
 // the handler only notes the signal; the run checkpoints, writes what it has and says how to
-// resume. A second signal says so and lets the stop finish its checkpoint (it used to kill the
-// run mid-write, leaving debris); a third ends the process at once.
+// resume; before the steps (the set-up), the run polls for it and stops at once, writing nothing.
+// A second signal says so and lets the stop finish its checkpoint (it used to kill the run
+// mid-write, leaving debris); a third ends the process at once.
 
 namespace decgpe::runner {
 

@@ -30,7 +30,7 @@ void announce(const RunSetup& run, const Backend& backend, long from_step) {
               "by %s, eq. 11 %.4g), %s%s, backend %s (%s)\n",
               run.config.name.c_str(), g.lattice.c_str(), g.size[0], g.size[1], g.global_z,
               static_cast<long long>(g.global_cells()), g.h, run.config.scheme.c_str(),
-              run.config.adaptive ? "<=" : "=", run.dt, run.limit, run.spectrum.method.c_str(),
+              run.config.adaptive ? "<=" : "=", run.dt, run.limit, run.limit_method.c_str(),
               run.eq11_bound, steps,
               from_step > 0 ? (", resumed at step " + std::to_string(from_step)).c_str() : "",
               backend.name().c_str(), backend.device().c_str());

@@ -419,6 +419,11 @@ void read_time(const Section& t, CaseConfig& c) {
   if (t.has("dt_fraction_of") && !c.dt_fraction) {
     t.fail("key '" + t.path("dt_fraction_of") + "' needs 'time.dt_fraction'");
   }
+  c.beyond_limit = t.boolean("beyond_limit").value_or(false);
+  if (c.beyond_limit && find_scheme(c.scheme).limit_factor != kUnconditionallyStable) {
+    t.fail("key '" + t.path("beyond_limit") + "' is for the split schemes; '" + c.scheme +
+           "' is unstable beyond its limit");
+  }
   t.exactly_one("end_time", "steps");
   c.end_time = t.number("end_time");
   c.steps = t.integer("steps");

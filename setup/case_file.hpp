@@ -94,6 +94,7 @@ struct CaseConfig {
   /// "limit": the scheme's stability limit from the spectrum of M (solvers/stability.hpp);
   /// "eq11": the paper's bound 1/(2 max M_ii), which operations_per_time is defined with.
   std::string dt_fraction_of = "limit";
+  bool beyond_limit = false; ///< a split scheme at or beyond its limit for dynamics, on purpose
   std::optional<double> end_time; ///< > 0, finite
   std::optional<long> steps;      ///< ≥ 1
   long diagnostics_every = 10;    ///< ≥ 1

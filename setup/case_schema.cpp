@@ -188,8 +188,18 @@ std::vector<CaseKey> time_keys() {
        "Time step as a fraction of the bound `dt_fraction_of` names; exactly one of `dt` and "
        "`dt_fraction`."},
       {"time.dt_fraction_of", KeyType::string, "—", "\"limit\"", one_of({"limit", "eq11"}),
-       "The bound of `dt_fraction`: the scheme's stability limit from the spectrum of M, or "
-       "eq. 11's 1/(2 max M_ii); needs `dt_fraction`."},
+       "The bound of `dt_fraction`: the scheme's limit (the explicit schemes' stability limit "
+       "from the spectrum of the linearised operator; the split schemes' limit for dynamics "
+       "π/λ_max(½L)), or eq. 11's 1/(2 max M_ii); needs `dt_fraction`."},
+      {"time.beyond_limit",
+       KeyType::boolean,
+       "—",
+       "false",
+       {},
+       "Run a split scheme (`trotter_suzuki`, `trotter_suzuki4`, `exponential`) at a step at or "
+       "beyond its limit for dynamics π/λ_max(½L), where the kinetic phase of the stencil's "
+       "fastest modes wraps in one step: the norm is kept, the energy is not (the state heats); "
+       "refused otherwise, and for the explicit schemes, which are unstable there."},
       {"time.end_time", KeyType::number, "1/ω⊥", "required", above(0),
        "Time to run to, Δt shrunk so that whole steps end exactly there; exactly one of "
        "`end_time` and `steps`."},
@@ -225,7 +235,7 @@ std::vector<CaseKey> time_keys() {
   };
 }
 
-std::vector<CaseKey> initial_output_cuda_keys() {
+std::vector<CaseKey> initial_keys() {
   return {
       {"initial.kind", KeyType::string, "—", "\"harmonic_vortex\"",
        one_of({"harmonic_vortex", "stationary_vortex", "file", "ground_state"}),
@@ -272,6 +282,12 @@ std::vector<CaseKey> initial_output_cuda_keys() {
        "The lattice stationary state's GMRES basis per Newton step (device memory: one state "
        "each); a larger basis converges in fewer Newton steps where slow modes stall it; needs "
        "`lattice_stationary = true`."},
+  };
+}
+
+/// The seed, the imprinted vortices and ring, the ground state's relaxation.
+std::vector<CaseKey> initial_addition_keys() {
+  return {
       {"initial.seed.modes", KeyType::integers, "—", "[1, 2, 3, 4, 5, 6, 7, 8]",
        between(1, kMaxSeedMode, false, false),
        "The azimuthal modes m of the perturbation, each at most once."},
@@ -304,6 +320,11 @@ std::vector<CaseKey> initial_output_cuda_keys() {
       {"initial.ground_state.max_iterations", KeyType::integer, "iterations", "100000",
        between(1, 1e9, false, false),
        "Iterations after which a relaxation that has not met both tolerances is refused."},
+  };
+}
+
+std::vector<CaseKey> analysis_output_tuning_keys() {
+  return {
       {"analysis.vortex_lines_every", KeyType::integer, "steps", "0", at_least(0),
        "Steps between samples of the vortex lines (0: none): the edges ψ's phase winds around, "
        "found on the run's backend, joined into lines in `/vortex_lines` with their series and "
@@ -401,7 +422,8 @@ std::span<const CaseTable> case_tables() {
 const std::vector<CaseKey>& case_keys() {
   static const std::vector<CaseKey> keys = [] {
     std::vector<CaseKey> all;
-    for (auto part : {top_level_keys, potential_keys, time_keys, initial_output_cuda_keys}) {
+    for (auto part : {top_level_keys, potential_keys, time_keys, initial_keys,
+                      initial_addition_keys, analysis_output_tuning_keys}) {
       std::ranges::move(part(), std::back_inserter(all));
     }
     return all;

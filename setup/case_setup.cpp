@@ -68,6 +68,29 @@ std::string format(const char* pattern, double a, double b = 0.0, double c = 0.0
   return buffer;
 }
 
+/// Refuses `steps` beyond kMaxSteps in one line, `what` saying how they were counted; where the
+/// step is a fraction of a bound that a tabulated potential's size sets, the line says so (a table
+/// can hold any value, the harmonic trap's are bounded by the domain).
+void check_step_count(const RunSetup& run, double steps, const std::string& what) {
+  if (steps <= kMaxSteps) {
+    return;
+  }
+  std::string why;
+  const Potential& v = run.problem.potential;
+  if (v.kind == Potential::Kind::tabulated && !run.config.dt) {
+    double largest = 0.0;
+    for (const double value : v.values) {
+      largest = std::max(largest, std::abs(value));
+    }
+    largest = run.layout.max(largest);
+    if (largest >= 0.5 * run.spectrum.radius) {
+      why = format("; the tabulated potential's |V| up to %.3g sets the step", largest);
+    }
+  }
+  throw std::invalid_argument(
+      what + format(" = %.3g steps: more than the 1e12 a run may take", steps) + why);
+}
+
 /// The structures covering the case's domain at its h, refused with the axis and the count where h
 /// leaves not one structure or more than a million along an axis.
 std::array<int, 3> domain_structures(const CaseConfig& config,
@@ -89,9 +112,16 @@ std::array<int, 3> domain_structures(const CaseConfig& config,
 /// (t ≠ 0 only for the paper's start, which only the vortex kinds as they are have).
 using StateSampler = std::function<std::vector<Complex>(const Grid& grid, double t)>;
 
-template <class State> StateSampler sampler_of(State state) {
-  return [state = std::move(state)](const Grid& grid, double t) {
-    return sample(grid, state, t, 1.0);
+/// The set-up's cancellation hook (prepare_run's `poll`), called where it is set.
+void call(const Poll& poll, const char* doing) {
+  if (poll) {
+    poll(doing);
+  }
+}
+
+template <class State> StateSampler sampler_of(State state, const Poll& poll) {
+  return [state = std::move(state), &poll](const Grid& grid, double t) {
+    return sample(grid, state, t, 1.0, [&poll] { call(poll, "sampling the initial state"); });
   };
 }
 
@@ -144,11 +174,40 @@ PhaseImprint imprint_of(const CaseConfig& c) {
   return imprint;
 }
 
+/// ψ⁰ on this rank's grid: the state sampled, imprinted and seeded as the case says, normalised
+/// over the whole domain (run.normalisation, run.seed set).
+std::vector<Complex> initial_level(RunSetup& run, const StateSampler& state) {
+  const CaseConfig& config = run.config;
+  const Grid& grid = run.problem.grid;
+  std::vector<Complex> psi0 = state(grid, 0.0);
+  if (!config.vortices.empty() || config.ring) {
+    apply_imprint(grid, imprint_of(config), psi0);
+  }
+  if (config.seed) {
+    run.seed = AzimuthalSeed::draw(config.seed->modes, config.seed->amplitude,
+                                   static_cast<std::uint64_t>(config.seed->seed));
+    // Else the solved state is seeded (settle_on_lattice, settle_on_ground_state).
+    if (!config.lattice_stationary && config.initial_kind != "ground_state") {
+      apply_seed(grid, *run.seed, psi0);
+    }
+  }
+  const double norm = run.layout.sum_slices(slice_norms(grid, psi0));
+  if (!(norm > 0.0) || !std::isfinite(norm)) {
+    throw std::invalid_argument("the initial state vanishes on this grid (norm " +
+                                std::to_string(norm) + ")");
+  }
+  run.normalisation = 1.0 / std::sqrt(norm);
+  for (Complex& z : psi0) {
+    z = run.normalisation * z;
+  }
+  return psi0;
+}
+
 /// Everything after the state is chosen, for every kind of state (`mu`: its chemical potential,
 /// NaN where it has none).
 void finish(RunSetup& run, double mu, const StateSampler& state,
             const lattices::CellComplex& complex, const BeforeAllocating& before_allocating,
-            MPI_Comm comm, const SlabBalance& balance) {
+            MPI_Comm comm, const SlabBalance& balance, const Poll& poll) {
   const CaseConfig& config = run.config;
   Problem& p = run.problem;
   std::array<int, 3> size{};
@@ -166,6 +225,7 @@ void finish(RunSetup& run, double mu, const StateSampler& state,
     trial.potential.lambda = config.lambda;
     trial.g = config.g;
     run.calibration = balance(trial);
+    call(poll, "measuring the ranks' throughputs");
   }
   run.layout = scaleout::Decomposition::slabs(
       size[2], comm, config.halo_depth.value_or(1),
@@ -180,31 +240,14 @@ void finish(RunSetup& run, double mu, const StateSampler& state,
   }
   p.grid = run.layout.local(whole);
   p.potential = make_potential(config, p.grid);
+  call(poll, "reading the potential");
   p.g = config.g;
   run.mu = mu;
 
-  std::vector<Complex> psi0 = state(p.grid, 0.0);
-  if (!config.vortices.empty() || config.ring) {
-    apply_imprint(p.grid, imprint_of(config), psi0);
-  }
-  if (config.seed) {
-    run.seed = AzimuthalSeed::draw(config.seed->modes, config.seed->amplitude,
-                                   static_cast<std::uint64_t>(config.seed->seed));
-    // Else the solved state is seeded (settle_on_lattice, settle_on_ground_state).
-    if (!config.lattice_stationary && config.initial_kind != "ground_state") {
-      apply_seed(p.grid, *run.seed, psi0);
-    }
-  }
-  const double norm = run.layout.sum_slices(slice_norms(p.grid, psi0));
-  if (!(norm > 0.0) || !std::isfinite(norm)) {
-    throw std::invalid_argument("the initial state vanishes on this grid (norm " +
-                                std::to_string(norm) + ")");
-  }
-  run.normalisation = 1.0 / std::sqrt(norm);
-  for (Complex& z : psi0) {
-    z = run.normalisation * z;
-  }
-  choose_step(run, psi0);
+  std::vector<Complex> psi0 = initial_level(run, state);
+  call(poll, "preparing the initial state");
+  choose_step(run, psi0); // the spectrum's Lanczos steps: polled before and after, not within
+  call(poll, "estimating the spectrum of M");
   run.operations_per_time = operations_per_step(p.grid) / run.dt;
   run.schedule.diagnostics_every = config.diagnostics_every;
   run.schedule.snapshot_every = config.snapshot_every;
@@ -233,20 +276,13 @@ std::filesystem::path vortex_cache_dir() {
                                         : std::filesystem::path("out/cache");
 }
 
-void choose_step(RunSetup& run, std::span<const Complex> psi0) {
+namespace {
+
+/// The step the case asks for (dt, or a fraction of eq. 11's bound or of the scheme's limit),
+/// refused unless finite, normal and below the scheme's limit.
+double requested_step(const RunSetup& run, const SchemeEntry& scheme) {
   const CaseConfig& config = run.config;
-  const Problem& p = run.problem;
-  const SchemeEntry& scheme = find_scheme(config.scheme);
-  run.eq11_bound = stability_bound(p.grid, p.potential, p.g, psi0, &run.layout);
-  run.spectrum = estimate_spectrum(p.grid, p.potential, p.g, psi0, 80, &run.layout);
-  run.limit = scheme.limit_factor / run.spectrum.radius;
-  const bool unconditional = scheme.limit_factor == kUnconditionallyStable;
-  if (!unconditional && (!std::isfinite(run.limit) || !(run.limit > 0.0))) {
-    throw std::invalid_argument(
-        format("the stability limit is not finite: the spectral radius of M is %g (check the "
-               "potential and g)",
-               run.spectrum.radius));
-  }
+  const bool split = scheme.limit_factor == kUnconditionallyStable;
   double requested = 0.0;
   if (config.dt) {
     requested = *config.dt;
@@ -258,10 +294,6 @@ void choose_step(RunSetup& run, std::span<const Complex> psi0) {
                  run.eq11_bound));
     }
     requested = *config.dt_fraction * run.eq11_bound;
-  } else if (unconditional) {
-    throw std::invalid_argument("scheme " + config.scheme +
-                                " has no stability limit to take a fraction of: give time.dt, or "
-                                "time.dt_fraction with time.dt_fraction_of = 'eq11'");
   } else {
     requested = *config.dt_fraction * run.limit;
   }
@@ -272,12 +304,43 @@ void choose_step(RunSetup& run, std::span<const Complex> psi0) {
     throw std::invalid_argument(format("dt = %g is subnormal: the time step must be at least %g",
                                        requested, std::numeric_limits<double>::min()));
   }
-  if (requested >= run.limit) {
+  if (requested >= run.limit && split && !config.beyond_limit) {
     throw std::invalid_argument(
         "dt = " + format("%.6g", requested) + " is not below the " + config.scheme +
-        " stability limit " + format("%.6g = %.6g / rho(M)", run.limit, scheme.limit_factor) +
+        " limit for dynamics " +
+        format("%.6g = pi / lambda_max(L/2) (lambda = %.6g)", run.limit, run.kinetic_top) +
+        ": beyond it the kinetic phase of the stencil's fastest modes wraps in one step and the "
+        "state heats; set time.beyond_limit = true to run it anyway");
+  }
+  if (requested >= run.limit && !split) {
+    throw std::invalid_argument(
+        "dt = " + format("%.6g", requested) + " is not below the " + config.scheme +
+        " stability limit " + format("%.6g = %.6g / rho", run.limit, scheme.limit_factor) +
         format(" (rho = %.6g by ", run.spectrum.radius) + run.spectrum.method + ")");
   }
+  return requested;
+}
+
+} // namespace
+
+void choose_step(RunSetup& run, std::span<const Complex> psi0) {
+  const CaseConfig& config = run.config;
+  const Problem& p = run.problem;
+  const SchemeEntry& scheme = find_scheme(config.scheme);
+  run.eq11_bound = stability_bound(p.grid, p.potential, p.g, psi0, &run.layout);
+  run.spectrum = estimate_spectrum(p.grid, p.potential, p.g, psi0, 80, &run.layout);
+  const bool split = scheme.limit_factor == kUnconditionallyStable;
+  run.kinetic_top = split ? kinetic_top(p.grid, 80, &run.layout) : 0.0;
+  run.limit =
+      split ? kKineticPhaseLimit / run.kinetic_top : scheme.limit_factor / run.spectrum.radius;
+  run.limit_method = split ? "pi / lambda_max(L/2), for dynamics" : run.spectrum.method;
+  if (!std::isfinite(run.limit) || !(run.limit > 0.0)) {
+    throw std::invalid_argument(
+        format("the stability limit is not finite: the spectral radius of M is %g (check the "
+               "potential and g)",
+               run.spectrum.radius));
+  }
+  const double requested = requested_step(run, scheme);
   if (config.steps) {
     if (static_cast<double>(*config.steps) > kMaxSteps) {
       throw std::invalid_argument(format("time.steps = %.3g: more than the 1e12 a run may take",
@@ -288,6 +351,9 @@ void choose_step(RunSetup& run, std::span<const Complex> psi0) {
     return;
   }
   if (config.adaptive) { // the longest step; the run ends at end_time, however many steps it takes
+    check_step_count(
+        run, std::ceil(*config.end_time / requested - 1e-12),
+        format("end_time / the longest dt = %.6g / %.6g", *config.end_time, requested));
     run.dt = requested;
     run.schedule.steps = static_cast<long>(kMaxSteps);
     run.adaptive = {*config.end_time, requested, config.theta,
@@ -296,17 +362,14 @@ void choose_step(RunSetup& run, std::span<const Complex> psi0) {
   }
   // Whole steps that end exactly at end_time without exceeding the requested step.
   const double steps = std::ceil(*config.end_time / requested - 1e-12);
-  if (!(steps <= kMaxSteps)) {
-    throw std::invalid_argument(format("end_time / dt = %.6g / %.6g = %.3g steps: more than the "
-                                       "1e12 a run may take",
-                                       *config.end_time, requested, steps));
-  }
+  check_step_count(run, steps, format("end_time / dt = %.6g / %.6g", *config.end_time, requested));
   run.schedule.steps = std::max(1L, static_cast<long>(steps));
   run.dt = *config.end_time / static_cast<double>(run.schedule.steps);
 }
 
 RunSetup prepare_run(const CaseConfig& config, const BeforeAllocating& before_allocating,
-                     MPI_Comm comm, const SlabBalance& balance) {
+                     MPI_Comm comm, const SlabBalance& balance, const Poll& poll) {
+  call(poll, "setting up");
   RunSetup run;
   run.config = config;
   const lattices::CellComplex& complex = lattices::cell_complex(config.lattice);
@@ -314,19 +377,20 @@ RunSetup prepare_run(const CaseConfig& config, const BeforeAllocating& before_al
   // ground_state: the harmonic vortex is where the relaxation starts (settle_on_ground_state).
   if (config.initial_kind == "harmonic_vortex" || config.initial_kind == "ground_state") {
     const HarmonicVortex vortex{config.kappa, config.lambda};
-    finish(run, vortex.mu(), sampler_of(Displaced<HarmonicVortex>{vortex, offset}), complex,
-           before_allocating, comm, balance);
+    finish(run, vortex.mu(), sampler_of(Displaced<HarmonicVortex>{vortex, offset}, poll), complex,
+           before_allocating, comm, balance, poll);
     return run;
   }
   if (config.initial_kind == "file") {
     finish(
         run, std::numeric_limits<double>::quiet_NaN(),
         [&config](const Grid& grid, double /*t = 0*/) { return read_state(config, grid); }, complex,
-        before_allocating, comm, balance);
+        before_allocating, comm, balance, poll);
     return run;
   }
   const StationaryVortex vortex =
-      StationaryVortex::solve({config.lambda, config.g, config.kappa}, vortex_cache_dir());
+      StationaryVortex::solve({config.lambda, config.g, config.kappa}, vortex_cache_dir(),
+                              [&poll] { call(poll, kSolvingStationaryVortex); });
   CaseConfig& c = run.config;
   if (c.domain_auto) {
     // Eq. 15: the smallest cuboid outside which |ψ| ≤ 1e-5 max|ψ|; an offset state swings through
@@ -347,8 +411,8 @@ RunSetup prepare_run(const CaseConfig& config, const BeforeAllocating& before_al
             .h;
   }
   run.effective_wavelength = 2.0 * std::numbers::pi / std::sqrt(2.0 * vortex.energies().kinetic);
-  finish(run, vortex.mu(), sampler_of(Displaced<StationaryVortex>{vortex, offset}), complex,
-         before_allocating, comm, balance);
+  finish(run, vortex.mu(), sampler_of(Displaced<StationaryVortex>{vortex, offset}, poll), complex,
+         before_allocating, comm, balance, poll);
   return run;
 }
 

@@ -62,8 +62,12 @@ struct RunSetup {
   AdaptiveSettings adaptive;
   /// config.vortex_density_floor made absolute (|ψ|², of ψ⁰ normalised).
   double vortex_density_floor = 0.0;
-  SpectrumEstimate spectrum;         ///< ρ(M(ψ⁰)) and how it was obtained
-  double limit = 0.0;                ///< the scheme's stability limit: its factor / ρ
+  SpectrumEstimate spectrum; ///< ρ(M(ψ⁰)) and how it was obtained
+  /// The scheme's limit: an explicit scheme's stability limit (its factor / ω), a split scheme's
+  /// limit for dynamics π / λ_max(½L).
+  double limit = 0.0;
+  double kinetic_top = 0.0;          ///< λ_max(½L), for a split scheme (0 otherwise)
+  std::string limit_method;          ///< what set `limit` (SpectrumEstimate::method, or π/λ)
   double eq11_bound = 0.0;           ///< the paper's bound 1/(2 max M_ii), for comparison
   double normalisation = 1.0;        ///< factor that makes Σ|B||ψ(0)|² = 1
   double operations_per_time = 0.0;  ///< Σ_i #J_i / Δt of this grid and step
@@ -97,10 +101,23 @@ using SlabBalance = std::function<std::optional<scaleout::Calibration>(const Pro
 /// above the limit, or a count that does not fit. Collective over the run's ranks.
 void choose_step(RunSetup& run, std::span<const Complex> psi0);
 
+/// The set-up's cancellation hook, with what the set-up is doing ("solving eq. 14 for the
+/// stationary vortex", "sampling the initial state", ...): called often enough in its long parts
+/// (the stationary vortex's relaxation, sampling a large state, between phases) that a signal is
+/// honoured within a fraction of a second, and may throw to abandon the set-up; empty: never
+/// called. Not collective: a rank may throw where another goes on.
+using Poll = std::function<void(const char* doing)>;
+
+/// What Poll is told while eq. 14's stationary vortex is solved (it was not in the cache), the
+/// set-up's longest part: this pointer, so that a caller may say so once.
+inline constexpr const char* kSolvingStationaryVortex = "solving eq. 14 for the stationary vortex";
+
 /// Throws std::invalid_argument / std::runtime_error with one line, e.g. for Δt above the scheme's
 /// stability limit or a step count that does not fit. With `comm`, this rank's slab of the ranks
-/// of `comm` (collective); without, the whole domain.
+/// of `comm` (collective); without, the whole domain. `poll`: see Poll (the spectrum's Lanczos
+/// steps, solvers/stability, are polled before and after only).
 RunSetup prepare_run(const CaseConfig& config, const BeforeAllocating& before_allocating = {},
-                     MPI_Comm comm = MPI_COMM_NULL, const SlabBalance& balance = {});
+                     MPI_Comm comm = MPI_COMM_NULL, const SlabBalance& balance = {},
+                     const Poll& poll = {});
 
 } // namespace decgpe::setup

@@ -151,7 +151,7 @@ void settle_on_ground_state(RunSetup& run, Backend& backend, const std::function
   const GroundStateSettings settings{c.residual,
                                      c.energy_change,
                                      c.max_iterations,
-                                     run.spectrum.radius,
+                                     run.spectrum.frozen_radius,
                                      run.spectrum.lambda_min,
                                      true,
                                      poll};

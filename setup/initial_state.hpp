@@ -4,7 +4,9 @@
 #include "solvers/complex.hpp"
 #include "solvers/grid.hpp"
 
+#include <algorithm>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <span>
 #include <vector>
@@ -79,13 +81,22 @@ struct AzimuthalSeed {
 void apply_seed(const Grid& grid, const AzimuthalSeed& seed, std::span<Complex> psi);
 
 /// ψ(r_i, t) · scale at every cell of the grid, for any state with value(r, t) (HarmonicVortex,
-/// StationaryVortex).
+/// StationaryVortex). `poll` (may be empty) is called before each block of 2¹⁶ cells and may throw
+/// to abandon the sampling: a large grid takes seconds.
 template <class State>
-std::vector<Complex> sample(const Grid& grid, const State& state, double t, double scale) {
+std::vector<Complex> sample(const Grid& grid, const State& state, double t, double scale,
+                            const std::function<void()>& poll = {}) {
+  constexpr std::int64_t kBlock = std::int64_t{1} << 16;
   std::vector<Complex> psi(static_cast<std::size_t>(grid.cells()));
+  for (std::int64_t begin = 0; begin < grid.cells(); begin += kBlock) {
+    if (poll) {
+      poll();
+    }
+    const std::int64_t end = std::min(grid.cells(), begin + kBlock);
 #pragma omp parallel for schedule(static)
-  for (std::int64_t i = 0; i < grid.cells(); ++i) {
-    psi[static_cast<std::size_t>(i)] = scale * state.value(grid.position(i), t);
+    for (std::int64_t i = begin; i < end; ++i) {
+      psi[static_cast<std::size_t>(i)] = scale * state.value(grid.position(i), t);
+    }
   }
   return psi;
 }

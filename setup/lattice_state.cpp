@@ -69,7 +69,7 @@ std::vector<Complex> solve(const RunSetup& run, Backend& backend, VectorId psi,
   StationaryStateSettings settings;
   settings.residual_tolerance = run.config.stationary_residual;
   settings.krylov_dimension = run.config.stationary_krylov;
-  settings.spectral_radius = run.spectrum.radius;
+  settings.spectral_radius = run.spectrum.frozen_radius;
   settings.on_newton_step = progress;
   settings.poll = poll;
   const StationaryStateReport r = solve_stationary_state(backend, psi, settings);

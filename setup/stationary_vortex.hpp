@@ -21,6 +21,7 @@
 #include "solvers/complex.hpp"
 
 #include <filesystem>
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -64,9 +65,11 @@ public:
   /// parameters or a different discretisation, or whose profile does not solve eq. 14 is never
   /// used: the profile is solved again and the file replaced (cache_use() says so and cache_note()
   /// why). Throws std::invalid_argument for bad parameters, std::runtime_error when the solver does
-  /// not converge or the cache cannot be written.
+  /// not converge or the cache cannot be written. `poll` (may be empty) is called before each
+  /// iteration of the relaxation and may throw to abandon the solve (nothing is cached then).
   static StationaryVortex solve(const VortexParameters& parameters,
-                                const std::filesystem::path& cache_dir = {});
+                                const std::filesystem::path& cache_dir = {},
+                                const std::function<void()>& poll = {});
   /// Solves at exactly `resolution` (cache file suffix `_n<radial>x<axial>`); for convergence
   /// studies.
   static StationaryVortex solve(const VortexParameters& parameters, VortexResolution resolution,

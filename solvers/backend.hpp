@@ -16,12 +16,29 @@
 #include "solvers/vortex_flux.hpp"
 
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <utility>
 #include <vector>
 
 namespace decgpe {
+
+/// A backend's tunables: they change its speed, never its results (the tests hold every setting
+/// bitwise to the reference). Unset, a backend takes its default, or the documented environment
+/// fallback (DECGPE_PLAIN_SHAPE, DECGPE_CUDA_GRAPHS); Backend::tuning() says which, and the results
+/// record it. Cases set them in [cuda] (docs/cases.md).
+struct BackendTuning {
+  std::string cuda_block_shape;    ///< cuda's block (parse_plain_shape); "": the default, "sweep"
+  std::optional<bool> cuda_graphs; ///< replay pairs of leapfrog steps as CUDA graphs
+  /// A slab backend's halo slices per side as the case set them (the Decomposition stores them;
+  /// this says where they came from, for the record); unset: the default, 1.
+  std::optional<int> halo_depth;
+};
+
+/// Where a backend's vectors live, which decides how slab halos move (MPI for host, NCCL for
+/// device) and whose memory a run's need is checked against (solvers/memory_budget.hpp).
+enum class MemorySpace { host, cuda_device };
 
 /// The diagnostics of one state, summed over all cells (and ranks).
 struct Diagnostics {
@@ -144,7 +161,7 @@ public:
   virtual std::vector<PiercedEdge> vortex_flux(VectorId psi, double density_floor) = 0;
 
   /// The tunables it runs with, each as "value (where it came from)", for the results: they change
-  /// its speed, never its results (solvers/backend_registry.hpp, BackendTuning).
+  /// its speed, never its results (BackendTuning).
   virtual std::vector<std::pair<std::string, std::string>> tuning() const { return {}; }
 
   /// Blocks until all queued work is done; the CPU backends are synchronous already.

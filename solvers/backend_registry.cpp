@@ -26,15 +26,15 @@ std::unique_ptr<Backend> untuned(const Problem& problem, HaloExchange* halo, con
 constexpr BackendEntry kBackends[] = {
 #if DECGPE_HAVE_CUDA
     {"cuda", "NVIDIA GPU, z-sweeping blocks with L2 prefetch", cuda::why_unavailable,
-     cuda::make_cuda, true, BackendEntry::Memory::cuda_device, cuda::free_device_memory},
+     cuda::make_cuda, true, MemorySpace::cuda_device, cuda::free_device_memory},
     // The name the benchmark data and scripts carry (cuda:shared, its sibling, was retired).
     {"cuda:plain", "NVIDIA GPU, the same as cuda", cuda::why_unavailable, cuda::make_cuda, true,
-     BackendEntry::Memory::cuda_device, cuda::free_device_memory},
+     MemorySpace::cuda_device, cuda::free_device_memory},
 #endif
     {"openmp", "all host cores, bitwise equal to reference", always_available,
-     untuned<cpu::make_openmp_backend>, true, BackendEntry::Memory::host, free_host_memory},
+     untuned<cpu::make_openmp_backend>, true, MemorySpace::host, free_host_memory},
     {"reference", "one host core, plain loops: the oracle", always_available,
-     untuned<cpu::make_reference_backend>, false, BackendEntry::Memory::host, free_host_memory},
+     untuned<cpu::make_reference_backend>, false, MemorySpace::host, free_host_memory},
 };
 
 const BackendEntry* find(std::string_view name) {

@@ -7,24 +7,11 @@
 
 #include <cstdint>
 #include <memory>
-#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
 
 namespace decgpe {
-
-/// A backend's tunables: they change its speed, never its results (the tests hold every setting
-/// bitwise to the reference). Unset, a backend takes its default, or the documented environment
-/// fallback (DECGPE_PLAIN_SHAPE, DECGPE_CUDA_GRAPHS); Backend::tuning() says which, and the results
-/// record it. Cases set them in [cuda] (docs/cases.md).
-struct BackendTuning {
-  std::string cuda_block_shape;    ///< cuda's block (parse_plain_shape); "": the default, "sweep"
-  std::optional<bool> cuda_graphs; ///< replay pairs of leapfrog steps as CUDA graphs
-  /// A slab backend's halo slices per side as the case set them (the Decomposition stores them;
-  /// this says where they came from, for the record); unset: the default, 1.
-  std::optional<int> halo_depth;
-};
 
 struct BackendEntry {
   std::string_view name;
@@ -35,8 +22,7 @@ struct BackendEntry {
   std::unique_ptr<Backend> (*make)(const Problem& problem, HaloExchange* halo,
                                    const BackendTuning& tuning);
   bool runs_on_slabs; ///< accepts a halo exchange (can be the local backend of MPI ranks)
-  /// Where its vectors live, which decides how slab halos move (MPI for host, NCCL for device).
-  enum class Memory { host, cuda_device } memory;
+  MemorySpace memory; ///< where its vectors live
   /// Bytes free where its vectors live (the host's for host backends).
   std::uint64_t (*free_bytes)();
 };

@@ -1,6 +1,7 @@
 #include "solvers/integrator.hpp"
 
 #include "solvers/nvtx.hpp"
+#include "solvers/stability_watch.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -84,7 +85,7 @@ double progress(const Scheme& scheme, const Schedule& schedule, long step) {
 } // namespace
 
 Outcome integrate(Scheme& scheme, const Schedule& schedule, RunObserver& observer,
-                  const StartPoint& from) {
+                  const StartPoint& from, StabilityWatch* watch) {
   Outcome outcome{from.step, false, false, from.initial_max_abs};
   if (from.step == 0) {
     const Sample first = measure(scheme);
@@ -111,6 +112,9 @@ Outcome integrate(Scheme& scheme, const Schedule& schedule, RunObserver& observe
       const Sample s = measure(scheme);
       guard(s.d, outcome.initial_max_abs, step, t);
       observer.on_diagnostics(s);
+      if (watch != nullptr) {
+        watch->check(s, scheme);
+      }
       if (schedule.stop_when_error_exceeds > 0.0 &&
           1.0 - std::hypot(s.d.overlap.re, s.d.overlap.im) > schedule.stop_when_error_exceeds) {
         sample_every_kind(scheme, schedule,

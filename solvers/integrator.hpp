@@ -3,14 +3,16 @@
 // checkpoints on their cadences, the guard that stops a run which blows up (non-finite ψ, or max|ψ|
 // grown more than 10×), and a stop asked for at a step boundary (a signal, a wall-clock limit).
 
+#include "solvers/errors.hpp"
 #include "solvers/schemes/scheme.hpp"
 
-#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
 
 namespace decgpe {
+
+class StabilityWatch;
 
 struct Schedule {
   /// The steps of a fixed-step run; an adaptive run's most (it ends when the scheme reaches its
@@ -64,10 +66,6 @@ struct Outcome {
   double initial_max_abs = 0.0;
 };
 
-struct InstabilityError : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
-
 /// The growth of max|ψ| over its initial value that counts as a blow-up.
 inline constexpr double kMaxGrowth = 10.0;
 
@@ -79,8 +77,8 @@ inline constexpr long kMaxChunk = 64;
 /// end time when adaptive, or less far when the error threshold is crossed or the observer stops
 /// it. A resumed run produces the same states, diagnostics and
 /// snapshots from its step on as the run it continues. Throws InstabilityError naming the step and
-/// time.
+/// time. A `watch` checks the step against the limit of the state at every diagnostics step.
 Outcome integrate(Scheme& scheme, const Schedule& schedule, RunObserver& observer,
-                  const StartPoint& from = {});
+                  const StartPoint& from = {}, StabilityWatch* watch = nullptr);
 
 } // namespace decgpe

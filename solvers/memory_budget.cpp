@@ -67,7 +67,7 @@ MemoryNeed memory_need(const RunShape& shape) {
   const std::uint64_t slab_vectors =
       per_cell(kComplexBytes * static_cast<std::uint64_t>(shape.scheme_vectors));
   MemoryNeed need;
-  if (shape.memory == BackendEntry::Memory::host) {
+  if (shape.memory == MemorySpace::host) {
     host += slab_vectors;
   } else {
     need.device = slab_vectors + (64ULL << 20); // tables, reduction partials, graphs

@@ -2,8 +2,9 @@
 // What a run will allocate, computed from its size before anything large is allocated, and what
 // the machine has free: a run that cannot fit is refused at once instead of failing after hours.
 
-#include "solvers/backend_registry.hpp"
+#include "solvers/backend.hpp"
 
+#include <array>
 #include <cstdint>
 #include <string>
 
@@ -30,7 +31,7 @@ struct RunShape {
   int levels = 0;              ///< state levels written to results and checkpoints
   bool previous_level = false; ///< the set-up holds ψ^{−1} (the paper's start)
   bool tabulated_potential = false;
-  BackendEntry::Memory memory = BackendEntry::Memory::host;
+  MemorySpace memory = MemorySpace::host;
 };
 
 /// This rank's need: its slab's set-up, levels and snapshot buffer on the host (and its vectors

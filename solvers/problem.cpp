@@ -1,13 +1,13 @@
 #include "solvers/problem.hpp"
 
-#include "solvers/scaleout/decomposition.hpp"
+#include "solvers/domain_reduction.hpp"
 
 #include <algorithm>
 
 namespace decgpe {
 
 double max_diagonal(const Grid& grid, const Potential& potential, double g,
-                    std::span<const Complex> psi, const scaleout::Decomposition* layout) {
+                    std::span<const Complex> psi, const DomainReduction* layout) {
   double best = 0.0; // a max: the same for any thread count and any split
   const std::int64_t n = grid.slice_cells();
 #pragma omp parallel for schedule(static) reduction(max : best)
@@ -21,7 +21,7 @@ double max_diagonal(const Grid& grid, const Potential& potential, double g,
 }
 
 double stability_bound(const Grid& grid, const Potential& potential, double g,
-                       std::span<const Complex> psi, const scaleout::Decomposition* layout) {
+                       std::span<const Complex> psi, const DomainReduction* layout) {
   return 1.0 / (2.0 * max_diagonal(grid, potential, g, psi, layout));
 }
 

@@ -32,19 +32,16 @@ struct Problem {
   double g = 0.0; ///< interaction strength
 };
 
-namespace scaleout {
-class Decomposition;
-}
+class DomainReduction;
 
 /// max_i M_ii = max_i (½ Σ_F w_F + V_i + g|ψ_i|²), the diagonal of M(ψ) (paper eq. 6), over the
 /// owned cells; with a layout (`grid` and ψ this rank's part), over the whole domain's.
 double max_diagonal(const Grid& grid, const Potential& potential, double g,
-                    std::span<const Complex> psi, const scaleout::Decomposition* layout = nullptr);
+                    std::span<const Complex> psi, const DomainReduction* layout = nullptr);
 
 /// The paper's stability bound (eq. 11), 1 / (2 max_i M_ii), for the state ψ: recorded for
 /// comparison; the schemes' limits come from the spectrum of M (solvers/stability.hpp).
 double stability_bound(const Grid& grid, const Potential& potential, double g,
-                       std::span<const Complex> psi,
-                       const scaleout::Decomposition* layout = nullptr);
+                       std::span<const Complex> psi, const DomainReduction* layout = nullptr);
 
 } // namespace decgpe

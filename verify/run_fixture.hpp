@@ -9,6 +9,7 @@
 #include <fstream>
 #include <gtest/gtest.h>
 #include <string>
+#include <unistd.h>
 
 namespace decgpe::verify {
 
@@ -20,7 +21,8 @@ protected:
     const ::testing::TestInfo& test = *::testing::UnitTest::GetInstance()->current_test_info();
     std::string name = std::string("decgpe_") + test.test_suite_name() + "_" + test.name();
     std::ranges::replace(name, '/', '_');
-    dir_ = fs::temp_directory_path() / name;
+    // The process's id too: two test runs in one tree run the same test at once.
+    dir_ = fs::temp_directory_path() / (name + "_" + std::to_string(getpid()));
     fs::remove_all(dir_);
     fs::create_directories(dir_);
   }

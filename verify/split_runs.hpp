@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <gtest/gtest.h>
 #include <hdf5.h>
+#include <unistd.h>
 
 namespace decgpe {
 
@@ -64,7 +65,8 @@ protected:
   void SetUp() override {
     dir_ = fs::temp_directory_path() /
            ("decgpe_split_" +
-            std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
+            std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()) + "_" +
+            std::to_string(getpid())); // private to this process
     fs::create_directories(dir_);
   }
   void TearDown() override { fs::remove_all(dir_); }

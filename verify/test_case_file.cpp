@@ -4,6 +4,7 @@
 
 #include "setup/case_file.hpp"
 #include "setup/case_schema.hpp"
+#include "verify/process_scratch.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -72,9 +73,10 @@ testing::AssertionResult fails_with(const std::string& toml, std::string_view ex
   return testing::AssertionFailure() << "no CaseError for:\n" << toml;
 }
 
-/// A fresh folder per test, so that tests run in parallel do not share files.
+/// A fresh folder per test, so that tests run in parallel, or by two test runs at once, do not
+/// share files.
 fs::path test_dir() {
-  const fs::path dir = fs::path(testing::TempDir()) / "decgpe_test_case_file" /
+  const fs::path dir = verify::process_scratch("decgpe_test_case_file") /
                        testing::UnitTest::GetInstance()->current_test_info()->name();
   fs::remove_all(dir);
   fs::create_directories(dir);

@@ -7,10 +7,13 @@
 #include "verify/run_command.hpp"
 
 #include <atomic>
+#include <cmath>
+#include <csignal>
 #include <filesystem>
 #include <fstream>
 #include <gtest/gtest.h>
 #include <mutex>
+#include <optional>
 #include <random>
 #include <regex>
 #include <sstream>
@@ -146,22 +149,39 @@ std::string mutate(const std::string& text, std::mt19937_64& rng) {
   return joined;
 }
 
-/// Empty when the mutant's run (with the command-line `flags`) kept the contract, else what went
-/// wrong.
+/// A stop signal sent `delay` seconds after the run has claimed its outputs (its handlers are in
+/// place from its start), wherever the run then is: mostly in its set-up.
+struct Signal {
+  const char* name; ///< as kill takes it: "INT", "TERM"
+  int number;
+  double delay;
+};
+
+/// Empty when the mutant's run (with the command-line `flags`, and `signal` if any) kept the
+/// contract, else what went wrong.
 std::string check_mutant(const fs::path& dir, const std::string& toml,
-                         const std::string& flags = "") {
+                         const std::string& flags = "",
+                         const std::optional<Signal>& signal = std::nullopt) {
   fs::create_directories(dir);
   const fs::path case_file = dir / "m.toml";
   std::ofstream(case_file, std::ios::binary) << toml;
   const fs::path out_dir = dir / "out";
   const fs::path out = out_dir / "r.h5";
   // A wall-clock limit already passed stops any run that starts stepping at its first boundary.
-  const verify::CommandResult r = verify::run_command(
-      "{ DECGPE_CACHE=" + (dir.parent_path() / "cache").string() +
-      " OMP_NUM_THREADS=1 timeout 120 " + DECGPE_EXECUTABLE + " run " + case_file.string() +
-      " --quiet --backend openmp --max-hours 1e-9" +
+  // timeout in the foreground passes a signal on to decgpe alone (else once more to its group).
+  const std::string run =
+      "DECGPE_CACHE=" + (dir.parent_path() / "cache").string() +
+      " OMP_NUM_THREADS=1 timeout --foreground 120 " + DECGPE_EXECUTABLE + " run " +
+      case_file.string() + " --quiet --backend openmp --max-hours 1e-9" +
       (flags.find("--out ") == std::string::npos ? " --out " + out.string() : "") + " " + flags +
-      " >/dev/null; }");
+      " >/dev/null";
+  const verify::CommandResult r = verify::run_command(
+      !signal
+          ? "{ " + run + "; }"
+          : "{ " + run + " & pid=$!; for i in $(seq 12000); do [ -e " + out.string() +
+                ".lock ] && break; kill -0 $pid 2>/dev/null || break; sleep 0.01; done; sleep " +
+                std::to_string(signal->delay) + "; kill -" + signal->name +
+                " $pid 2>/dev/null; wait $pid; }");
   std::vector<fs::path> left;
   if (fs::exists(out_dir)) {
     for (const fs::directory_entry& e : fs::directory_iterator(out_dir)) {
@@ -169,6 +189,19 @@ std::string check_mutant(const fs::path& dir, const std::string& toml,
     }
   }
   const long lines = std::count(r.output.begin(), r.output.end(), '\n');
+  if (signal && r.exit_code == 128 + signal->number) {
+    // Stopped in the set-up: nothing left; in the steps: the results so far and a checkpoint.
+    const std::string stopped = std::string("decgpe: stopped by SIG") + signal->name;
+    if (lines != 1 || !r.output.starts_with(stopped)) {
+      return "stopped with " + std::to_string(lines) + " lines: " + r.output.substr(0, 2000);
+    }
+    if (r.output.find("nothing written") != std::string::npos) {
+      return left.empty() ? "" : "a stop in the set-up left " + left.front().string();
+    }
+    return fs::exists(out) && fs::exists(out_dir / "r.checkpoint.h5")
+               ? ""
+               : "a stop in the steps without its results and checkpoint: " + r.output;
+  }
   if (r.exit_code == 1) {
     if (lines != 1 || !r.output.starts_with("decgpe: error: ")) {
       return "exit 1 with " + std::to_string(lines) +
@@ -225,6 +258,77 @@ TEST(FuzzCases, HostileFlagsRunOrAreRefusedWithOneLine) {
     const std::string problem = check_mutant(root / std::to_string(k), base, flags[k]);
     EXPECT_TRUE(problem.empty()) << flags[k] << ": " << problem;
   }
+  fs::remove_all(root);
+}
+
+// A tabulated potential of any size: its values set the spectrum, so the step; a table whose step
+// makes more steps than a run may take is refused naming the table (also with adaptive steps,
+// which once took no count), one that does not runs.
+TEST(FuzzCases, TabulatedPotentialsOfAnySizeRunOrAreRefusedWithOneLine) {
+  const std::string base = R"(lattice = "bcc"
+h = 1.0
+structures = [6, 6, 8]
+g = 0.0
+[potential]
+kind = "tabulated"
+file = "v.h5"
+[time]
+scheme = "rk4"
+dt_fraction = 0.8
+end_time = 2.0
+[initial]
+kappa = 1
+)";
+  constexpr std::size_t kCells = 3456; // 6 x 6 x 8 structures of BCC's 12 cells
+  const fs::path root =
+      fs::temp_directory_path() / ("decgpe_fuzz_tables_" + std::to_string(getpid())); // private
+  int k = 0;
+  for (const double top : {0.0, 5e-324, 1.0, 1e6, 1e11, 1e13, -1e13, 1e300}) {
+    for (const char* flags : {"", "--set time.adaptive=true"}) {
+      const fs::path dir = root / std::to_string(k++);
+      fs::create_directories(dir);
+      std::vector<double> v(kCells, 0.0);
+      v[kCells / 2] = top;
+      io::ResultsFile table(dir / "v.h5");
+      table.write("/V", v, {kCells});
+      table.commit();
+      const std::string problem = check_mutant(dir, base, flags);
+      EXPECT_TRUE(problem.empty()) << "V up to " << top << " " << flags << ": " << problem;
+      const bool ran = fs::exists(dir / "out" / "r.h5");
+      EXPECT_EQ(ran, std::abs(top) < 1e12) << "V up to " << top << " " << flags;
+      if (!ran) { // validate sets up as run does, writing nothing
+        const verify::CommandResult why =
+            verify::run_decgpe("validate " + (dir / "m.toml").string() + " " + flags);
+        EXPECT_NE(why.output.find("steps: more than the 1e12 a run may take; the tabulated "
+                                  "potential's |V| up to"),
+                  std::string::npos)
+            << why.output;
+      }
+    }
+  }
+  fs::remove_all(root);
+}
+
+// A stop signal at any moment of the first second of a run (mostly its set-up, the shipped cases
+// reduced: the eq. 14 solve, sampling, the spectrum) stops it with one line, leaving nothing or the
+// results so far and a checkpoint.
+TEST(FuzzCases, StopSignalsDuringTheSetUpStopWithOneLine) {
+  const std::vector<std::string> bases = reduced_shipped_cases();
+  const fs::path root =
+      fs::temp_directory_path() / ("decgpe_fuzz_signals_" + std::to_string(getpid())); // private
+  std::mt19937_64 rng(kSeed);
+  int in_set_up = 0;
+  for (std::size_t k = 0; k < bases.size(); ++k) {
+    const double delay = std::uniform_real_distribution<double>(0.0, 0.3)(rng);
+    const Signal signal =
+        k % 2 == 0 ? Signal{"INT", SIGINT, delay} : Signal{"TERM", SIGTERM, delay};
+    const std::string problem = check_mutant(root / std::to_string(k), bases[k], "", signal);
+    EXPECT_TRUE(problem.empty()) << "SIG" << signal.name << " after " << delay << " s, case " << k
+                                 << ": " << problem << "\n--- case ---\n"
+                                 << bases[k];
+    in_set_up += fs::exists(root / std::to_string(k) / "out" / "r.h5") ? 0 : 1;
+  }
+  std::printf("%zu signalled runs: %d stopped in the set-up\n", bases.size(), in_set_up);
   fs::remove_all(root);
 }
 

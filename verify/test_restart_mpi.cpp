@@ -104,5 +104,21 @@ TEST_F(MpiRestart, AHaloDeeperThanASlabIsRefusedWithOneLine) {
   EXPECT_FALSE(fs::exists(out()));
 }
 
+// A refusal that every rank meets ends every rank with exit 1 and MPI finalised, not aborted: under
+// mpiexec -q the run's line is all there is; without -q, mpiexec adds only its own note that ranks
+// exited non-zero, not MPI_Abort's banner.
+TEST_F(MpiRestart, ARefusalEveryRankMeetsEndsThemWithoutAnAbort) {
+  const std::string run = std::string(DECGPE_EXECUTABLE) + " run " + write_case(kCase).string() +
+                          " --quiet --out " + out().string() +
+                          " --backend openmp --set scaleout.halo_depth=4";
+  const verify::CommandResult quiet = verify::run_command(launcher(3) + "-q " + run);
+  EXPECT_EQ(quiet.exit_code, 1) << quiet.output;
+  expect_one_line_error(quiet, "decgpe: error: halo_depth 4 with 3 ranks of 9 z-slices");
+  const verify::CommandResult loud = verify::run_command(launcher(3) + run);
+  EXPECT_EQ(loud.exit_code, 1) << loud.output;
+  EXPECT_EQ(loud.output.find("MPI_ABORT"), std::string::npos) << loud.output;
+  EXPECT_FALSE(fs::exists(out()));
+}
+
 } // namespace
 } // namespace decgpe

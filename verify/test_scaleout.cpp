@@ -18,6 +18,7 @@
 #include <filesystem>
 #include <gtest/gtest.h>
 #include <limits>
+#include <unistd.h>
 
 namespace decgpe {
 namespace {
@@ -316,8 +317,11 @@ INSTANTIATE_TEST_SUITE_P(Decomposition, SetUp,
                                            "scheme = \"rk4\"\nadaptive = true\n"));
 
 TEST(Decomposition, ATabulatedPotentialIsReadPerSlabAndSetsUpAsInOneProcess) {
-  const std::filesystem::path table =
-      std::filesystem::temp_directory_path() / "decgpe_scaleout_tabulated" / "v.h5";
+  int owner = static_cast<int>(getpid()); // rank 0's: a folder private to this test run
+  MPI_Bcast(&owner, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  const std::filesystem::path table = std::filesystem::temp_directory_path() /
+                                      ("decgpe_scaleout_tabulated_" + std::to_string(owner)) /
+                                      "v.h5";
   const std::string harmonic = setup_case("");
   if (rank() == 0) { // the trap plus a ripple in memory order: a slab read off by a slice shows
     const setup::RunSetup whole = setup::prepare_run(setup::parse_case(harmonic, "setup.toml"));
@@ -344,6 +348,10 @@ TEST(Decomposition, ATabulatedPotentialIsReadPerSlabAndSetsUpAsInOneProcess) {
   EXPECT_EQ(mine.spectrum.radius, whole.spectrum.radius);
   EXPECT_EQ(mine.dt, whole.dt);
   EXPECT_EQ(io::fingerprint(mine), io::fingerprint(whole));
+  MPI_Barrier(MPI_COMM_WORLD);
+  if (rank() == 0) {
+    std::filesystem::remove_all(table.parent_path());
+  }
 }
 
 TEST(Decomposition, WeightedSlabsFollowTheWeightsAndKeepTheMinimum) {

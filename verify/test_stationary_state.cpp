@@ -15,6 +15,7 @@
 #include <cmath>
 #include <filesystem>
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 namespace decgpe {
 namespace {
@@ -40,7 +41,8 @@ kappa = 2
 class StationaryState : public ::testing::TestWithParam<const char*> {
 protected:
   void SetUp() override {
-    cache_ = fs::temp_directory_path() / ("decgpe_lattice_state_" + std::string(GetParam()));
+    cache_ = fs::temp_directory_path() / ("decgpe_lattice_state_" + std::string(GetParam()) + "_" +
+                                          std::to_string(getpid())); // private to this process
     fs::remove_all(cache_);
   }
   void TearDown() override { fs::remove_all(cache_); }
@@ -100,7 +102,8 @@ TEST_P(StationaryState, ReachesItsResidualAndStaysPutUnderTheLeapfrog) {
 }
 
 TEST(LatticeStateCache, GivesBackTheSameStateAndSolvesAgainWhenTheFileIsNoSolution) {
-  const fs::path cache = fs::temp_directory_path() / "decgpe_lattice_state_cache";
+  const fs::path cache =
+      fs::temp_directory_path() / ("decgpe_lattice_state_cache_" + std::to_string(getpid()));
   fs::remove_all(cache);
   const auto prepared = [] {
     return setup::prepare_run(setup::parse_case(vortex_case("bcc", true), "c.toml"));

@@ -5,6 +5,7 @@
 #include "setup/initial_state.hpp"
 #include "setup/stationary_vortex.hpp"
 #include "setup/stationary_vortex_io.hpp"
+#include "verify/process_scratch.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -23,9 +24,10 @@ namespace fs = std::filesystem;
 constexpr VortexParameters kPaper{1.0, 300.0, 10};       // §5.1's accuracy case
 constexpr VortexParameters kPaperCigar{0.1, 5000.0, 20}; // Fig. 4's trap, κ = 20
 
-/// A fresh folder per test, so that tests run in parallel do not share files.
+/// A fresh folder per test, so that tests run in parallel, or by two test runs at once, do not
+/// share files.
 fs::path test_dir() {
-  const fs::path dir = fs::path(testing::TempDir()) / "decgpe_test_stationary_vortex" /
+  const fs::path dir = verify::process_scratch("decgpe_test_stationary_vortex") /
                        testing::UnitTest::GetInstance()->current_test_info()->name();
   fs::remove_all(dir);
   fs::create_directories(dir);

@@ -1,6 +1,6 @@
-// What a visualisation tool gets from `decgpe run`: /viz (points and real fields with units) and
-// the XDMF sidecar naming them; snapshots named so that name order is step order. ParaView itself
-// opens the sidecar in the viz-labelled ctest (verify/viz/).
+// What a visualisation tool gets from `decgpe run`: /viz (points, the cells as tetrahedra and
+// polyhedra, real fields with units) and the XDMF sidecar naming them; snapshots named so that name
+// order is step order. ParaView itself opens the sidecar in the viz-labelled ctest (verify/viz/).
 
 #include "hdf5/hdf5_file.hpp"
 #include "setup/case_file.hpp"
@@ -76,6 +76,18 @@ std::vector<float> floats(const fs::path& file, const std::string& dataset) {
   return values;
 }
 
+std::vector<std::int64_t> integers(const fs::path& file, const std::string& dataset) {
+  const hid_t f = H5Fopen(file.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  const hid_t d = H5Dopen2(f, dataset.c_str(), H5P_DEFAULT);
+  const hid_t space = H5Dget_space(d);
+  std::vector<std::int64_t> values(static_cast<std::size_t>(H5Sget_simple_extent_npoints(space)));
+  H5Dread(d, H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data());
+  H5Sclose(space);
+  H5Dclose(d);
+  H5Fclose(f);
+  return values;
+}
+
 TEST_F(Visualisation, SnapshotNamesSortInStepOrder) {
   ASSERT_EQ(run(kCase, "--backend reference").exit_code, 0);
   const io::InputFile f(out());
@@ -98,11 +110,73 @@ TEST_F(Visualisation, SidecarNamesEveryFrameInTimeOrderWithDatasetsOfTheRightSiz
   }
   EXPECT_EQ(matches(xmf, "NumberOfElements=\"(\\d+)\"").front(), std::to_string(cells));
   const std::vector<std::string> datasets = matches(xmf, "result\\.h5:([^<]+)</DataItem>");
-  ASSERT_EQ(datasets.size(), 12u * 5); // points and four fields per frame
-  for (const std::string& dataset : datasets) {
-    const std::size_t expected =
-        static_cast<std::size_t>(cells) * (dataset == "/viz/points" ? 3 : 1);
-    EXPECT_EQ(floats(out(), dataset).size(), expected) << dataset;
+  ASSERT_EQ(datasets.size(), 12u * 6); // cells, vertices and four fields per frame
+  const std::vector<std::string> dims = matches(xmf, "Dimensions=\"([^\"]+)\"");
+  for (std::size_t k = 0; k < datasets.size(); ++k) {
+    const std::string& dataset = datasets[k];
+    const std::size_t size =
+        dataset == "/viz/cells" ? integers(out(), dataset).size() : floats(out(), dataset).size();
+    const std::size_t expected = dataset == "/viz/cells"      ? std::stoul(dims[k])
+                                 : dataset == "/viz/vertices" ? 3 * std::stoul(dims[k])
+                                                              : static_cast<std::size_t>(cells);
+    EXPECT_EQ(size, expected) << dataset;
+  }
+  EXPECT_EQ(matches(xmf, "Attribute Name=\"([^\"]+)\"").front(), "density [a_ho^-3]");
+}
+
+// The cells ParaView draws are the grid's: in memory order, each of the volume the solver gives
+// it (the divergence theorem over its faces, so their vertices must run anticlockwise seen from
+// outside), their vertices shared: on the cubic grid the (S + 1)³ corners. BCC's cells are
+// tetrahedra, cubic's and FCC's (octahedra besides tetrahedra) polyhedra.
+TEST_F(Visualisation, CellsAreTheGridsWithTheirVolumesAndSharedVertices) {
+  for (const std::string lattice : {"cubic", "fcc", "bcc", "a15"}) {
+    const std::string text = verify::replace(
+        verify::replace(kCase, "\"bcc\"", "\"" + lattice + "\""), "steps = 110", "steps = 10");
+    ASSERT_EQ(run(text, "--backend reference --force").exit_code, 0) << lattice;
+    const Grid grid = setup::prepare_run(setup::parse_case(text, "case.toml")).problem.grid;
+    const std::vector<std::int64_t> stream = integers(out(), "/viz/cells");
+    const std::vector<float> xyz = floats(out(), "/viz/vertices");
+    const auto vertex = [&](std::int64_t id) {
+      EXPECT_LT(3 * id + 2, static_cast<std::int64_t>(xyz.size()));
+      const auto k = static_cast<std::size_t>(3 * id);
+      return lattices::Vec3{xyz[k], xyz[k + 1], xyz[k + 2]};
+    };
+    const auto triangle = [&](std::int64_t a, std::int64_t b, std::int64_t c) {
+      return dot(vertex(a), cross(vertex(b), vertex(c))) / 6;
+    };
+    std::size_t at = 0;
+    for (std::int64_t i = 0; i < grid.cells(); ++i) {
+      ASSERT_LT(at, stream.size()) << lattice;
+      double volume = 0;
+      if (stream[at] == 6) { // a tetrahedron: 6 a b c d
+        const std::int64_t* v = &stream[at + 1];
+        volume = dot(vertex(v[1]) - vertex(v[0]),
+                     cross(vertex(v[2]) - vertex(v[0]), vertex(v[3]) - vertex(v[0]))) /
+                 6;
+        at += 5;
+      } else { // a polyhedron: 16 faces, then per face its count and vertices
+        ASSERT_EQ(stream[at], 16) << lattice << " cell " << i;
+        const std::int64_t faces = stream[at + 1];
+        at += 2;
+        for (std::int64_t f = 0; f < faces; ++f) {
+          const std::int64_t n = stream[at];
+          for (std::int64_t k = 2; k < n; ++k) {
+            volume += triangle(stream[at + 1], stream[at + k], stream[at + k + 1]);
+          }
+          at += static_cast<std::size_t>(n) + 1;
+        }
+      }
+      const double expected = grid.volume[static_cast<std::size_t>(i % grid.ms)];
+      ASSERT_NEAR(volume, expected, 1e-4 * expected) << lattice << " cell " << i;
+      const lattices::Vec3 centre = grid.position(i);
+      EXPECT_LT(lattices::norm(vertex(stream[at - 1]) - centre), 2 * grid.h) << lattice;
+    }
+    EXPECT_EQ(at, stream.size()) << lattice;
+    if (lattice == "cubic") {
+      const auto corners =
+          static_cast<std::size_t>((grid.size[0] + 1) * (grid.size[1] + 1) * (grid.size[2] + 1));
+      EXPECT_EQ(xyz.size(), 3 * corners);
+    }
   }
 }
 

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <functional>
 #include <numbers>
 #include <string>
 #include <vector>
@@ -164,8 +165,10 @@ struct StationaryVortex::Builder {
   /// Relaxes on a ladder of resolutions, each level's state (padded with zero modes, which nest)
   /// starting the next: far fewer iterations than a cold start at the final resolution. Adaptive:
   /// from `target`, adding modes where the highest ones still matter. Otherwise: from the default
-  /// start (where smaller) up to exactly `target`.
-  static StationaryVortex solve(const VortexParameters& p, VortexResolution target, bool adaptive);
+  /// start (where smaller) up to exactly `target`. `poll` (may be empty) is called before each
+  /// iteration and may throw to abandon the solve.
+  static StationaryVortex solve(const VortexParameters& p, VortexResolution target, bool adaptive,
+                                const std::function<void()>& poll);
 
   /// The cached profile when `file` holds one for these parameters and this discretisation that
   /// solves eq. 14; otherwise throws std::runtime_error saying why not.
@@ -173,7 +176,8 @@ struct StationaryVortex::Builder {
                                const std::string& key, VortexResolution resolution, bool adaptive);
 
   static StationaryVortex solve_or_load(const VortexParameters& p, VortexResolution resolution,
-                                        bool adaptive, const std::filesystem::path& cache_dir);
+                                        bool adaptive, const std::filesystem::path& cache_dir,
+                                        const std::function<void()>& poll);
 };
 
 } // namespace decgpe

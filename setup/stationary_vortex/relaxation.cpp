@@ -82,12 +82,87 @@ double line_search(const std::array<double, 3>& quad, const std::array<double, 5
   return 0.5 * (lo + hi);
 }
 
+/// The preconditioned residual (H₀ − e0 + σ)⁻¹ r, projected off `a`, with σ = max(max g f², 1).
+std::vector<double> preconditioned(const Discretisation& d, const std::vector<double>& r,
+                                   const std::vector<double>& a, const std::vector<double>& y,
+                                   double e0) {
+  const std::size_t size = a.size();
+  double sigma = 0.0;
+  for (std::size_t ij = 0; ij < size; ++ij) {
+    sigma = std::max(sigma, d.coupling[ij] * y[ij] * y[ij]);
+  }
+  sigma = std::max(sigma, 1.0);
+  std::vector<double> z(size);
+  for (std::size_t ij = 0; ij < size; ++ij) {
+    z[ij] = r[ij] / (d.energy[ij] - e0 + sigma);
+  }
+  const double za = dot(z, a);
+  for (std::size_t ij = 0; ij < size; ++ij) {
+    z[ij] -= za * a[ij];
+  }
+  return z;
+}
+
+/// Polak–Ribière's direction from the preconditioned residual `z` and the previous step's (none
+/// on the first), projected off `a`; steepest descent where it is not a descent direction.
+std::vector<double> search_direction(const std::vector<double>& r, const std::vector<double>& z,
+                                     const std::vector<double>& a, const std::vector<double>& r_old,
+                                     const std::vector<double>& z_old,
+                                     const std::vector<double>& p_old) {
+  const std::size_t size = a.size();
+  double beta = 0.0;
+  if (!p_old.empty()) {
+    double num = 0.0;
+    for (std::size_t ij = 0; ij < size; ++ij) {
+      num += (r[ij] - r_old[ij]) * z[ij];
+    }
+    beta = std::max(0.0, num / dot(r_old, z_old));
+  }
+  std::vector<double> p(size);
+  for (std::size_t ij = 0; ij < size; ++ij) {
+    p[ij] = -z[ij] + (beta != 0.0 ? beta * p_old[ij] : 0.0);
+  }
+  const double pa = dot(p, a);
+  for (std::size_t ij = 0; ij < size; ++ij) {
+    p[ij] -= pa * a[ij];
+  }
+  if (dot(p, r) >= 0.0) {
+    for (std::size_t ij = 0; ij < size; ++ij) {
+      p[ij] = -z[ij];
+    }
+  }
+  return p;
+}
+
+/// The angle of the step along the great circle from `a` towards the unit `ph` (nodal values `y`
+/// and `pn`): the energy there is a polynomial in cos θ and sin θ, minimised by line_search.
+double step_angle(const Discretisation& d, const std::vector<double>& a,
+                  const std::vector<double>& y, const std::vector<double>& ph,
+                  const std::vector<double>& pn) {
+  std::array<double, 3> quad{};
+  std::array<double, 5> quart{};
+  for (std::size_t ij = 0; ij < a.size(); ++ij) {
+    quad[0] += d.energy[ij] * a[ij] * a[ij];
+    quad[1] += d.energy[ij] * a[ij] * ph[ij];
+    quad[2] += d.energy[ij] * ph[ij] * ph[ij];
+    const double u = y[ij], v = pn[ij], w = d.coupling[ij];
+    quart[0] += w * u * u * u * u;
+    quart[1] += w * u * u * u * v;
+    quart[2] += w * u * u * v * v;
+    quart[3] += w * u * v * v * v;
+    quart[4] += w * v * v * v * v;
+  }
+  return line_search(quad, quart);
+}
+
 /// Minimises the GP energy over normalised states from `a` (modes) by preconditioned nonlinear
 /// conjugate gradients on the sphere (Polak–Ribière, restarted when not a descent direction). The
 /// preconditioner (H₀ + σ)⁻¹ is diagonal in the modes; σ of the order of max g f² makes it
 /// approximate the energy's Hessian both where the interaction dominates (smooth modes) and where
-/// the kinetic energy does (high modes). Returns the modes of the minimiser.
-std::vector<double> relax(const Discretisation& d, std::vector<double> a) {
+/// the kinetic energy does (high modes). Returns the modes of the minimiser. `poll` (may be empty)
+/// is called before each iteration and may throw.
+std::vector<double> relax(const Discretisation& d, std::vector<double> a,
+                          const std::function<void()>& poll) {
   const double norm_a = std::sqrt(dot(a, a));
   for (double& v : a) {
     v /= norm_a;
@@ -97,6 +172,9 @@ std::vector<double> relax(const Discretisation& d, std::vector<double> a) {
   std::vector<double> r_old, z_old, p_old;
   const std::size_t size = a.size();
   for (int it = 0;; ++it) {
+    if (poll) {
+      poll();
+    }
     if (it > 0 && it % kResyncEvery == 0) {
       const double norm = std::sqrt(dot(a, a));
       for (double& v : a) {
@@ -120,40 +198,8 @@ std::vector<double> relax(const Discretisation& d, std::vector<double> a) {
                                  " iterations)");
       }
     }
-    double sigma = 0.0;
-    for (std::size_t ij = 0; ij < size; ++ij) {
-      sigma = std::max(sigma, d.coupling[ij] * y[ij] * y[ij]);
-    }
-    sigma = std::max(sigma, 1.0);
-    std::vector<double> z(size);
-    for (std::size_t ij = 0; ij < size; ++ij) {
-      z[ij] = r[ij] / (d.energy[ij] - e0 + sigma);
-    }
-    const double za = dot(z, a);
-    for (std::size_t ij = 0; ij < size; ++ij) {
-      z[ij] -= za * a[ij];
-    }
-    double beta = 0.0;
-    if (!p_old.empty()) {
-      double num = 0.0;
-      for (std::size_t ij = 0; ij < size; ++ij) {
-        num += (r[ij] - r_old[ij]) * z[ij];
-      }
-      beta = std::max(0.0, num / dot(r_old, z_old));
-    }
-    std::vector<double> p(size);
-    for (std::size_t ij = 0; ij < size; ++ij) {
-      p[ij] = -z[ij] + (beta != 0.0 ? beta * p_old[ij] : 0.0);
-    }
-    const double pa = dot(p, a);
-    for (std::size_t ij = 0; ij < size; ++ij) {
-      p[ij] -= pa * a[ij];
-    }
-    if (dot(p, r) >= 0.0) {
-      for (std::size_t ij = 0; ij < size; ++ij) {
-        p[ij] = -z[ij];
-      }
-    }
+    std::vector<double> z = preconditioned(d, r, a, y, e0);
+    std::vector<double> p = search_direction(r, z, a, r_old, z_old, p_old);
     const double p_norm = std::sqrt(dot(p, p));
     if (p_norm == 0.0) { // already exact
       return a;
@@ -163,20 +209,7 @@ std::vector<double> relax(const Discretisation& d, std::vector<double> a) {
       ph[ij] = p[ij] / p_norm;
     }
     const std::vector<double> pn = d.to_nodal(ph);
-    std::array<double, 3> quad{};
-    std::array<double, 5> quart{};
-    for (std::size_t ij = 0; ij < size; ++ij) {
-      quad[0] += d.energy[ij] * a[ij] * a[ij];
-      quad[1] += d.energy[ij] * a[ij] * ph[ij];
-      quad[2] += d.energy[ij] * ph[ij] * ph[ij];
-      const double u = y[ij], v = pn[ij], w = d.coupling[ij];
-      quart[0] += w * u * u * u * u;
-      quart[1] += w * u * u * u * v;
-      quart[2] += w * u * u * v * v;
-      quart[3] += w * u * v * v * v;
-      quart[4] += w * v * v * v * v;
-    }
-    const double theta = line_search(quad, quart);
+    const double theta = step_angle(d, a, y, ph, pn);
     const double c = std::cos(theta), s = std::sin(theta);
     for (std::size_t ij = 0; ij < size; ++ij) {
       const double a_new = c * a[ij] + s * ph[ij];
@@ -334,7 +367,8 @@ void StationaryVortex::Builder::finish(StationaryVortex& v, const Discretisation
 }
 
 StationaryVortex StationaryVortex::Builder::solve(const VortexParameters& p,
-                                                  VortexResolution target, bool adaptive) {
+                                                  VortexResolution target, bool adaptive,
+                                                  const std::function<void()>& poll) {
   const VortexResolution start = starting_resolution(p);
   VortexResolution resolution = adaptive ? target
                                          : VortexResolution{std::min(start.radial, target.radial),
@@ -343,7 +377,8 @@ StationaryVortex StationaryVortex::Builder::solve(const VortexParameters& p,
   std::vector<double> modal;
   for (;;) {
     const Discretisation d(p, resolution);
-    std::vector<double> relaxed = relax(d, modal.empty() ? initial_modes(d, p) : std::move(modal));
+    std::vector<double> relaxed =
+        relax(d, modal.empty() ? initial_modes(d, p) : std::move(modal), poll);
     // The energy is even in the state; the ground state is the one with f ≥ 0.
     const std::vector<double> y = d.to_nodal(relaxed);
     if (*std::max_element(y.begin(), y.end()) < -*std::min_element(y.begin(), y.end())) {
@@ -444,11 +479,12 @@ StationaryVortex StationaryVortex::Builder::load(const std::filesystem::path& fi
 StationaryVortex StationaryVortex::Builder::solve_or_load(const VortexParameters& p,
                                                           VortexResolution resolution,
                                                           bool adaptive,
-                                                          const std::filesystem::path& cache_dir) {
+                                                          const std::filesystem::path& cache_dir,
+                                                          const std::function<void()>& poll) {
   check_parameters(p);
   check_resolution(resolution);
   if (cache_dir.empty()) {
-    return solve(p, resolution, adaptive);
+    return solve(p, resolution, adaptive, poll);
   }
   const std::string key =
       adaptive ? "auto"
@@ -468,7 +504,7 @@ StationaryVortex StationaryVortex::Builder::solve_or_load(const VortexParameters
       note = "ignored " + file.string() + ": " + e.what() + "; solved again and replaced it";
     }
   }
-  StationaryVortex v = solve(p, resolution, adaptive);
+  StationaryVortex v = solve(p, resolution, adaptive, poll);
   vortex_cache::write(file,
                       {p.lambda, p.g, p.kappa, key, v.resolution_.radial, v.resolution_.axial,
                        v.mu_, v.residual_, v.rho_nodes_, v.z_nodes_, v.node_values_, v.modal_});
@@ -478,15 +514,16 @@ StationaryVortex StationaryVortex::Builder::solve_or_load(const VortexParameters
 }
 
 StationaryVortex StationaryVortex::solve(const VortexParameters& parameters,
-                                         const std::filesystem::path& cache_dir) {
+                                         const std::filesystem::path& cache_dir,
+                                         const std::function<void()>& poll) {
   check_parameters(parameters);
-  return Builder::solve_or_load(parameters, starting_resolution(parameters), true, cache_dir);
+  return Builder::solve_or_load(parameters, starting_resolution(parameters), true, cache_dir, poll);
 }
 
 StationaryVortex StationaryVortex::solve(const VortexParameters& parameters,
                                          VortexResolution resolution,
                                          const std::filesystem::path& cache_dir) {
-  return Builder::solve_or_load(parameters, resolution, false, cache_dir);
+  return Builder::solve_or_load(parameters, resolution, false, cache_dir, {});
 }
 
 } // namespace decgpe

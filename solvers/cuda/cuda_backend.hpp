@@ -3,7 +3,6 @@
 // device reductions.
 
 #include "solvers/backend.hpp"
-#include "solvers/backend_registry.hpp"
 #include "solvers/halo_exchange.hpp"
 
 #include <cstdint>

@@ -59,7 +59,7 @@ Calibration calibrate(std::string_view local, const Problem& whole, MPI_Comm com
 
 bool backends_differ(std::string_view local, MPI_Comm comm) {
   const BackendEntry& entry = backend_entry(local);
-  int device = entry.memory == BackendEntry::Memory::cuda_device ? 1 : 0;
+  int device = entry.memory == MemorySpace::cuda_device ? 1 : 0;
   int lowest = device, highest = device;
   MPI_Allreduce(&device, &lowest, 1, MPI_INT, MPI_MIN, comm);
   MPI_Allreduce(&device, &highest, 1, MPI_INT, MPI_MAX, comm);

@@ -7,6 +7,7 @@
 // (the normalisation, the spectral radius and with it Δt, the run's fingerprint).
 
 #include "solvers/complex.hpp"
+#include "solvers/domain_reduction.hpp"
 #include "solvers/grid.hpp"
 #include "solvers/problem.hpp"
 
@@ -32,7 +33,8 @@ SlabRange slab_range(int rank, int ranks, int sz);
 std::vector<int> weighted_slab_sizes(int sz, std::span<const double> weights, int fewest,
                                      std::span<const int> most = {});
 
-class Decomposition {
+/// The reduction policy of solvers/ (DomainReduction) for any split over MPI ranks.
+class Decomposition final : public DomainReduction {
 public:
   /// The whole domain of Sz = `sz` slices in this one process.
   static Decomposition whole(int sz);
@@ -76,25 +78,22 @@ public:
                          static_cast<std::size_t>((last_ - first_) * slice_values));
   }
 
-  /// Σ over the whole domain of per-slice values: `owned` holds this rank's owned slices' values,
-  /// in slice order; they are added in global slice order, the same for every split.
-  double sum_slices(std::span<const double> owned) const;
+  /// Σ over the whole domain of per-slice values, in global slice order (DomainReduction).
+  double sum_slices(std::span<const double> owned) const override;
   /// Every slice's value in slice order, from each rank's owned ones (the same on every rank).
   std::vector<std::uint64_t> all_slices(std::span<const std::uint64_t> owned) const;
   /// Global slices [begin, end) of the ranks' `stored` arrays (`slice_values` values per slice),
   /// on rank 0 (empty elsewhere): a few slices, never the domain (the plane z = 0 of the analysis).
   std::vector<Complex> gather_slices(std::span<const Complex> stored, int begin, int end,
                                      std::int64_t slice_values) const;
-  double max(double mine) const;
+  double max(double mine) const override;
   /// Rank 0's value on every rank.
   std::uint64_t broadcast(std::uint64_t value) const;
   /// Waits for every rank.
   void barrier() const;
   bool all(bool mine) const;
-  /// The neighbours' owned boundary slices into the halo slice next to each end of the owned ones
-  /// of a host array of the stored slices, `slice_values` doubles each (a stencil reads no
-  /// further).
-  void exchange_halos(std::span<double> stored, std::int64_t slice_values) const;
+  /// The neighbours' owned boundary slices into this rank's halo slices (DomainReduction).
+  void exchange_halos(std::span<double> stored, std::int64_t slice_values) const override;
 
 private:
   MPI_Comm comm_ = MPI_COMM_NULL;

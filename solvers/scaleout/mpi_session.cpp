@@ -1,7 +1,9 @@
 #include "solvers/scaleout/mpi_session.hpp"
 
+#include <chrono>
 #include <cstdlib>
 #include <stdexcept>
+#include <thread>
 
 namespace decgpe::scaleout {
 
@@ -28,11 +30,33 @@ MpiSession::MpiSession(int* argc, char*** argv) {
   active_ = true;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
   MPI_Comm_size(MPI_COMM_WORLD, &size_);
+  MPI_Comm_dup(MPI_COMM_WORLD, &leave_comm_);
 }
 
 MpiSession::~MpiSession() {
   if (active_) {
+    MPI_Comm_free(&leave_comm_);
     MPI_Finalize();
+  }
+}
+
+bool MpiSession::all_leave_within(double seconds) const {
+  if (!active_ || size_ == 1) {
+    return true;
+  }
+  MPI_Request request = MPI_REQUEST_NULL;
+  MPI_Ibarrier(leave_comm_, &request);
+  const auto end = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+  for (;;) {
+    int done = 0;
+    MPI_Test(&request, &done, MPI_STATUS_IGNORE);
+    if (done != 0) {
+      return true;
+    }
+    if (std::chrono::steady_clock::now() >= end) {
+      return false; // abort() follows, which ends the pending barrier with the job
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
 }
 

@@ -20,8 +20,15 @@ public:
   int size() const { return size_; }
   /// Ends every rank with `code`: for an error seen by some ranks only, so that none waits forever.
   [[noreturn]] void abort(int code) const;
+  /// Whether every rank has called this within `seconds` (an error or a stop that each saw, so
+  /// that each may return its exit code and MPI finalise cleanly, without abort(): mpirun -q then
+  /// adds nothing to the run's line). False where a rank has not (it failed alone, or waits in a
+  /// collective): then call abort(). Apart from the ranks' other communication (a communicator of
+  /// its own), so it may be called wherever a rank stands.
+  bool all_leave_within(double seconds) const;
 
 private:
+  MPI_Comm leave_comm_ = MPI_COMM_NULL;
   bool active_ = false;
   int rank_ = 0;
   int size_ = 1;

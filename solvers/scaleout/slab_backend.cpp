@@ -89,7 +89,7 @@ public:
     const int below = lower >= 0 ? lower : MPI_PROC_NULL,
               above = upper >= 0 ? upper : MPI_PROC_NULL;
     bind_device(entry.name, comm_);
-    if (entry.memory == BackendEntry::Memory::cuda_device) {
+    if (entry.memory == MemorySpace::cuda_device) {
 #if DECGPE_HAVE_CUDA
       // NCCL when every rank is a GPU rank; beside host ranks, MPI through pinned host buffers.
       if (backends_differ(entry.name, comm_)) {
@@ -223,7 +223,7 @@ private:
 
 void bind_device(std::string_view local, MPI_Comm comm) {
   const int on_node = node_local_rank(comm); // collective: every rank asks, whatever its backend
-  if (backend_entry(local).memory != BackendEntry::Memory::cuda_device) {
+  if (backend_entry(local).memory != MemorySpace::cuda_device) {
     return;
   }
 #if DECGPE_HAVE_CUDA

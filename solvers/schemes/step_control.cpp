@@ -1,6 +1,6 @@
 #include "solvers/schemes/step_control.hpp"
 
-#include "solvers/integrator.hpp"
+#include "solvers/errors.hpp"
 
 #include <algorithm>
 #include <cmath>

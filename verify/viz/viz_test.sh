@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # ctest viz_paraview_opens_results: runs decgpe on verify/viz/vortex.toml, then opens the results' XDMF sidecar in
-# ParaView's pvpython (rendering into a private Xvfb) and checks it (render_snapshot.py). The PNG stays in WORKDIR.
+# ParaView's pvpython (rendering into a private Xvfb) and checks it (render_snapshot.py): the cells, a slice, the
+# iso-surface and a volume rendering; the PNGs (vortex-slice.png, vortex-isosurface.png, vortex-volume.png) stay in
+# WORKDIR.
 # With LAUNCHER (an mpiexec command line), decgpe runs over its ranks: the results join the ranks' parts as virtual
 # datasets, which ParaView's HDF5 must read through the sidecar like any other.
 #
@@ -32,5 +34,5 @@ for _ in $(seq 300); do
 done
 [ -s "$display_file" ] || { echo "viz: Xvfb named no display within 30 s:"; cat "$xvfb_log"; exit 1; }
 DISPLAY=:$(tr -d '[:space:]' <"$display_file") pvpython "$here/render_snapshot.py" "$work/vortex.xmf" \
-  "$work/vortex-density.png" ||
+  "$work/vortex" ||
   { status=$?; echo "viz: pvpython failed ($status); Xvfb's log:"; cat "$xvfb_log"; exit "$status"; }
