@@ -140,7 +140,7 @@ VortexLine trace(const PrimalEdges& primal, const std::vector<Strand>& strands,
         if (!primal.interior(v)) {
           return LineEnd::boundary;
         }
-        return balanced ? LineEnd::junction : LineEnd::floor;
+        return balanced ? LineEnd::junction : LineEnd::region;
       };
       line.ends = {end(strands[first].tail, pairing.tail_balanced[first]),
                    end(strands[s].head, pairing.head_balanced[s])};

@@ -7,9 +7,9 @@
 // A line has one charge. Where several lines meet at a vertex, each incoming edge (in edge-id
 // order) continues along the first unused outgoing edge of the same charge (in edge-id order); an
 // edge left without a partner ends its line there. Inside the domain that happens where charges
-// change (a charge-κ line splitting into lines of smaller charge): a junction; or, under a density
-// floor (solvers/vortex_flux.hpp), where the vertex's measured fluxes do not sum to zero because
-// some of its flux runs through rings below the floor: the line ends at the floor.
+// change (a charge-κ line splitting into lines of smaller charge): a junction; or, in a region of
+// the domain (solvers/vortex_flux.hpp), where the vertex's measured fluxes do not sum to zero
+// because some of its flux runs through rings that leave the region: the line ends at the region.
 
 #include "lattices/edge_rings.hpp"
 #include "solvers/grid.hpp"
@@ -33,8 +33,8 @@ struct Vertex {
 
 /// How an open line ends: where the domain's measured region ends; at a vertex inside it where
 /// the charges in and out differ but balance (a junction); or at one whose measured fluxes do not
-/// balance, the rest running below the density floor.
-enum class LineEnd { boundary, junction, floor };
+/// balance, the rest running through rings outside the region measured.
+enum class LineEnd { boundary, junction, region };
 
 struct VortexLine {
   std::vector<lattices::Vec3> points; ///< primal vertices, physical units; a closed line's first

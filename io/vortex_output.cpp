@@ -38,7 +38,7 @@ void write_sample(ResultsFile& f, const VortexSample& s) {
   f.write(group + "/closed", closed);
   f.write(group + "/ends", ends);
   f.attribute_of(group + "/ends", "meaning",
-                 std::string("0: the boundary, 1: a junction, 2: the density floor"));
+                 std::string("0: the boundary, 1: a junction, 2: the edge of the region measured"));
   f.attribute_of(group, "t", s.t);
 }
 
@@ -99,7 +99,7 @@ VortexSample read_sample(const InputFile& f, const std::string& name) {
     line.closed = closed[k] != 0;
     for (std::size_t e = 0; e < 2; ++e) {
       const std::int64_t code = ends[2 * k + e];
-      if (code < 0 || code > static_cast<std::int64_t>(LineEnd::floor)) {
+      if (code < 0 || code > static_cast<std::int64_t>(LineEnd::region)) {
         throw std::runtime_error(group + "/ends holds " + std::to_string(code) +
                                  ", not an end's code (0, 1 or 2)");
       }

@@ -253,7 +253,6 @@ void finish(RunSetup& run, double mu, const StateSampler& state,
   run.schedule.snapshot_every = config.snapshot_every;
   run.schedule.spectrum_every = config.spectrum_every;
   run.schedule.vortex_lines_every = config.vortex_lines_every;
-  run.vortex_density_floor = config.vortex_density_floor * max_density(run, psi0);
   run.schedule.checkpoint_every = config.checkpoint_every;
   run.schedule.stop_when_error_exceeds = config.stop_when_error_exceeds.value_or(0.0);
   if (config.start == "paper" && !config.lattice_stationary) {
@@ -322,6 +321,13 @@ double requested_step(const RunSetup& run, const SchemeEntry& scheme) {
 }
 
 } // namespace
+
+double vortex_potential_cut(const RunSetup& run) {
+  if (run.config.vortex_region == "domain") {
+    return kEveryRing;
+  }
+  return run.config.vortex_region_margin * run.mu;
+}
 
 void choose_step(RunSetup& run, std::span<const Complex> psi0) {
   const CaseConfig& config = run.config;

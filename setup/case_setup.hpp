@@ -60,8 +60,6 @@ struct RunSetup {
   double dt = 0.0; ///< the time step (an adaptive run's longest)
   /// An adaptive run's step control (config.adaptive), its density floor made absolute.
   AdaptiveSettings adaptive;
-  /// config.vortex_density_floor made absolute (|ψ|², of ψ⁰ normalised).
-  double vortex_density_floor = 0.0;
   SpectrumEstimate spectrum; ///< ρ(M(ψ⁰)) and how it was obtained
   /// The scheme's limit: an explicit scheme's stability limit (its factor / ω), a split scheme's
   /// limit for dynamics π / λ_max(½L).
@@ -94,6 +92,11 @@ using BeforeAllocating = std::function<void(std::int64_t cells)>;
 /// trap and g) and before the slabs are cut: the calibration whose rates size them, or none for
 /// even slabs (solvers/scaleout/calibration.hpp). Collective.
 using SlabBalance = std::function<std::optional<scaleout::Calibration>(const Problem& whole)>;
+
+/// V_cut of the vortex lines' region (config.vortex_region): the margin times run.mu for the
+/// condensate, +∞ for the whole domain (solvers/vortex_flux.hpp). Read once μ is final (a state
+/// solved on the backend replaces it).
+double vortex_potential_cut(const RunSetup& run);
 
 /// The scheme's limit from the spectrum of M(ψ⁰), then Δt and the step count (run.spectrum,
 /// limit, eq11_bound, dt, schedule.steps, adaptive): prepare_run's, again once ψ⁰ is replaced by

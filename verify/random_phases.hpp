@@ -1,6 +1,6 @@
 #pragma once
 // A field of unit amplitude and uniformly random phases: vortex lines through every part of the
-// domain, for the detector's conservation and backend-equivalence tests; and the same in a bump.
+// domain, for the detector's conservation and backend-equivalence tests.
 
 #include "solvers/complex.hpp"
 #include "solvers/grid.hpp"
@@ -21,18 +21,6 @@ inline std::vector<Complex> random_phases(const Grid& g, std::uint64_t seed = 33
   for (Complex& v : psi) {
     const double theta = 2.0 * std::numbers::pi * static_cast<double>(rng() >> 11) * 0x1.0p-53;
     v = {std::cos(theta), std::sin(theta)};
-  }
-  return psi;
-}
-
-/// random_phases times e^{−|r|²/4}: a condensate-like bump whose rings fall below any density
-/// floor > 0 somewhere, for the floor's tests.
-inline std::vector<Complex> random_phases_in_a_bump(const Grid& g, std::uint64_t seed = 33) {
-  std::vector<Complex> psi = random_phases(g, seed);
-  for (std::int64_t i = 0; i < g.cells(); ++i) {
-    const lattices::Vec3 r = g.position(i);
-    psi[static_cast<std::size_t>(i)] =
-        std::exp(-(r.x * r.x + r.y * r.y + r.z * r.z) / 4.0) * psi[static_cast<std::size_t>(i)];
   }
   return psi;
 }

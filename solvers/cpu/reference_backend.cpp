@@ -117,10 +117,10 @@ public:
     return StepMaxima::from(maxima);
   }
 
-  std::vector<PiercedEdge> vortex_flux(VectorId psi, double density_floor) override {
+  std::vector<PiercedEdge> vortex_flux(VectorId psi, double potential_cut) override {
     std::vector<PiercedEdge> pierced;
-    pierced_edges(p_.grid, rings_, vectors_[psi], p_.grid.owned_begin, p_.grid.owned_end,
-                  density_floor, pierced);
+    pierced_edges(p_, rings_, vectors_[psi], p_.grid.owned_begin, p_.grid.owned_end, potential_cut,
+                  pierced);
     return pierced;
   }
 
