@@ -66,11 +66,17 @@ struct Strand {
   int charge;
 };
 
-/// next[s]: the strand that continues s at its head (−1: none), by the rule of the header. The
-/// strands' ends sorted by vertex (heads before tails, each in strand order, i.e. edge-id order)
-/// group each vertex's ins and outs (a map of vertices: 15-25% slower over a random field's 870k
-/// pierced edges; a turbulent state on a GPU-sized grid has millions a sample).
-std::vector<int> pair_at_vertices(const std::vector<Strand>& strands) {
+/// How the strands continue: next[s] the strand that continues s at its head (−1: none), by the
+/// rule of the header; and whether the charges in and out balance at each strand's head and tail.
+struct Pairing {
+  std::vector<int> next;
+  std::vector<bool> head_balanced, tail_balanced;
+};
+
+/// The strands' ends sorted by vertex (heads before tails, each in strand order, i.e. edge-id
+/// order) group each vertex's ins and outs (a map of vertices: 15-25% slower over a random field's
+/// 870k pierced edges; a turbulent state on a GPU-sized grid has millions a sample).
+Pairing pair_at_vertices(const std::vector<Strand>& strands) {
   struct End {
     Vertex vertex;
     bool tail; // false: the strand comes in here (its head); true: it leaves (its tail)
@@ -84,12 +90,20 @@ std::vector<int> pair_at_vertices(const std::vector<Strand>& strands) {
     ends.push_back({strands[s].tail, true, s});
   }
   std::sort(ends.begin(), ends.end());
-  std::vector<int> next(strands.size(), -1);
+  Pairing p{std::vector<int>(strands.size(), -1), std::vector<bool>(strands.size()),
+            std::vector<bool>(strands.size())};
+  std::vector<int>& next = p.next;
   for (std::size_t at = 0; at < ends.size();) {
     std::size_t outs = at, last = at;
+    int net = 0;
     while (last < ends.size() && ends[last].vertex == ends[at].vertex) {
       outs += ends[last].tail ? 0 : 1;
+      net +=
+          ends[last].tail ? -strands[ends[last].strand].charge : strands[ends[last].strand].charge;
       ++last;
+    }
+    for (std::size_t k = at; k < last; ++k) {
+      (ends[k].tail ? p.tail_balanced : p.head_balanced)[ends[k].strand] = net == 0;
     }
     for (std::size_t in = at; in < outs; ++in) {
       const int s = ends[in].strand;
@@ -102,12 +116,13 @@ std::vector<int> pair_at_vertices(const std::vector<Strand>& strands) {
     }
     at = last;
   }
-  return next;
+  return p;
 }
 
 /// The line of the strands from `first` along next, marking them used.
 VortexLine trace(const PrimalEdges& primal, const std::vector<Strand>& strands,
-                 const std::vector<int>& next, int first, std::vector<bool>& used) {
+                 const Pairing& pairing, int first, std::vector<bool>& used) {
+  const std::vector<int>& next = pairing.next;
   VortexLine line;
   line.charge = strands[first].charge;
   line.points.push_back(primal.position(strands[first].tail));
@@ -121,10 +136,14 @@ VortexLine trace(const PrimalEdges& primal, const std::vector<Strand>& strands,
     }
     line.points.push_back(primal.position(strands[s].head));
     if (n < 0) {
-      const auto end = [&](const Vertex& v) {
-        return primal.interior(v) ? LineEnd::junction : LineEnd::boundary;
+      const auto end = [&](const Vertex& v, bool balanced) {
+        if (!primal.interior(v)) {
+          return LineEnd::boundary;
+        }
+        return balanced ? LineEnd::junction : LineEnd::region;
       };
-      line.ends = {end(strands[first].tail), end(strands[s].head)};
+      line.ends = {end(strands[first].tail, pairing.tail_balanced[first]),
+                   end(strands[s].head, pairing.head_balanced[s])};
       return line;
     }
     s = n;
@@ -140,9 +159,9 @@ std::vector<VortexLine> vortex_lines(const PrimalEdges& primal,
     const Vertex a = primal.from(p.edge), b = primal.to(p.edge);
     strands.push_back(p.flux > 0 ? Strand{a, b, p.flux} : Strand{b, a, -p.flux});
   }
-  const std::vector<int> next = pair_at_vertices(strands);
+  const Pairing pairing = pair_at_vertices(strands);
   std::vector<bool> continued(strands.size(), false), used(strands.size(), false);
-  for (const int n : next) {
+  for (const int n : pairing.next) {
     if (n >= 0) {
       continued[static_cast<std::size_t>(n)] = true;
     }
@@ -150,12 +169,12 @@ std::vector<VortexLine> vortex_lines(const PrimalEdges& primal,
   std::vector<VortexLine> lines;
   for (int s = 0; s < static_cast<int>(strands.size()); ++s) {
     if (!continued[s]) {
-      lines.push_back(trace(primal, strands, next, s, used));
+      lines.push_back(trace(primal, strands, pairing, s, used));
     }
   }
   for (int s = 0; s < static_cast<int>(strands.size()); ++s) {
     if (!used[s]) {
-      lines.push_back(trace(primal, strands, next, s, used));
+      lines.push_back(trace(primal, strands, pairing, s, used));
     }
   }
   return lines;

@@ -6,8 +6,10 @@
 //
 // A line has one charge. Where several lines meet at a vertex, each incoming edge (in edge-id
 // order) continues along the first unused outgoing edge of the same charge (in edge-id order); an
-// edge left without a partner ends its line there. Inside the domain that happens only where
-// charges change (a charge-κ line splitting into lines of smaller charge): a junction.
+// edge left without a partner ends its line there. Inside the domain that happens where charges
+// change (a charge-κ line splitting into lines of smaller charge): a junction; or, in a region of
+// the domain (solvers/vortex_flux.hpp), where the vertex's measured fluxes do not sum to zero
+// because some of its flux runs through rings that leave the region: the line ends at the region.
 
 #include "lattices/edge_rings.hpp"
 #include "solvers/grid.hpp"
@@ -29,9 +31,10 @@ struct Vertex {
   auto operator<=>(const Vertex&) const = default;
 };
 
-/// How an open line ends: where the measured region ends, or at a vertex inside it where the
-/// charges in and out differ.
-enum class LineEnd { boundary, junction };
+/// How an open line ends: where the domain's measured region ends; at a vertex inside it where
+/// the charges in and out differ but balance (a junction); or at one whose measured fluxes do not
+/// balance, the rest running through rings outside the region measured.
+enum class LineEnd { boundary, junction, region };
 
 struct VortexLine {
   std::vector<lattices::Vec3> points; ///< primal vertices, physical units; a closed line's first

@@ -166,6 +166,12 @@ void write_time_stepping(ResultsFile& f, const setup::RunSetup& run) {
   }
   f.attribute("diagnostics_every", static_cast<std::int64_t>(run.schedule.diagnostics_every));
   f.attribute("snapshot_every", static_cast<std::int64_t>(run.schedule.snapshot_every));
+  if (run.schedule.vortex_lines_every > 0) {
+    f.attribute("vortex_lines_every", static_cast<std::int64_t>(run.schedule.vortex_lines_every));
+    f.attribute("vortex_region", c.vortex_region);
+    f.attribute("vortex_region_margin", c.vortex_region_margin);
+    f.attribute("vortex_potential_cut", setup::vortex_potential_cut(run)); // +inf: the domain
+  }
   f.attribute("operations_per_time", run.operations_per_time);
 }
 

@@ -3,6 +3,7 @@
 #include "io/results.hpp"
 
 #include <algorithm>
+#include <stdexcept>
 #include <string>
 
 namespace decgpe::io {
@@ -26,7 +27,7 @@ void write_sample(ResultsFile& f, const VortexSample& s) {
     charges.push_back(line.charge);
     closed.push_back(line.closed ? 1 : 0);
     for (const LineEnd end : line.ends) {
-      ends.push_back(!line.closed && end == LineEnd::junction ? 1 : 0);
+      ends.push_back(line.closed ? 0 : static_cast<std::int64_t>(end));
     }
   }
   const std::string group = kRoot + snapshot_name(s.step);
@@ -36,6 +37,8 @@ void write_sample(ResultsFile& f, const VortexSample& s) {
   f.write(group + "/charges", charges);
   f.write(group + "/closed", closed);
   f.write(group + "/ends", ends);
+  f.attribute_of(group + "/ends", "meaning",
+                 std::string("0: the boundary, 1: a junction, 2: the edge of the region measured"));
   f.attribute_of(group, "t", s.t);
 }
 
@@ -95,7 +98,12 @@ VortexSample read_sample(const InputFile& f, const std::string& name) {
     line.charge = static_cast<int>(charges[k]);
     line.closed = closed[k] != 0;
     for (std::size_t e = 0; e < 2; ++e) {
-      line.ends[e] = ends[2 * k + e] != 0 ? LineEnd::junction : LineEnd::boundary;
+      const std::int64_t code = ends[2 * k + e];
+      if (code < 0 || code > static_cast<std::int64_t>(LineEnd::region)) {
+        throw std::runtime_error(group + "/ends holds " + std::to_string(code) +
+                                 ", not an end's code (0, 1 or 2)");
+      }
+      line.ends[e] = static_cast<LineEnd>(code);
     }
     s.lines.push_back(std::move(line));
   }

@@ -1,11 +1,11 @@
 #pragma once
 // The vortex lines of a run in its results and checkpoints (docs/cases.md, "Vortex lines"): per
 // sample /vortex_lines/<step> {points (n × 3, a_ho), offsets (lines + 1: line k is points
-// [offsets[k], offsets[k + 1])), charges, closed, ends (lines × 2: 0 the boundary, 1 a junction;
-// 0 0 for a closed line)} with its time as attribute t; /vortex_lines/series {step, t, lines,
-// total_length, largest_charge, net_flux_z0}; /vortex_lines/events {step, after_step, t, kind}.
-// Only the samples are read back: the series and the events are functions of them, so a resumed
-// run writes them as the uninterrupted run does.
+// [offsets[k], offsets[k + 1])), charges, closed, ends (lines × 2: analysis::LineEnd's code, 0 the
+// boundary, 1 a junction, 2 the region's edge; 0 0 for a closed line)} with its time as attribute
+// t; /vortex_lines/series {step, t, lines, total_length, largest_charge, net_flux_z0};
+// /vortex_lines/events {step, after_step, t, kind}. Only the samples are read back: the series and
+// the events are functions of them, so a resumed run writes them as the uninterrupted run does.
 
 #include "analysis/vortex_events.hpp"
 #include "hdf5/hdf5_file.hpp"

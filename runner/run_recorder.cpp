@@ -97,7 +97,7 @@ void Recorder::on_probe(long step, double t, Scheme& scheme) {
 }
 
 void Recorder::on_vortex_lines(long step, double t, Scheme& scheme) {
-  const std::vector<PiercedEdge> pierced = scheme.vortex_flux();
+  const std::vector<PiercedEdge> pierced = scheme.vortex_flux(settings_.vortex_potential_cut);
   if (root()) {
     state_.series.vortex_lines.push_back({step, t, analysis::vortex_lines(*primal_, pierced)});
   }

@@ -28,6 +28,7 @@ struct RecorderSettings {
   const scaleout::Decomposition* layout = nullptr; ///< this process's slices of the domain
   std::span<const Complex> initial; ///< ψ⁰ on this process's cells, what the probes compare with
   bool vortex_lines = false;        ///< the schedule samples the vortex lines
+  double vortex_potential_cut = 0.0; ///< the rings measured: V < this (Backend::vortex_flux)
 };
 
 class Recorder final : public RunObserver {

@@ -267,7 +267,8 @@ private:
     recorder_.emplace(RecorderSettings{file_ ? &*file_ : nullptr, &*results_, o_.quiet, checkpoint_,
                                        config_.checkpoint_minutes, o_.max_hours * 3600.0,
                                        process_start_, &mpi_, &setup_.layout, setup_.current,
-                                       setup_.schedule.vortex_lines_every > 0},
+                                       setup_.schedule.vortex_lines_every > 0,
+                                       setup::vortex_potential_cut(setup_)},
                       setup_.problem.grid, run_state(setup_, *scheme_, who_, std::move(resumed_)));
     if (from_.step > 0) {
       scheme_->resume(recorder_->levels(), setup_.current);

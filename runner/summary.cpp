@@ -93,10 +93,14 @@ void report_vortex_lines(std::span<const io::VortexSample> samples) {
     return;
   }
   const analysis::LineSummary last = analysis::summarise(samples.back().lines);
+  std::size_t points = 0; // what the host assembled: the lines' cost (docs/gpu.md)
+  for (const analysis::VortexLine& line : samples.back().lines) {
+    points += line.points.size();
+  }
   std::printf("vortex lines at t = %.4g: %d (largest charge %d, length %.4g, net flux through "
-              "z = 0 %d)",
+              "z = 0 %d, %zu points)",
               samples.back().t, last.lines, last.largest_charge, last.total_length,
-              last.net_flux_z0);
+              last.net_flux_z0, points);
   const std::vector<io::VortexEvent> events = io::vortex_events(samples);
   const auto separation =
       std::ranges::find(events, analysis::LineEvent::separation, &io::VortexEvent::kind);

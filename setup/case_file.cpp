@@ -572,6 +572,13 @@ void read_scaleout(const Section& s, CaseConfig& c) {
 void read_analysis(const Section& a, CaseConfig& c) {
   a.allow_only_schema_keys();
   c.vortex_lines_every = a.integer("vortex_lines_every").value_or(c.vortex_lines_every);
+  c.vortex_region = a.string("vortex_region").value_or(c.vortex_region);
+  c.vortex_region_margin = a.number("vortex_region_margin").value_or(c.vortex_region_margin);
+  if (c.vortex_region == "condensate" && c.initial_kind == "file") {
+    a.fail("key '" + a.path("vortex_region") +
+           "' = 'condensate' needs the chemical potential of a vortex kind's state; kind 'file' "
+           "has none: set 'domain'");
+  }
 }
 
 void read_output(const Section& o, CaseConfig& c) {
@@ -611,6 +618,9 @@ CaseConfig parse_case(std::string_view toml, std::string_view source, const fs::
   }
   read_time(top.required(&Section::section, "time"), c);
   read_initial(top.required(&Section::section, "initial"), c, base_dir);
+  if (c.initial_kind == "file") {
+    c.vortex_region = "domain"; // no μ to cut at
+  }
   if (const std::optional<Section> analysis = top.section("analysis")) {
     read_analysis(*analysis, c);
   }

@@ -101,6 +101,11 @@ struct CaseConfig {
   long snapshot_every = 0;        ///< 0: no snapshots, else ≥ 1
   long spectrum_every = 0;        ///< 0: no host probes, else ≥ 1 (solvers/host_probe.hpp)
   long vortex_lines_every = 0;    ///< [analysis]; 0: no vortex lines, else ≥ 1
+  /// [analysis]; where the lines are measured: "condensate", the rings whose cells all have
+  /// V < vortex_region_margin · μ; "domain", every ring. Default: the condensate when ψ⁰ has a μ
+  /// (every initial.kind but "file").
+  std::string vortex_region = "condensate";
+  double vortex_region_margin = 1.0; ///< [analysis]; > 0
   /// Adaptive steps (solvers/schemes/step_control.hpp), with end_time: dt (or dt_fraction) is
   /// then the longest step. The split schemes follow the phase criterion, RK4 step doubling.
   bool adaptive = false;

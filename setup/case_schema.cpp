@@ -329,6 +329,16 @@ std::vector<CaseKey> analysis_output_tuning_keys() {
        "Steps between samples of the vortex lines (0: none): the edges ψ's phase winds around, "
        "found on the run's backend, joined into lines in `/vortex_lines` with their series and "
        "events, and a ParaView sidecar `<results>.lines.xmf`; also at step 0 and at the end."},
+      {"analysis.vortex_region", KeyType::string, "—", "\"condensate\"",
+       one_of({"condensate", "domain"}),
+       "Where the vortex lines are measured. \"condensate\": only rings about the primal edges "
+       "all of whose cells have V < `vortex_region_margin` · μ (μ of ψ⁰'s state, the run's "
+       "chemical potential): lines end where they leave it (an end of kind 2, the region) "
+       "instead of filling the round-off outside the condensate with random windings. "
+       "\"domain\": every ring, the exact detector of the whole domain, and the default with "
+       "`initial.kind = \"file\"` (no μ) (docs/cases.md, \"Vortex lines\")."},
+      {"analysis.vortex_region_margin", KeyType::number, "— (of μ)", "1.0", above(0),
+       "The condensate's region is V < this · μ (with `vortex_region = \"condensate\"`)."},
       {"output.checkpoint_every", KeyType::integer, "steps", "0", at_least(0),
        "Steps between checkpoints (0: none by steps; a stopped run writes one anyway)."},
       {"output.checkpoint_minutes", KeyType::number, "minutes", "0.0", at_least(0),

@@ -322,6 +322,13 @@ double requested_step(const RunSetup& run, const SchemeEntry& scheme) {
 
 } // namespace
 
+double vortex_potential_cut(const RunSetup& run) {
+  if (run.config.vortex_region == "domain") {
+    return kEveryRing;
+  }
+  return run.config.vortex_region_margin * run.mu;
+}
+
 void choose_step(RunSetup& run, std::span<const Complex> psi0) {
   const CaseConfig& config = run.config;
   const Problem& p = run.problem;

@@ -93,6 +93,11 @@ using BeforeAllocating = std::function<void(std::int64_t cells)>;
 /// even slabs (solvers/scaleout/calibration.hpp). Collective.
 using SlabBalance = std::function<std::optional<scaleout::Calibration>(const Problem& whole)>;
 
+/// V_cut of the vortex lines' region (config.vortex_region): the margin times run.mu for the
+/// condensate, +∞ for the whole domain (solvers/vortex_flux.hpp). Read once μ is final (a state
+/// solved on the backend replaces it).
+double vortex_potential_cut(const RunSetup& run);
+
 /// The scheme's limit from the spectrum of M(ψ⁰), then Δt and the step count (run.spectrum,
 /// limit, eq11_bound, dt, schedule.steps, adaptive): prepare_run's, again once ψ⁰ is replaced by
 /// a state solved on the backend. Refuses (one line) a step that is not finite and positive, at or

@@ -155,9 +155,10 @@ public:
   virtual StepMaxima step_maxima(VectorId x, VectorId y, double density_floor) = 0;
 
   /// The edges ψ = `psi` pierces (solvers/vortex_flux.hpp): those of the owned instances whose ring
-  /// lies in the domain and whose flux is not zero, sorted by edge id; only they reach the host. A
-  /// slab backend gathers every rank's, so each rank holds the whole domain's list.
-  virtual std::vector<PiercedEdge> vortex_flux(VectorId psi) = 0;
+  /// lies in the domain, whose ring cells all have V < potential_cut (kEveryRing: every ring) and
+  /// whose flux is not zero, sorted by edge id; only they reach the host. A slab backend gathers
+  /// every rank's, so each rank holds the whole domain's list.
+  virtual std::vector<PiercedEdge> vortex_flux(VectorId psi, double potential_cut) = 0;
 
   /// The tunables it runs with, each as "value (where it came from)", for the results: they change
   /// its speed, never its results (BackendTuning).

@@ -24,6 +24,15 @@ struct Potential {
     const lattices::Vec3 r = grid.position(i);
     return harmonic_potential(r.x, r.y, r.z, lambda);
   }
+  /// V at cell l of instance (sx, sy, local sz), stored index i: what the backends step with.
+  double at(const Grid& grid, std::int64_t sx, std::int64_t sy, std::int64_t sz, int l,
+            std::int64_t i) const {
+    if (kind == Kind::tabulated) {
+      return values[static_cast<std::size_t>(i)];
+    }
+    const lattices::Vec3 r = grid.position(sx, sy, sz, l);
+    return harmonic_potential(r.x, r.y, r.z, lambda);
+  }
 };
 
 struct Problem {

@@ -2,6 +2,7 @@
 
 #include "lattices/edge_rings.hpp"
 #include "solvers/grid.hpp"
+#include "solvers/problem.hpp"
 
 namespace decgpe {
 
@@ -23,8 +24,20 @@ RingGrid ring_grid(const Grid& grid) {
   return {grid.size[0], grid.size[1], grid.size[2], grid.z_offset, grid.global_z, grid.ms};
 }
 
-void pierced_edges(const Grid& grid, const RingTable& rings, const Complex* psi, int z_begin,
-                   int z_end, std::vector<PiercedEdge>& out) {
+namespace {
+
+/// The cells with V < cut: V as the CPU backends step with it (Potential::at).
+struct BelowCut {
+  const Problem* problem;
+  double cut;
+  bool operator()(const RingEntry& r, int sx, int sy, int sz, std::int64_t j) const {
+    return problem->potential.at(problem->grid, sx + r.dx, sy + r.dy, sz + r.dz, r.cell, j) < cut;
+  }
+};
+
+template <class Region>
+void pierced_in(const Grid& grid, const RingTable& rings, const Complex* psi, int z_begin,
+                int z_end, const Region& region, std::vector<PiercedEdge>& out) {
   const RingGrid g = ring_grid(grid);
   const int edges = rings.edges();
   for (int sz = z_begin; sz < z_end; ++sz) {
@@ -35,13 +48,25 @@ void pierced_edges(const Grid& grid, const RingTable& rings, const Complex* psi,
         for (int e = 0; e < edges; ++e) {
           int flux = 0;
           const RingEntry* ring = rings.entries.data() + rings.begin[e];
-          if (edge_flux(g, ring, rings.begin[e + 1] - rings.begin[e], psi, sx, sy, sz, flux) &&
+          if (edge_flux(g, ring, rings.begin[e + 1] - rings.begin[e], psi, sx, sy, sz, region,
+                        flux) &&
               flux != 0) {
             out.push_back({instance * edges + e, flux});
           }
         }
       }
     }
+  }
+}
+
+} // namespace
+
+void pierced_edges(const Problem& problem, const RingTable& rings, const Complex* psi, int z_begin,
+                   int z_end, double potential_cut, std::vector<PiercedEdge>& out) {
+  if (potential_cut == kEveryRing) {
+    pierced_in(problem.grid, rings, psi, z_begin, z_end, EveryRing{}, out);
+  } else {
+    pierced_in(problem.grid, rings, psi, z_begin, z_end, BelowCut{&problem, potential_cut}, out);
   }
 }
 

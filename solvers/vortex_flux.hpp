@@ -11,15 +11,24 @@
 // - wrap() into (−π, π] is not odd at ±π (an exactly antipodal pair): each pair of face
 //   neighbours is wrapped from its lower cell index to its higher one, and the reverse step is the
 //   negative of that, so the fluxes of a vertex's edges sum to zero exactly.
+//
+// One choice a run may make ([analysis] vortex_region): a ring is measured only when every cell
+// of it lies in a region, as if the rest lay outside the domain. The lines a user wants are in
+// the condensate; outside it |ψ| falls to round-off (or to the noise a run leaves there) and its
+// phase winds at random about nearly every edge. The condensate's region is the trap's: V < a cut
+// (setup::vortex_potential_cut, a margin times μ), V computed as the stepping kernels compute it,
+// so every backend keeps the same rings; EveryRing measures every ring.
 
 #include "solvers/complex.hpp"
 
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 namespace decgpe {
 
 struct Grid;
+struct Problem;
 
 /// An edge whose flux is not zero: its id in the whole domain, e + E·((gz·Sy + sy)·Sx + sx) for
 /// edge e (of E per structure) of instance (sx, sy, global gz), and the flux, signed along it.
@@ -94,19 +103,27 @@ DECGPE_HD int step_turns(Complex psi_i, std::int64_t i, Complex psi_j, std::int6
   return i < j ? wrap_turns(psi_i, psi_j) : -wrap_turns(psi_j, psi_i);
 }
 
+/// The region of every ring: the whole domain. A region is asked of each ring cell `r` of an
+/// edge of instance (sx, sy, local sz), stored index j, whether the cell lies in it.
+struct EveryRing {
+  DECGPE_HD bool operator()(const RingEntry&, int, int, int, std::int64_t) const { return true; }
+};
+
 /// The flux through the edge whose ring is ring[0..count) in instance (sx, sy, local sz); false
-/// when a ring cell lies outside the domain (the edge is not measured).
+/// when a ring cell lies outside the domain or outside `region` (the edge is not measured; ψ is
+/// not read past the first such cell).
+template <class Region>
 DECGPE_HD bool edge_flux(const RingGrid& g, const RingEntry* ring, int count, const Complex* psi,
-                         int sx, int sy, int sz, int& flux) {
+                         int sx, int sy, int sz, const Region& region, int& flux) {
   std::int64_t first = 0;
-  if (!ring_cell(g, ring[0], sx, sy, sz, first)) {
+  if (!ring_cell(g, ring[0], sx, sy, sz, first) || !region(ring[0], sx, sy, sz, first)) {
     return false;
   }
   std::int64_t i = first;
   int turns = 0;
   for (int k = 1; k <= count; ++k) {
     std::int64_t j = first;
-    if (k < count && !ring_cell(g, ring[k], sx, sy, sz, j)) {
+    if (k < count && !(ring_cell(g, ring[k], sx, sy, sz, j) && region(ring[k], sx, sy, sz, j))) {
       return false;
     }
     turns += step_turns(psi[i], i, psi[j], j);
@@ -116,9 +133,13 @@ DECGPE_HD bool edge_flux(const RingGrid& g, const RingEntry* ring, int count, co
   return true;
 }
 
-/// Appends the pierced edges of the instances of local slices [z_begin, z_end), in edge-id order.
-void pierced_edges(const Grid& grid, const RingTable& rings, const Complex* psi, int z_begin,
-                   int z_end, std::vector<PiercedEdge>& out);
+/// The potential cut that measures every ring of the domain.
+inline constexpr double kEveryRing = std::numeric_limits<double>::infinity();
+
+/// Appends the pierced edges of the instances of local slices [z_begin, z_end) whose ring cells
+/// all have V < potential_cut (kEveryRing: every ring of the domain), in edge-id order.
+void pierced_edges(const Problem& problem, const RingTable& rings, const Complex* psi, int z_begin,
+                   int z_end, double potential_cut, std::vector<PiercedEdge>& out);
 
 /// Whether every cell of ring e of instance (sx, sy, global gz) lies inside the whole domain.
 bool ring_inside(const Grid& whole, const RingTable& rings, int e, std::int64_t sx, std::int64_t sy,

@@ -37,7 +37,9 @@ public:
     inner_->download(v, values);
   }
   void apply_m(VectorId in, VectorId out) override { inner_->apply_m(in, out); }
-  std::vector<PiercedEdge> vortex_flux(VectorId psi) override { return inner_->vortex_flux(psi); }
+  std::vector<PiercedEdge> vortex_flux(VectorId psi, double potential_cut) override {
+    return inner_->vortex_flux(psi, potential_cut);
+  }
   void leapfrog_steps(VectorId older, VectorId newer, double dt, long steps) override {
     inner_->leapfrog_steps(older, newer, dt, steps);
   }

@@ -198,10 +198,22 @@ TEST_P(CudaVortexFlux, PiercedEdgesAreTheReferences) {
        {verify::random_phases(p.grid), sample(p.grid, HarmonicVortex{10, 1.0}, 0.0, 1.0)}) {
     reference->upload(r, psi);
     gpu->upload(v, psi);
-    const std::vector<PiercedEdge> expected = reference->vortex_flux(r);
+    const std::vector<PiercedEdge> expected = reference->vortex_flux(r, kEveryRing);
     ASSERT_FALSE(expected.empty());
-    EXPECT_EQ(gpu->vortex_flux(v), expected);
-    EXPECT_EQ(gpu->vortex_flux(v), expected);
+    EXPECT_EQ(gpu->vortex_flux(v, kEveryRing), expected);
+    EXPECT_EQ(gpu->vortex_flux(v, kEveryRing), expected);
+  }
+  // In regions V < cut of the trap (random phases): the rings that leave it are dropped alike,
+  // V on the device as the stepping kernels compute it.
+  const std::vector<Complex> psi = verify::random_phases(p.grid);
+  reference->upload(r, psi);
+  gpu->upload(v, psi);
+  const double corner = p.potential.at(p.grid, 0);
+  for (const double cut : {0.05 * corner, 0.25 * corner}) {
+    const std::vector<PiercedEdge> expected = reference->vortex_flux(r, cut);
+    ASSERT_FALSE(expected.empty());
+    EXPECT_LT(expected.size(), reference->vortex_flux(r, kEveryRing).size());
+    EXPECT_EQ(gpu->vortex_flux(v, cut), expected) << "cut " << cut;
   }
 }
 

@@ -74,9 +74,11 @@ protected:
     }
     return psi;
   }
-  static std::vector<PiercedEdge> pierced(const Grid& g, const std::vector<Complex>& psi) {
+  static std::vector<PiercedEdge> pierced(const Grid& g, const std::vector<Complex>& psi,
+                                          double potential_cut = kEveryRing) {
     std::vector<PiercedEdge> out;
-    pierced_edges(g, make_ring_table(g), psi.data(), 0, g.size[2], out);
+    pierced_edges(Problem{g, {}, 0.0}, make_ring_table(g), psi.data(), 0, g.size[2], potential_cut,
+                  out);
     return out;
   }
   static std::vector<VortexLine> lines(const Grid& g, const std::vector<Complex>& psi) {
@@ -103,12 +105,13 @@ protected:
   }
   static double height(const Grid& g) { return g.size[2] * g.box.z; }
   static std::vector<PiercedEdge> on_backend(std::string_view name, const Grid& g,
-                                             const std::vector<Complex>& psi) {
+                                             const std::vector<Complex>& psi,
+                                             double potential_cut = kEveryRing) {
     const Problem p{g, {}, 0.0};
     const std::unique_ptr<Backend> backend = make_backend(name, p);
     const VectorId v = backend->create_vector();
     backend->upload(v, psi);
-    return backend->vortex_flux(v);
+    return backend->vortex_flux(v, potential_cut);
   }
 };
 
@@ -221,6 +224,47 @@ TEST_P(Lines, ReferenceAndOpenMPFindTheSameEdges) {
     EXPECT_EQ(on_backend("reference", g, psi), host);
     EXPECT_EQ(on_backend("openmp", g, psi), host);
   }
+}
+
+// In a region V < cut the edges are the whole domain's edges all of whose ring cells have V below
+// the cut (V as Potential::at gives it for the cell's global index), on every backend; the lines
+// then end where the rest of their flux runs through rings that leave it (LineEnd::region).
+TEST_P(Lines, ARegionKeepsExactlyTheRingsInsideIt) {
+  const Grid g = grid();
+  const Potential trap; // harmonic, λ = 1, as pierced() and on_backend() measure with
+  const std::vector<Complex> psi = verify::random_phases(g);
+  const double cut = 0.25 * trap.at(g, 0); // a ball of half the distance to a corner
+  const RingTable rings = make_ring_table(g);
+  const RingGrid rg = ring_grid(g);
+  std::vector<PiercedEdge> expected;
+  for (const PiercedEdge& e : pierced(g, psi)) {
+    const std::int64_t instance = e.edge / rings.edges();
+    const int edge = static_cast<int>(e.edge % rings.edges());
+    const int sx = static_cast<int>(instance % g.size[0]);
+    const int sy = static_cast<int>(instance / g.size[0] % g.size[1]);
+    const int sz = static_cast<int>(instance / (std::int64_t{g.size[0]} * g.size[1]));
+    bool inside = true;
+    for (int k = rings.begin[edge]; k < rings.begin[edge + 1]; ++k) {
+      std::int64_t j = 0;
+      ASSERT_TRUE(ring_cell(rg, rings.entries[k], sx, sy, sz, j));
+      inside = inside && trap.at(g, j) < cut;
+    }
+    if (inside) {
+      expected.push_back(e);
+    }
+  }
+  const std::vector<PiercedEdge> kept = pierced(g, psi, cut);
+  EXPECT_EQ(kept, expected);
+  EXPECT_GT(kept.size(), 20U);
+  EXPECT_LT(2 * kept.size(), pierced(g, psi).size()); // the region has something to drop
+  EXPECT_EQ(on_backend("reference", g, psi, cut), kept);
+  EXPECT_EQ(on_backend("openmp", g, psi, cut), kept);
+  int region_ends = 0;
+  for (const VortexLine& line : analysis::vortex_lines(analysis::PrimalEdges(g), kept)) {
+    region_ends +=
+        line.closed ? 0 : static_cast<int>(std::ranges::count(line.ends, LineEnd::region));
+  }
+  EXPECT_GT(region_ends, 0);
 }
 
 INSTANTIATE_TEST_SUITE_P(EveryStencil, Lines, verify::every_stencil(), verify::lattice_name);

@@ -5,7 +5,10 @@
 #include "io/vortex_output.hpp"
 #include "verify/restart_chain.hpp"
 
+#include <algorithm>
+#include <array>
 #include <gtest/gtest.h>
+#include <set>
 
 namespace decgpe {
 namespace {
@@ -28,6 +31,7 @@ diagnostics_every = 5
 kappa = 1
 [analysis]
 vortex_lines_every = 10
+vortex_region = "domain" # the whole line, through the Gaussian's tails to the boundary
 )";
 
 // κ = 3 with g = 10 out of equilibrium: the lines come apart and new ones appear where ψ is small,
@@ -47,6 +51,97 @@ vortex_lines_every = 20
 )";
 
 class VortexRuns : public verify::RestartFixture {};
+
+// The paper's κ = 10 stationary vortex (g = 300) on a coarse BCC grid, 200 steps: beyond the
+// condensate the phase winds at random, so in the whole domain the lines fill the round-off.
+const std::string kKappaTen = R"(lattice = "bcc"
+operations_per_time = 3e7
+domain = "auto"
+g = 300.0
+[time]
+dt_fraction = 0.9
+dt_fraction_of = "eq11"
+steps = 200
+diagnostics_every = 50
+[initial]
+kind = "stationary_vortex"
+kappa = 10
+[analysis]
+vortex_lines_every = 50
+)";
+
+/// Each sample's segments (pairs of consecutive points, a closed line's closing one included).
+std::vector<std::set<std::array<double, 6>>> segments(const fs::path& results) {
+  std::vector<std::set<std::array<double, 6>>> out;
+  for (const io::VortexSample& s : io::read_vortex_lines(io::InputFile(results))) {
+    std::set<std::array<double, 6>>& mine = out.emplace_back();
+    for (const VortexLine& line : s.lines) {
+      const std::size_t n = line.points.size();
+      for (std::size_t k = 0; k + (line.closed ? 0 : 1) < n; ++k) {
+        const lattices::Vec3 &a = line.points[k], &b = line.points[(k + 1) % n];
+        mine.insert({a.x, a.y, a.z, b.x, b.y, b.z});
+      }
+    }
+  }
+  return out;
+}
+
+/// The net flux through the plane z = z0 (upwards > 0).
+int flux_through(std::vector<VortexLine> lines, double z0) {
+  for (VortexLine& line : lines) {
+    for (lattices::Vec3& p : line.points) {
+      p.z -= z0;
+    }
+  }
+  return analysis::summarise(lines).net_flux_z0;
+}
+
+/// Each sample's number of line points.
+std::vector<std::size_t> points(const std::vector<io::VortexSample>& samples) {
+  std::vector<std::size_t> out;
+  for (const io::VortexSample& s : samples) {
+    std::size_t n = 0;
+    for (const VortexLine& line : s.lines) {
+      n += line.points.size();
+    }
+    out.push_back(n);
+  }
+  return out;
+}
+
+// In the default region (the condensate, V < μ) the samples stay small while the whole domain's
+// fill up; the core's flux of 10 is there at t = 0; and every segment kept is one of the whole
+// domain's: the lines inside the condensate are the same, cut where it ends.
+TEST_F(VortexRuns, TheCondensatesRegionKeepsItsLinesAndDropsTheRoundOff) {
+  ASSERT_EQ(run(kKappaTen, "--backend openmp").exit_code, 0);
+  const io::InputFile f(out());
+  EXPECT_EQ(f.text_attribute("vortex_region"), "condensate");
+  EXPECT_GT(f.number_attribute("vortex_potential_cut"), 0.0);
+  const std::vector<io::VortexSample> region = io::read_vortex_lines(f);
+  const fs::path exact = out().string() + ".domain.h5";
+  ASSERT_EQ(verify::run_decgpe("run " + write_case(kKappaTen).string() +
+                               " --backend openmp --quiet --set analysis.vortex_region=domain "
+                               "--out " +
+                               exact.string())
+                .exit_code,
+            0);
+  const std::vector<io::VortexSample> domain = io::read_vortex_lines(io::InputFile(exact));
+  ASSERT_EQ(region.size(), 5U);
+  ASSERT_EQ(domain.size(), region.size());
+  for (const double z0 : {-0.5, 0.0, 0.5}) {
+    EXPECT_EQ(flux_through(region.front().lines, z0), 10) << "z = " << z0;
+  }
+  const std::vector<std::set<std::array<double, 6>>> kept = segments(out()), all = segments(exact);
+  const std::vector<std::size_t> kept_points = points(region), all_points = points(domain);
+  for (std::size_t k = 0; k < region.size(); ++k) {
+    EXPECT_TRUE(std::ranges::includes(all[k], kept[k])) << "sample " << k;
+    EXPECT_LT(kept_points[k], 1200U) << "sample " << k; // 599 to 895 measured after t = 0
+  }
+  EXPECT_GT(all_points.back(), 2 * all_points.front()); // the round-off's lines grow ...
+  EXPECT_GT(all_points.back(), 4 * kept_points.back()); // ... and the region drops them
+  RecordProperty("points_at_the_end",
+                 std::to_string(kept_points.back()) + " of " + std::to_string(all_points.back()));
+}
 
 TEST_F(VortexRuns, AStraightVortexIsOneOpenLineOfChargeOneAtEverySample) {
   const verify::CommandResult r = run(kStraight, "--backend openmp");
@@ -77,8 +172,10 @@ TEST_F(VortexRuns, TheSummaryNamesTheLines) {
   const verify::CommandResult r = verify::run_decgpe("run " + write_case(kStraight).string() +
                                                      " --backend openmp --out " + out().string());
   ASSERT_EQ(r.exit_code, 0) << r.output;
+  const std::size_t last_points = points(io::read_vortex_lines(io::InputFile(out()))).back();
   EXPECT_NE(r.output.find("vortex lines at t = 0.025: 1 (largest charge 1, length 6.3, net flux "
-                          "through z = 0 1)\n"),
+                          "through z = 0 1, " +
+                          std::to_string(last_points) + " points)\n"),
             std::string::npos)
       << r.output;
 }
@@ -100,6 +197,20 @@ TEST_F(VortexRuns, BadValuesOfTheKeyAreRefusedInOneLine) {
   }
   expect_rejected(run(replace(kStraight, "vortex_lines_every", "vortex_line_every")),
                   "vortex_line_every");
+}
+
+TEST_F(VortexRuns, BadRegionsAreRefusedInOneLine) {
+  expect_rejected(run(replace(kStraight, "\"domain\"", "\"everywhere\"")),
+                  "analysis.vortex_region");
+  for (const std::string value : {"0", "-1", "\"wide\""}) {
+    expect_rejected(run(kStraight + "vortex_region_margin = " + value + "\n"),
+                    "analysis.vortex_region_margin");
+  }
+  // A state read from a file has no μ to cut at.
+  const std::string from_file =
+      replace(replace(kStraight, "kappa = 1", "kind = \"file\"\nfile = \"psi.h5\""), "\"domain\"",
+              "\"condensate\"");
+  expect_rejected(run(from_file), "analysis.vortex_region");
 }
 
 TEST_F(VortexRuns, AResumedRunContinuesTheLinesBitwise) {

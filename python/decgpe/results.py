@@ -63,7 +63,7 @@ class VortexLines:
     """The vortex lines of one sample of /vortex_lines (analysis.vortex_lines_every): points (n, 3) in a_ho, line k
     being points[offsets[k]:offsets[k + 1]] (a closed line's first point not repeated), its charge (> 0, the winding
     counterclockwise about the direction of travel), whether it is closed, and an open line's ends (0: the domain's
-    boundary, 1: a junction inside it)."""
+    boundary, 1: a junction inside it, 2: the edge of the region measured, analysis.vortex_region)."""
 
     step: int
     t: float

@@ -10,11 +10,7 @@ namespace decgpe::cpu {
 /// V at cell l of instance (sx, sy, local sz), stored index i.
 inline double potential_at(const Problem& p, std::int64_t sx, std::int64_t sy, std::int64_t sz,
                            int l, std::int64_t i) {
-  if (p.potential.kind == Potential::Kind::tabulated) {
-    return p.potential.values[static_cast<std::size_t>(i)];
-  }
-  const lattices::Vec3 r = p.grid.position(sx, sy, sz, l);
-  return harmonic_potential(r.x, r.y, r.z, p.potential.lambda);
+  return p.potential.at(p.grid, sx, sy, sz, l, i);
 }
 
 /// Whether the neighbour across stencil entry s of a cell in instance (sx, sy, local sz) exists,

@@ -177,14 +177,15 @@ public:
   }
 
   /// Each thread takes whole z-slices; their lists, each in edge-id order, join in slice order.
-  std::vector<PiercedEdge> vortex_flux(VectorId psi) override {
+  std::vector<PiercedEdge> vortex_flux(VectorId psi, double potential_cut) override {
     const Complex* values = vectors_[psi];
     const Grid& g = p_.grid;
     split_phase(plan(vortex_flux_access(psi)), [](int, int) {}); // the rings' halo cells
     std::vector<std::vector<PiercedEdge>> by_slice(static_cast<std::size_t>(g.size[2]));
 #pragma omp parallel for schedule(dynamic)
     for (int sz = g.owned_begin; sz < g.owned_end; ++sz) {
-      pierced_edges(g, rings_, values, sz, sz + 1, by_slice[static_cast<std::size_t>(sz)]);
+      pierced_edges(p_, rings_, values, sz, sz + 1, potential_cut,
+                    by_slice[static_cast<std::size_t>(sz)]);
     }
     std::vector<PiercedEdge> pierced;
     for (const std::vector<PiercedEdge>& slice : by_slice) {

@@ -117,9 +117,10 @@ public:
     return StepMaxima::from(maxima);
   }
 
-  std::vector<PiercedEdge> vortex_flux(VectorId psi) override {
+  std::vector<PiercedEdge> vortex_flux(VectorId psi, double potential_cut) override {
     std::vector<PiercedEdge> pierced;
-    pierced_edges(p_.grid, rings_, vectors_[psi], p_.grid.owned_begin, p_.grid.owned_end, pierced);
+    pierced_edges(p_, rings_, vectors_[psi], p_.grid.owned_begin, p_.grid.owned_end, potential_cut,
+                  pierced);
     return pierced;
   }
 

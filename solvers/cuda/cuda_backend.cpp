@@ -295,13 +295,13 @@ public:
   }
 
   /// The ring table went up once; the list's buffer grows to the most edges seen pierced.
-  std::vector<PiercedEdge> vortex_flux(VectorId psi) override {
+  std::vector<PiercedEdge> vortex_flux(VectorId psi, double potential_cut) override {
     stencil(plan(vortex_flux_access(psi)), [](int, int, cudaStream_t) {}); // the rings' halos
     const RingGrid g = ring_grid(p_.grid);
     unsigned long long found = 0;
     while (true) {
-      launch_vortex_flux(g, ring_begin_d_.get(), rings_d_.get(), ring_edges_, at(psi),
-                         p_.grid.owned_begin, p_.grid.owned_end, pierced_d_.get(),
+      launch_vortex_flux(g, ring_begin_d_.get(), rings_d_.get(), ring_edges_, dg_, at(psi),
+                         p_.grid.owned_begin, p_.grid.owned_end, potential_cut, pierced_d_.get(),
                          pierced_capacity_, found_d_.get(), stream_);
       DECGPE_CUDA_CHECK(
           cudaMemcpyAsync(&found, found_d_.get(), sizeof found, cudaMemcpyDeviceToHost, stream_));

@@ -92,11 +92,13 @@ void launch_diagnostics(const Tiling& t, const DeviceGrid& g, const Complex* pre
                         CellSums* result, cudaStream_t stream);
 long diagnostics_blocks(const Tiling& t, const DeviceGrid& g);
 
-/// The pierced edges of the instances of slices [z_begin, z_end) into out[0, capacity), in no
-/// particular order, and how many there are into *found (device memory; more than `capacity`
-/// when out was too short: then launch again with room for *found).
+/// The pierced edges of the instances of slices [z_begin, z_end) whose ring cells all have
+/// V < potential_cut (V of `grid`, as the stepping kernels compute it; +∞: every ring)
+/// into out[0, capacity), in no particular order, and how many there are into *found (device
+/// memory; more than `capacity` when out was too short: then launch again with room for *found).
 void launch_vortex_flux(const RingGrid& g, const std::int32_t* ring_begin, const RingEntry* rings,
-                        int edges, const Complex* psi, int z_begin, int z_end, PiercedEdge* out,
+                        int edges, const DeviceGrid& grid, const Complex* psi, int z_begin,
+                        int z_end, double potential_cut, PiercedEdge* out,
                         unsigned long long capacity, unsigned long long* found,
                         cudaStream_t stream);
 /// StepMaxima of the owned slices into *result (device memory); `partials` holds one StepSums per

@@ -200,8 +200,8 @@ public:
   }
 
   /// Every rank's owned edges, sorted by edge id whatever the ranks' order of slabs.
-  std::vector<PiercedEdge> vortex_flux(VectorId psi) override {
-    const std::vector<PiercedEdge> mine = local_->vortex_flux(psi);
+  std::vector<PiercedEdge> vortex_flux(VectorId psi, double potential_cut) override {
+    const std::vector<PiercedEdge> mine = local_->vortex_flux(psi, potential_cut);
     std::vector<PiercedEdge> all = gather_all(std::span<const PiercedEdge>(mine), comm_).first;
     std::sort(all.begin(), all.end(),
               [](const PiercedEdge& a, const PiercedEdge& b) { return a.edge < b.edge; });

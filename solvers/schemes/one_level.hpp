@@ -36,7 +36,9 @@ public:
     backend_.download(current_, values);
   }
 
-  std::vector<PiercedEdge> vortex_flux() override { return backend_.vortex_flux(current_); }
+  std::vector<PiercedEdge> vortex_flux(double potential_cut) override {
+    return backend_.vortex_flux(current_, potential_cut);
+  }
 
 protected:
   /// `current` is the vector ψ starts in; a scheme may move it to another of its vectors.

@@ -52,7 +52,9 @@ public:
     }
     backend_.download(index == 0 ? current_ : previous_, values);
   }
-  std::vector<PiercedEdge> vortex_flux() override { return backend_.vortex_flux(current_); }
+  std::vector<PiercedEdge> vortex_flux(double potential_cut) override {
+    return backend_.vortex_flux(current_, potential_cut);
+  }
 
 private:
   void advance_fixed(long steps) override {
