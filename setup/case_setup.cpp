@@ -246,7 +246,7 @@ void finish(RunSetup& run, double mu, const StateSampler& state,
 
   std::vector<Complex> psi0 = initial_level(run, state);
   call(poll, "preparing the initial state");
-  choose_step(run, psi0); // the spectrum's Lanczos steps: polled before and after, not within
+  choose_step(run, psi0, [&poll] { call(poll, "estimating the spectrum of M"); });
   call(poll, "estimating the spectrum of M");
   run.operations_per_time = operations_per_step(p.grid) / run.dt;
   run.schedule.diagnostics_every = config.diagnostics_every;
@@ -329,14 +329,14 @@ double vortex_potential_cut(const RunSetup& run) {
   return run.config.vortex_region_margin * run.mu;
 }
 
-void choose_step(RunSetup& run, std::span<const Complex> psi0) {
+void choose_step(RunSetup& run, std::span<const Complex> psi0, const std::function<void()>& poll) {
   const CaseConfig& config = run.config;
   const Problem& p = run.problem;
   const SchemeEntry& scheme = find_scheme(config.scheme);
   run.eq11_bound = stability_bound(p.grid, p.potential, p.g, psi0, &run.layout);
-  run.spectrum = estimate_spectrum(p.grid, p.potential, p.g, psi0, 80, &run.layout);
+  run.spectrum = estimate_spectrum(p.grid, p.potential, p.g, psi0, 80, &run.layout, poll);
   const bool split = scheme.limit_factor == kUnconditionallyStable;
-  run.kinetic_top = split ? kinetic_top(p.grid, 80, &run.layout) : 0.0;
+  run.kinetic_top = split ? kinetic_top(p.grid, 80, &run.layout, poll) : 0.0;
   run.limit =
       split ? kKineticPhaseLimit / run.kinetic_top : scheme.limit_factor / run.spectrum.radius;
   run.limit_method = split ? "pi / lambda_max(L/2), for dynamics" : run.spectrum.method;

@@ -102,7 +102,8 @@ double vortex_potential_cut(const RunSetup& run);
 /// limit, eq11_bound, dt, schedule.steps, adaptive): prepare_run's, again once ψ⁰ is replaced by
 /// a state solved on the backend. Refuses (one line) a step that is not finite and positive, at or
 /// above the limit, or a count that does not fit. Collective over the run's ranks.
-void choose_step(RunSetup& run, std::span<const Complex> psi0);
+void choose_step(RunSetup& run, std::span<const Complex> psi0,
+                 const std::function<void()>& poll = {});
 
 /// The set-up's cancellation hook, with what the set-up is doing ("solving eq. 14 for the
 /// stationary vortex", "sampling the initial state", ...): called often enough in its long parts

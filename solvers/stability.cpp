@@ -227,7 +227,7 @@ Complex divided(Complex x, double s) {
 /// exchange v's halos); T is double or Complex (a real-linear A on pairs of reals).
 template <class T, class Apply>
 RitzEnds lanczos(const Grid& grid, const DomainReduction& layout, std::vector<T> q, Apply&& apply,
-                 int iterations, int& taken) {
+                 int iterations, int& taken, const std::function<void()>& poll) {
   std::vector<T> q_prev(q.size(), T{}), w(q.size());
   const double start_norm = std::sqrt(dot(grid, layout, q, q));
   for (T& x : q) {
@@ -237,6 +237,9 @@ RitzEnds lanczos(const Grid& grid, const DomainReduction& layout, std::vector<T>
   const std::int64_t dimension = grid.global_cells() * static_cast<std::int64_t>(sizeof(T) / 8);
   const int k_max = static_cast<int>(std::min<std::int64_t>(iterations, dimension));
   for (int k = 0; k < k_max; ++k) {
+    if (poll) {
+      poll();
+    }
     apply(q, w);
     const double b_prev = beta.empty() ? 0.0 : beta.back();
     const double a = dot(grid, layout, w, q);
@@ -300,7 +303,8 @@ void times_i(std::vector<Complex>& v, double sign) {
 /// K δ = i J(−i J δ), self-adjoint in the J inner product ⟨a, b⟩_J = Re⟨a, J b⟩_B, by Lanczos in
 /// that product (two applications of J a step). Returns θ_top + its residual.
 double linearised_top(const Grid& grid, const DomainReduction& layout, const std::vector<double>& u,
-                      std::span<const Complex> psi, double g, int iterations) {
+                      std::span<const Complex> psi, double g, int iterations,
+                      const std::function<void()>& poll) {
   std::vector<Complex> q = complex_start(grid), q_prev(q.size(), Complex{0.0, 0.0}), jq(q.size()),
                        w(q.size()), jw(q.size());
   apply_linearised(grid, layout, u, psi, g, q, jq);
@@ -313,6 +317,9 @@ double linearised_top(const Grid& grid, const DomainReduction& layout, const std
   const int k_max = static_cast<int>(
       std::min<std::int64_t>(static_cast<std::int64_t>(iterations), 2 * grid.global_cells()));
   for (int k = 0; k < k_max; ++k) {
+    if (poll) {
+      poll();
+    }
     std::vector<Complex> t = jq;
     times_i(t, -1.0);
     apply_linearised(grid, layout, u, psi, g, t, w);
@@ -368,7 +375,8 @@ double gershgorin_radius(const Grid& grid, const Potential& potential, double g,
 
 SpectrumEstimate estimate_m_spectrum(const Grid& grid, const Potential& potential, double g,
                                      std::span<const Complex> psi, int iterations,
-                                     const DomainReduction* given_layout) {
+                                     const DomainReduction* given_layout,
+                                     const std::function<void()>& poll) {
   const DomainReduction& layout = or_whole(given_layout);
   SpectrumEstimate e;
   e.gershgorin = gershgorin_radius(grid, potential, g, psi, &layout);
@@ -378,7 +386,7 @@ SpectrumEstimate estimate_m_spectrum(const Grid& grid, const Potential& potentia
     apply(grid, u, v, out);
   };
   const RitzEnds m =
-      lanczos(grid, layout, random_start(grid, 1), apply_m, iterations, e.iterations);
+      lanczos(grid, layout, random_start(grid, 1), apply_m, iterations, e.iterations, poll);
   e.lambda_max = m.top;
   e.lambda_min = m.bottom;
   e.lanczos_upper =
@@ -391,7 +399,8 @@ SpectrumEstimate estimate_m_spectrum(const Grid& grid, const Potential& potentia
   return e;
 }
 
-double kinetic_top(const Grid& grid, int iterations, const DomainReduction* given_layout) {
+double kinetic_top(const Grid& grid, int iterations, const DomainReduction* given_layout,
+                   const std::function<void()>& poll) {
   const DomainReduction& layout = or_whole(given_layout);
   const std::vector<double> none(static_cast<std::size_t>(grid.cells()), 0.0);
   const auto apply_half_l = [&](std::vector<double>& v, std::vector<double>& out) {
@@ -399,14 +408,16 @@ double kinetic_top(const Grid& grid, int iterations, const DomainReduction* give
     apply(grid, none, v, out);
   };
   int taken = 0;
-  const RitzEnds l = lanczos(grid, layout, random_start(grid, 1), apply_half_l, iterations, taken);
+  const RitzEnds l =
+      lanczos(grid, layout, random_start(grid, 1), apply_half_l, iterations, taken, poll);
   return l.top + l.residual_top;
 }
 
 SpectrumEstimate estimate_spectrum(const Grid& grid, const Potential& potential, double g,
                                    std::span<const Complex> psi, int iterations,
-                                   const DomainReduction* given_layout) {
-  SpectrumEstimate e = estimate_m_spectrum(grid, potential, g, psi, iterations, given_layout);
+                                   const DomainReduction* given_layout,
+                                   const std::function<void()>& poll) {
+  SpectrumEstimate e = estimate_m_spectrum(grid, potential, g, psi, iterations, given_layout, poll);
   if (g == 0.0) {
     return e; // J = M
   }
@@ -419,14 +430,14 @@ SpectrumEstimate estimate_spectrum(const Grid& grid, const Potential& potential,
   const double j_gershgorin = e.gershgorin + 2.0 * std::abs(g) * e.max_density;
   double radius = 0.0;
   if (g > 0.0 && lowest_potential(grid, potential, layout) >= 0.0) {
-    radius = std::sqrt(std::max(0.0, linearised_top(grid, layout, u, psi, g, iterations)));
+    radius = std::sqrt(std::max(0.0, linearised_top(grid, layout, u, psi, g, iterations, poll)));
     e.method = "linearised, by lanczos";
   } else {
     const auto apply_j = [&](std::vector<Complex>& v, std::vector<Complex>& out) {
       apply_linearised(grid, layout, u, psi, g, v, out);
     };
     int taken = 0;
-    const RitzEnds j = lanczos(grid, layout, complex_start(grid), apply_j, iterations, taken);
+    const RitzEnds j = lanczos(grid, layout, complex_start(grid), apply_j, iterations, taken, poll);
     radius = std::max(std::abs(j.top) + j.residual_top, std::abs(j.bottom) + j.residual_bottom);
     e.method = "linearised, |J| by lanczos";
   }

@@ -11,6 +11,7 @@
 #include "solvers/domain_reduction.hpp"
 #include "solvers/problem.hpp"
 
+#include <functional>
 #include <span>
 #include <string>
 
@@ -43,20 +44,25 @@ double gershgorin_radius(const Grid& grid, const Potential& potential, double g,
 /// null: the whole domain here). Each extreme Ritz value θ with residual norm r has an eigenvalue
 /// within r of it; θ + r estimates the spectrum's end from outside, and the Gershgorin bound caps
 /// it.
+/// `poll` (optional) is called at every Lanczos step: a set-up's check for a stop signal, which
+/// may throw to leave the estimate.
 SpectrumEstimate estimate_spectrum(const Grid& grid, const Potential& potential, double g,
                                    std::span<const Complex> psi, int iterations = 80,
-                                   const DomainReduction* layout = nullptr);
+                                   const DomainReduction* layout = nullptr,
+                                   const std::function<void()>& poll = {});
 
 /// estimate_spectrum's part for M(ψ) alone (`radius` = `frozen_radius`): what a relaxation on M
 /// needs.
 SpectrumEstimate estimate_m_spectrum(const Grid& grid, const Potential& potential, double g,
                                      std::span<const Complex> psi, int iterations = 80,
-                                     const DomainReduction* layout = nullptr);
+                                     const DomainReduction* layout = nullptr,
+                                     const std::function<void()>& poll = {});
 
 /// λ_max(½L) (Ritz value + residual): the fastest kinetic phase rate. The split schemes are stable
 /// at any Δt but resolve the dynamics only while Δt·λ_max(½L) < π: beyond it the kinetic phase of
 /// the stencil's fastest modes wraps in one step and they heat the state.
 inline constexpr double kKineticPhaseLimit = 3.14159265358979323846;
-double kinetic_top(const Grid& grid, int iterations = 80, const DomainReduction* layout = nullptr);
+double kinetic_top(const Grid& grid, int iterations = 80, const DomainReduction* layout = nullptr,
+                   const std::function<void()>& poll = {});
 
 } // namespace decgpe
