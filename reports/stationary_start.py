@@ -225,10 +225,11 @@ def fig5_panels(axes, runs):
               ("volume_weighted", "t", "RMSE, volume-weighted", rmse),
               ("phase_corrected", "t", "RMSE, phase-corrected", rmse))
     for ax, (key, time, title, ylabel) in zip(axes.flat, series):
+        first = 1 if key == "error" else 0  # E(0) = 0 exactly: nothing to draw on a log axis
         for lattice, run in centred.items():
             s = run["series"]
-            ax.plot(s[time], physics.positive(np.asarray(s[key], dtype=float)), color=physics.COLOURS[lattice],
-                    linewidth=1, label=LABELS[lattice])
+            ax.plot(s[time][first:], physics.positive(np.asarray(s[key][first:], dtype=float)),
+                    color=physics.COLOURS[lattice], linewidth=1, label=LABELS[lattice])
         ax.set(yscale="log", xlabel="t (1/ω⊥)", ylabel=ylabel, title=title)
         ax.legend(fontsize="small")
 

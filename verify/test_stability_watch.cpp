@@ -83,6 +83,17 @@ TEST(StabilityWatch, StopsARunWhoseDensityGrowsBeforeItBlowsUp) {
   EXPECT_EQ(leapfrog(run, dt, 4000, true, &line), "watch");
   EXPECT_NE(line.find("rerun with dt below"), std::string::npos) << line;
   RecordProperty("watch_line", line);
+  // The run, 0.8 of the limit from M(ψ⁰) alone (the limit before the linearisation), is
+  // above the linearised limit: refused at set-up, before a step.
+  const std::string at_frozen =
+      verify::replace(scaling_case("kind = \"harmonic_vortex\"\nkappa = 20\n"), "dt_fraction = 0.5",
+                      "dt = " + std::to_string(0.8 / run.spectrum.frozen_radius));
+  try {
+    set_up(at_frozen);
+    ADD_FAILURE() << "0.8 of M's limit was accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("stability limit"), std::string::npos) << e.what();
+  }
   // Far enough inside the limit, the watch lets the run finish.
   EXPECT_EQ(leapfrog(run, 0.7 / run.spectrum.radius, 4000, true), "");
 }
