@@ -141,6 +141,7 @@ void write_time_stepping(ResultsFile& f, const setup::RunSetup& run) {
   const SchemeEntry& scheme = find_scheme(run.config.scheme);
   f.attribute("scheme", run.config.scheme);
   f.attribute("start", run.config.start);
+  f.attribute("damping", run.config.damping);
   f.attribute("invariant_meaning", std::string(scheme.invariant));
   f.attribute("dt", run.dt);
   f.attribute("dt_fraction_of", run.config.dt_fraction_of);

@@ -1,13 +1,29 @@
 #pragma once
 // The frequency of a sampled oscillation: the ω of the least-squares fit a cos ωt + b sin ωt + c,
-// for the tests of collective modes against known frequencies (Kohn's dipole, the breathing mode).
+// for the tests of collective modes against known frequencies (Kohn's dipole, the breathing mode),
+// and the centre of mass that the dipole mode moves.
+
+#include "solvers/grid.hpp"
 
 #include <array>
 #include <cmath>
 #include <cstddef>
+#include <span>
 #include <vector>
 
 namespace decgpe::verify {
+
+/// ⟨x⟩ = Σ|B_i||ψ_i|² x_i / Σ|B_i||ψ_i|².
+inline double centre_x(const Grid& grid, std::span<const Complex> psi) {
+  double mass = 0.0, moment = 0.0;
+  for (std::int64_t i = 0; i < grid.cells(); ++i) {
+    const double w = grid.volume[static_cast<std::size_t>(i % grid.ms)] *
+                     norm2(psi[static_cast<std::size_t>(i)]);
+    mass += w;
+    moment += w * grid.position(i).x;
+  }
+  return moment / mass;
+}
 
 /// The residual of the least-squares fit of a cos ωt + b sin ωt + c to the samples.
 inline double fit_residual(const std::vector<double>& t, const std::vector<double>& x,

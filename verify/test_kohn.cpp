@@ -22,18 +22,6 @@ namespace {
 
 constexpr double kOffset = 1.0; ///< d, the displacement along x (a_ho)
 
-/// ⟨x⟩ = Σ|B_i||ψ_i|² x_i / Σ|B_i||ψ_i|².
-double centre_x(const Grid& grid, std::span<const Complex> psi) {
-  double mass = 0.0, moment = 0.0;
-  for (std::int64_t i = 0; i < grid.cells(); ++i) {
-    const double w = grid.volume[static_cast<std::size_t>(i % grid.ms)] *
-                     norm2(psi[static_cast<std::size_t>(i)]);
-    mass += w;
-    moment += w * grid.position(i).x;
-  }
-  return moment / mass;
-}
-
 /// The bracket of the fitted ω: over a period the residual has one minimum in it (a 30% detuning
 /// turns the phase by 1.9 rad, short of the side lobes at a whole turn).
 constexpr double kLowest = 0.7, kHighest = 1.3;
@@ -64,7 +52,7 @@ KohnRun kohn_run(const std::string& lattice, double h, double g = 0.0) {
     done = step;
     scheme->download(0, psi);
     t.push_back(static_cast<double>(step) * setup.dt);
-    x.push_back(centre_x(grid, psi));
+    x.push_back(verify::centre_x(grid, psi));
   }
   EXPECT_NEAR(x.front(), kOffset, 0.02) << lattice << " h = " << h; // the sampled state's centre
   return {h, setup.dt, verify::fit_frequency(t, x, kLowest, kHighest)};
