@@ -15,8 +15,9 @@ namespace {
 
 /// Format 2 added the step clock of adaptive runs (last_dt, next_dt) and /diagnostics/dt; format 3
 /// hashes the fingerprint's states slice by slice, and its levels may join per-rank parts.
-// 4: the levels carry Fletcher-32 checksums.
-constexpr const char* kFormat = "decgpe checkpoint 4";
+// 4: the levels carry Fletcher-32 checksums; 5: the series holds the energy by term (kinetic,
+// trap, interaction).
+constexpr const char* kFormat = "decgpe checkpoint 5";
 
 std::string join(const std::vector<std::string>& names) {
   std::string out;
@@ -44,6 +45,9 @@ Series read_series(const InputFile& f) {
   s.dt = f.doubles("/diagnostics/dt");
   s.norm = f.doubles("/diagnostics/norm");
   s.energy = f.doubles("/diagnostics/energy");
+  s.kinetic = f.doubles("/diagnostics/kinetic");
+  s.trap = f.doubles("/diagnostics/trap");
+  s.interaction = f.doubles("/diagnostics/interaction");
   s.invariant = f.doubles("/diagnostics/invariant");
   s.max_abs = f.doubles("/diagnostics/max_abs");
   s.max_diagonal = f.doubles("/diagnostics/max_diagonal");

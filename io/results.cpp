@@ -120,6 +120,9 @@ void write_physics(ResultsFile& f, const setup::RunSetup& run) {
   }
   if (const auto& s = run.ground_state) { // initial.kind = "ground_state": mu is its μ_h
     f.attribute("ground_state_energy", s->energy);
+    f.attribute("ground_state_kinetic", s->kinetic);
+    f.attribute("ground_state_trap", s->trap);
+    f.attribute("ground_state_interaction", s->interaction);
     f.attribute("ground_state_residual", s->residual);
     f.attribute("ground_state_start_residual", s->start_residual);
     f.attribute("ground_state_energy_change", s->energy_change);
@@ -138,6 +141,7 @@ void write_time_stepping(ResultsFile& f, const setup::RunSetup& run) {
   const SchemeEntry& scheme = find_scheme(run.config.scheme);
   f.attribute("scheme", run.config.scheme);
   f.attribute("start", run.config.start);
+  f.attribute("damping", run.config.damping);
   f.attribute("invariant_meaning", std::string(scheme.invariant));
   f.attribute("dt", run.dt);
   f.attribute("dt_fraction_of", run.config.dt_fraction_of);
@@ -203,6 +207,9 @@ void Series::add(const Sample& s) {
   }
   norm.push_back(d.norm);
   energy.push_back(d.energy);
+  kinetic.push_back(d.kinetic);
+  trap.push_back(d.trap);
+  interaction.push_back(d.interaction);
   invariant.push_back(d.invariant);
   overlap.push_back(d.overlap);
   max_abs.push_back(d.max_abs);
@@ -250,6 +257,9 @@ void write_series(ResultsFile& f, const Series& s) {
   }
   series("norm", s.norm);
   series("energy", s.energy);
+  series("kinetic", s.kinetic);
+  series("trap", s.trap);
+  series("interaction", s.interaction);
   series("invariant", s.invariant);
   series("max_abs", s.max_abs);
   series("max_diagonal", s.max_diagonal);

@@ -111,7 +111,7 @@ private:
 
   /// Seconds a step of the run's scheme takes here, timed over `steps` after one untimed step.
   double trial_seconds(long steps) {
-    const std::unique_ptr<Scheme> scheme = make_scheme(setup_.config.scheme, *backend_, setup_.dt);
+    const std::unique_ptr<Scheme> scheme = new_scheme();
     scheme->start({setup_.current, setup_.current, setup_.previous});
     scheme->advance(1);
     scheme->synchronize();
@@ -254,8 +254,17 @@ private:
     }
   }
 
+  /// The case's scheme on the backend, damped where the case asks.
+  std::unique_ptr<Scheme> new_scheme() {
+    std::unique_ptr<Scheme> scheme = make_scheme(setup_.config.scheme, *backend_, setup_.dt);
+    if (setup_.config.damping > 0.0) {
+      scheme->make_damped(setup_.config.damping);
+    }
+    return scheme;
+  }
+
   void start_scheme() {
-    scheme_ = make_scheme(setup_.config.scheme, *backend_, setup_.dt);
+    scheme_ = new_scheme();
     if (setup_.config.adaptive) {
       scheme_->make_adaptive(find_scheme(setup_.config.scheme).adaptive, setup_.adaptive);
     }

@@ -52,10 +52,11 @@ void announce_lattice_state(const setup::LatticeStateInfo& l) {
 }
 
 void announce_ground_state(const setup::GroundStateInfo& s) {
-  std::printf("ground state: mu_h = %.12g, E = %.12g, residual %.3g from %.3g, energy change %.3g "
-              "per iteration, %ld iterations, %.2f s\n",
-              s.mu, s.energy, s.residual, s.start_residual, s.energy_change, s.iterations,
-              s.seconds);
+  std::printf("ground state: mu_h = %.12g, E = %.12g (kinetic %.10g, trap %.10g, interaction "
+              "%.10g), residual %.3g from %.3g, energy change %.3g per iteration, %ld iterations, "
+              "%.2f s\n",
+              s.mu, s.energy, s.kinetic, s.trap, s.interaction, s.residual, s.start_residual,
+              s.energy_change, s.iterations, s.seconds);
   std::fflush(stdout);
 }
 
@@ -66,12 +67,12 @@ struct ExactCheck {
   double t, error, bound, edge;
 };
 
-/// Only the g = 0 oscillator eigenstate in its own trap, unperturbed, has an exact evolution,
-/// ψ₀e^{−iμt}.
+/// Only the g = 0 oscillator eigenstate in its own trap, unperturbed and undamped, has an exact
+/// evolution, ψ₀e^{−iμt}.
 std::optional<ExactCheck> check_against_exact(const RunSetup& run, const io::Series& s) {
   const CaseConfig& c = run.config;
   if (c.initial_kind != "harmonic_vortex" || c.g != 0.0 || c.potential_kind != "harmonic" ||
-      c.seed || !setup::is_plain_vortex(c)) {
+      c.seed || c.damping > 0.0 || !setup::is_plain_vortex(c)) {
     return std::nullopt;
   }
   // ‖ψ − ψ₀e^{−iμt}‖² = N(t) + N(0) − 2 Re(e^{iμt}⟨ψ₀|ψ⟩), from the diagnostics alone.
@@ -128,7 +129,9 @@ void summarise(const RunSetup& run, const io::Series& s, const Outcome& outcome,
   std::printf("t = %.4g: norm %.10g  energy %.10g  %s invariant drift %.2e  |<psi0|psi>| = %.10f\n",
               t_end, s.norm.back(), s.energy.back(), run.config.scheme.c_str(), drift,
               std::hypot(ov.re, ov.im));
-  if (run.config.g == 0.0 && run.config.potential_kind == "harmonic" &&
+  std::printf("energy by term: kinetic %.10g  trap %.10g  interaction %.10g\n", s.kinetic.back(),
+              s.trap.back(), s.interaction.back());
+  if (run.config.g == 0.0 && run.config.potential_kind == "harmonic" && run.config.damping == 0.0 &&
       setup::is_plain_vortex(run.config)) {
     // The exact evolution of the eigenstate is ψ₀ e^{−iμt}: the overlap's phase advances by −μt.
     const double error =

@@ -381,6 +381,20 @@ std::string adaptive_mismatch(const CaseConfig& c) {
          adaptive_schemes;
 }
 
+/// Why c's scheme cannot take c's damping, or "".
+std::string damping_mismatch(const CaseConfig& c) {
+  if (c.damping == 0.0) {
+    return {};
+  }
+  if (c.scheme == "leapfrog") {
+    return "the leapfrog is unstable with a dissipative term: choose scheme 'rk4'";
+  }
+  if (c.scheme != "rk4") {
+    return "scheme '" + c.scheme + "' is not damped (so far only 'rk4' is)";
+  }
+  return c.adaptive ? "damped steps are fixed: drop time.adaptive" : "";
+}
+
 /// time.adaptive and the keys of the step controls (solvers/schemes/step_control.hpp).
 void read_adaptive(const Section& t, CaseConfig& c) {
   c.adaptive = t.boolean("adaptive").value_or(false);
@@ -431,6 +445,10 @@ void read_time(const Section& t, CaseConfig& c) {
   c.snapshot_every = t.integer("snapshot_every").value_or(c.snapshot_every);
   c.spectrum_every = t.integer("spectrum_every").value_or(c.spectrum_every);
   read_adaptive(t, c);
+  c.damping = t.number("damping").value_or(c.damping);
+  if (const std::string why = damping_mismatch(c); !why.empty()) {
+    t.fail("key '" + t.path("damping") + "': " + why);
+  }
 }
 
 void read_seed(const Section& s, CaseConfig& c) {
@@ -758,6 +776,10 @@ void override_scheme(CaseConfig& config, const std::string& scheme) {
   changed.scheme = scheme;
   if (const std::string why = adaptive_mismatch(changed); !why.empty()) {
     throw CaseError("--scheme " + scheme.substr(0, 64) + ": the case asks for adaptive steps; " +
+                    why);
+  }
+  if (const std::string why = damping_mismatch(changed); !why.empty()) {
+    throw CaseError("--scheme " + scheme.substr(0, 64) + ": the case asks for time.damping; " +
                     why);
   }
   config.scheme = scheme;

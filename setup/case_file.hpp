@@ -109,6 +109,7 @@ struct CaseConfig {
   /// Adaptive steps (solvers/schemes/step_control.hpp), with end_time: dt (or dt_fraction) is
   /// then the longest step. The split schemes follow the phase criterion, RK4 step doubling.
   bool adaptive = false;
+  double damping = 0.0;        ///< γ of (i − γ)∂ψ/∂t = M(ψ)ψ (0: none)
   double theta = 0.1;          ///< phase criterion: Δt · max|V + g|ψ|²| ≤ θ (radians, > 0)
   double density_floor = 1e-6; ///< phase criterion: cells with |ψ|² < this · max|ψ⁰|² left out
   double tolerance = 1e-8; ///< step doubling: max|ψ^{2×Δt/2} − ψ^{Δt}| / 15 per step (> 0)

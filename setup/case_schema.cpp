@@ -216,6 +216,10 @@ std::vector<CaseKey> time_keys() {
       {"time.stop_when_error_exceeds", KeyType::number, "—", "none", between(0, 1, true, true),
        "Stop at the first diagnostics step where E = 1 − |⟨ψ⁰|ψ⟩| exceeds this (the vortex "
        "split: 0.01 in the paper); needs `end_time`, the longest run."},
+      {"time.damping", KeyType::number, "—", "0", at_least(0),
+       "γ of the damped equation (i − γ)∂ψ/∂t = (M(ψ) − μ)ψ, μ = ⟨ψ, M(ψ)ψ⟩, for relaxation: the "
+       "energy falls and ψ is renormalised to Σ|B||ψ|² = 1 after every step (docs/cases.md, "
+       "\"Damping\"); rk4 only, fixed steps; 0: none."},
       {"time.adaptive",
        KeyType::boolean,
        "—",

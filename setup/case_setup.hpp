@@ -35,6 +35,9 @@ struct LatticeStateInfo {
 struct GroundStateInfo {
   double mu = 0.0;            ///< μ_h = ⟨ψ|M(ψ)ψ⟩
   double energy = 0.0;        ///< E of the diagnostics
+  double kinetic = 0.0;       ///< its terms: ⟨ψ, ½Lψ⟩,
+  double trap = 0.0;          ///< ⟨ψ, Vψ⟩
+  double interaction = 0.0;   ///< and ½g Σ|B||ψ|⁴
   double residual = 0.0;      ///< ‖M(ψ)ψ − μ_h ψ‖
   double energy_change = 0.0; ///< |ΔE| / |E| per iteration over the last check's iterations
   double start_residual = 0.0;

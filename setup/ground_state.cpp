@@ -80,6 +80,9 @@ private:
     }
     info_.mu = mu;
     info_.energy = d.energy;
+    info_.kinetic = d.kinetic;
+    info_.trap = d.trap;
+    info_.interaction = d.interaction;
     info_.residual = residual;
     info_.iterations = k;
     widen_bound(d.max_abs);

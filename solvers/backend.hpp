@@ -42,8 +42,12 @@ enum class MemorySpace { host, cuda_device };
 
 /// The diagnostics of one state, summed over all cells (and ranks).
 struct Diagnostics {
-  double norm = 0.0;         ///< Σ|B_i| |ψ_i|²
-  double energy = 0.0;       ///< Σ|B_i| [conj(ψ_i) (½Lψ)_i + V_i|ψ_i|² + ½g|ψ_i|⁴]
+  double norm = 0.0;   ///< Σ|B_i| |ψ_i|²
+  double energy = 0.0; ///< Σ|B_i| [conj(ψ_i) (½Lψ)_i + V_i|ψ_i|² + ½g|ψ_i|⁴]
+  /// The energy by term, summed beside it (their sum equals `energy` to round-off, not in bits):
+  double kinetic = 0.0;      ///< Σ|B_i| Re conj(ψ_i) (½Lψ)_i = ⟨ψ, ½Lψ⟩
+  double trap = 0.0;         ///< Σ|B_i| V_i|ψ_i|² = ⟨ψ, Vψ⟩
+  double interaction = 0.0;  ///< Σ|B_i| ½g|ψ_i|⁴
   double invariant = 0.0;    ///< the scheme's conserved quantity (Scheme::invariant_name())
   Complex overlap{0.0, 0.0}; ///< Σ|B_i| conj(ψ₀_i) ψ_i
   double max_abs = 0.0;      ///< max_i |ψ_i|
@@ -51,8 +55,16 @@ struct Diagnostics {
   bool finite = true;        ///< all of ψ finite
 
   static Diagnostics from(const CellSums& s) {
-    return {s.norm,    s.energy,       s.invariant,       {s.overlap_re, s.overlap_im},
-            s.max_abs, s.max_diagonal, s.nonfinite == 0.0};
+    return {s.norm,
+            s.energy,
+            s.kinetic,
+            s.trap,
+            s.interaction,
+            s.invariant,
+            {s.overlap_re, s.overlap_im},
+            s.max_abs,
+            s.max_diagonal,
+            s.nonfinite == 0.0};
   }
 };
 

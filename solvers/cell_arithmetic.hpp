@@ -142,6 +142,9 @@ DECGPE_HD bool finite(double x) {
 struct CellSums {
   double norm;         ///< Σ|B_i| |ψ_i|²
   double energy;       ///< Σ|B_i| [conj(ψ_i) (½Lψ)_i + V_i|ψ_i|² + ½g|ψ_i|⁴]
+  double kinetic;      ///< Σ|B_i| Re conj(ψ_i) (½Lψ)_i, energy's first term
+  double trap;         ///< Σ|B_i| V_i|ψ_i|², its second
+  double interaction;  ///< Σ|B_i| ½g|ψ_i|⁴, its third
   double invariant;    ///< Re Σ|B_i| conj(ψ^{n−1}_i) ψ_i (leapfrog's conserved quantity)
   double overlap_re;   ///< Re Σ|B_i| conj(ψ₀_i) ψ_i
   double overlap_im;   ///< Im of the same
@@ -156,7 +159,12 @@ DECGPE_HD void accumulate(CellSums& s, double volume, double weight_sum, Complex
   const double rho = norm2(psi);
   const Complex overlap = conj_mul(reference, psi);
   s.norm += volume * rho;
-  s.energy += volume * (0.5 * conj_mul(psi, laplacian).re + v * rho + 0.5 * g * rho * rho);
+  const double kinetic = 0.5 * conj_mul(psi, laplacian).re, trap = v * rho,
+               interaction = 0.5 * g * rho * rho;
+  s.energy += volume * (kinetic + trap + interaction);
+  s.kinetic += volume * kinetic;
+  s.trap += volume * trap;
+  s.interaction += volume * interaction;
   s.invariant += volume * conj_mul(previous, psi).re;
   s.overlap_re += volume * overlap.re;
   s.overlap_im += volume * overlap.im;
@@ -168,6 +176,9 @@ DECGPE_HD void accumulate(CellSums& s, double volume, double weight_sum, Complex
 DECGPE_HD CellSums combine(const CellSums& a, const CellSums& b) {
   return {a.norm + b.norm,
           a.energy + b.energy,
+          a.kinetic + b.kinetic,
+          a.trap + b.trap,
+          a.interaction + b.interaction,
           a.invariant + b.invariant,
           a.overlap_re + b.overlap_re,
           a.overlap_im + b.overlap_im,

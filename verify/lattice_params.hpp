@@ -4,6 +4,7 @@
 #include "lattices/cell_complex.hpp"
 #include "lattices/crystal.hpp"
 
+#include <cmath>
 #include <gtest/gtest.h>
 #include <string>
 
@@ -17,6 +18,13 @@ inline auto all_lattices() {
 /// what every stencil must do.
 inline auto every_stencil() {
   return ::testing::ValuesIn(lattices::lattice_names().begin(), lattices::lattice_names().end());
+}
+
+/// The mean cell spacing of `lattice` per unit h: equal cell densities across lattices at
+/// h/spacing_unit.
+inline double spacing_unit(const std::string& lattice) {
+  const lattices::CellComplex& c = lattices::cell_complex(lattice);
+  return std::cbrt(c.structure_volume() / c.cells_per_structure());
 }
 
 inline std::string lattice_name(const ::testing::TestParamInfo<std::string_view>& param) {

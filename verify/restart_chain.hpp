@@ -99,7 +99,8 @@ protected:
     }
     expect_same_vortex_lines(fa, fb);
     if (series_too) {
-      for (const char* series : {"norm", "energy", "invariant", "max_abs", "max_diagonal"}) {
+      for (const char* series : {"norm", "energy", "kinetic", "trap", "interaction", "invariant",
+                                 "max_abs", "max_diagonal"}) {
         EXPECT_EQ(fa.doubles(std::string("/diagnostics/") + series),
                   fb.doubles(std::string("/diagnostics/") + series))
             << series;

@@ -359,6 +359,25 @@ TEST(CaseFile, ZeroSteps) {
       fails_with(kGrid + "[time]\ndt = 1e-3\nsteps = 0\n", "key 'time.steps' must be >= 1"));
 }
 
+TEST(CaseFile, DampingIsRk4sAtFixedStepsOnly) {
+  EXPECT_EQ(
+      parse(kGrid + "[time]\nscheme = \"rk4\"\ndamping = 0.1\ndt = 1e-3\nsteps = 10\n").damping,
+      0.1);
+  EXPECT_TRUE(fails_with(kGrid + "[time]\ndamping = 0.1\ndt = 1e-3\nsteps = 10\n",
+                         "the leapfrog is unstable with a dissipative term"));
+  EXPECT_TRUE(
+      fails_with(kGrid + "[time]\nscheme = \"exponential\"\ndamping = 0.1\ndt = 1e-3\nsteps = 10\n",
+                 "scheme 'exponential' is not damped"));
+  EXPECT_TRUE(fails_with(kGrid + "[time]\nscheme = \"rk4\"\ndamping = 0.1\ndt = 1e-3\n"
+                                 "end_time = 1.0\nadaptive = true\n",
+                         "damped steps are fixed"));
+  EXPECT_TRUE(fails_with(
+      kGrid + "[time]\nscheme = \"rk4\"\ndamping = -0.1\ndt = 1e-3\nsteps = 10\n", "time.damping"));
+  CaseConfig damped =
+      parse(kGrid + "[time]\nscheme = \"rk4\"\ndamping = 0.1\ndt = 1e-3\nsteps = 10\n");
+  EXPECT_THROW(setup::override_scheme(damped, "leapfrog"), CaseError);
+}
+
 TEST(CaseFile, ZeroDiagnosticsEvery) {
   EXPECT_TRUE(fails_with(kGrid + kTime + "diagnostics_every = 0\n",
                          "key 'time.diagnostics_every' must be >= 1"));
@@ -560,6 +579,8 @@ std::vector<std::string> context_of(const CaseKey& key) {
     context = {"time.scheme=rk4", "time.steps=", "time.end_time=1.0"};
   } else if (k == "time.beyond_limit") {
     context = {"time.scheme=trotter_suzuki"};
+  } else if (k == "time.damping") {
+    context = {"time.scheme=rk4"};
   } else if (k == "time.theta" || k == "time.density_floor" || k == "time.tolerance") {
     context = {"time.scheme=rk4", "time.steps=", "time.end_time=1.0", "time.adaptive=true"};
   } else if (k == "initial.file" || k == "initial.dataset") {

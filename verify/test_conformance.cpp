@@ -99,6 +99,9 @@ TEST_P(Conformance, SchemeIsBitwiseTheReferences) {
   const Diagnostics a = ref.scheme->diagnostics(), b = other.scheme->diagnostics();
   EXPECT_NEAR(b.norm, a.norm, 1e-13 * a.norm);
   EXPECT_NEAR(b.energy, a.energy, 1e-12 * std::abs(a.energy));
+  EXPECT_NEAR(b.kinetic, a.kinetic, 1e-12 * std::abs(a.energy));
+  EXPECT_NEAR(b.trap, a.trap, 1e-12 * std::abs(a.energy));
+  EXPECT_NEAR(b.interaction, a.interaction, 1e-12 * std::abs(a.energy));
   EXPECT_NEAR(b.invariant, a.invariant, 1e-13 * std::abs(a.invariant));
   EXPECT_NEAR(b.overlap.re, a.overlap.re, 1e-12);
   EXPECT_NEAR(b.overlap.im, a.overlap.im, 1e-12);

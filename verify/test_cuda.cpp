@@ -90,6 +90,9 @@ TEST_P(CudaVsReference, EverySchemeIsBitwiseIdentical) {
     const Diagnostics dr = ref.scheme->diagnostics(), dg = gpu.scheme->diagnostics();
     EXPECT_NEAR(dg.norm, dr.norm, 1e-13 * dr.norm) << scheme;
     EXPECT_NEAR(dg.energy, dr.energy, 1e-12 * std::abs(dr.energy)) << scheme;
+    EXPECT_NEAR(dg.kinetic, dr.kinetic, 1e-12 * std::abs(dr.energy)) << scheme;
+    EXPECT_NEAR(dg.trap, dr.trap, 1e-12 * std::abs(dr.energy)) << scheme;
+    EXPECT_NEAR(dg.interaction, dr.interaction, 1e-12 * std::abs(dr.energy)) << scheme;
     EXPECT_NEAR(dg.invariant, dr.invariant, 1e-13 * std::abs(dr.invariant)) << scheme;
     EXPECT_NEAR(dg.overlap.re, dr.overlap.re, 1e-12) << scheme;
     EXPECT_NEAR(dg.overlap.im, dr.overlap.im, 1e-12) << scheme;

@@ -8,6 +8,7 @@
 #include "setup/stationary_vortex.hpp"
 #include "solvers/backend_registry.hpp"
 #include "solvers/schemes/registry.hpp"
+#include "verify/lattice_params.hpp"
 #include "verify/run_fixture.hpp"
 
 #include <cmath>
@@ -22,18 +23,13 @@ namespace {
 namespace fs = std::filesystem;
 using verify::replace;
 
-/// The mean cell spacing of `lattice` per unit h: equal cell densities across lattices at h/unit.
-double unit_of(const std::string& lattice) {
-  const lattices::CellComplex& c = lattices::cell_complex(lattice);
-  return std::cbrt(c.structure_volume() / c.cells_per_structure());
-}
-
 /// A ground-state case on `lattice` at mean cell spacing `spacing` in the cube of side `side`.
 std::string ground_case(const std::string& lattice, double spacing, double g, double side,
                         int kappa = 0) {
   const std::string s = std::to_string(side);
-  return "lattice = \"" + lattice + "\"\nh = " + std::to_string(spacing / unit_of(lattice)) +
-         "\ndomain = [" + s + ", " + s + ", " + s + "]\ng = " + std::to_string(g) +
+  return "lattice = \"" + lattice +
+         "\"\nh = " + std::to_string(spacing / verify::spacing_unit(lattice)) + "\ndomain = [" + s +
+         ", " + s + ", " + s + "]\ng = " + std::to_string(g) +
          "\n[time]\ndt_fraction = 0.5\nsteps = 1\n[initial]\nkind = \"ground_state\"\nkappa = " +
          std::to_string(kappa) + "\n[initial.ground_state]\nresidual = 1e-10\n";
 }
@@ -55,9 +51,16 @@ Relaxed relax(const std::string& toml) {
 double oscillator_error(const std::string& lattice, double spacing) {
   const Relaxed r = relax(ground_case(lattice, spacing, 0.0, 8.0));
   const setup::GroundStateInfo& s = *r.run.ground_state;
-  std::printf("%s spacing %.3f: mu_h = %.10f (error %.3e), %ld iterations, %.2f s\n",
-              lattice.c_str(), spacing, s.mu, s.mu - 1.5, s.iterations, s.seconds);
+  std::printf("%s spacing %.3f: mu_h = %.10f (error %.3e), kinetic %.6f, trap %.6f, %ld "
+              "iterations, %.2f s\n",
+              lattice.c_str(), spacing, s.mu, s.mu - 1.5, s.kinetic, s.trap, s.iterations,
+              s.seconds);
   EXPECT_LE(s.residual, 1e-10);
+  EXPECT_EQ(s.interaction, 0.0);
+  // The virial theorem of the oscillator, K = U = E/2, which the grid's K and U meet to O(h²):
+  // measured at s = 0.35, K = 0.7491 to 0.7502 and U = 0.7362 (FCC) to 0.7415 (C15), K/U − 1 =
+  // 0.084 s² (C15) to 0.155 s² (FCC); held to 0.25 s².
+  EXPECT_LT(std::abs(s.kinetic / s.trap - 1.0), 0.25 * spacing * spacing);
   return std::abs(s.mu - 1.5);
 }
 
@@ -113,6 +116,20 @@ TEST(GroundState, LargeGApproachesThomasFermiAndEquationFourteen) {
               r.run.ground_state->seconds);
   EXPECT_NEAR(mu_h / tf, 1.0, 0.05);
   EXPECT_NEAR(mu_h / spectral, 1.0, 1e-3);
+  // The energy by term: the virial theorem 2K − 2U + 3I = 0 of a ground state in a harmonic trap
+  // (the scaling ψ → s^{−3/2}ψ(r/s) leaves E stationary at s = 1), and μ = K + U + 2I.
+  const setup::GroundStateInfo& s = *r.run.ground_state;
+  const double virial = 2.0 * s.kinetic - 2.0 * s.trap + 3.0 * s.interaction;
+  std::printf("kinetic %.8f, trap %.8f, interaction %.8f: 2K - 2U + 3I = %.3e, E - K - U - I = "
+              "%.3e, mu - K - U - 2I = %.3e\n",
+              s.kinetic, s.trap, s.interaction, virial,
+              s.energy - s.kinetic - s.trap - s.interaction,
+              mu_h - s.kinetic - s.trap - 2.0 * s.interaction);
+  // Measured on the cubic grid at spacing 0.35: 6.3e-3 = 1.0e-3 E, the grid's error (the scaling
+  // is not a symmetry of the lattice); an interaction term off by 1% would give 7e-2.
+  EXPECT_LT(std::abs(virial), 2e-3 * s.energy);
+  EXPECT_NEAR(s.kinetic + s.trap + s.interaction, s.energy, 1e-13 * s.energy);
+  EXPECT_NEAR(s.kinetic + s.trap + 2.0 * s.interaction, mu_h, 1e-12 * mu_h);
 }
 
 /// max over `steps` leapfrog steps (sampled every 50) of 1 − |⟨ψ₀|ψ(t)⟩| from the relaxed ψ₀. The

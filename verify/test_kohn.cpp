@@ -8,8 +8,9 @@
 #include "setup/case_setup.hpp"
 #include "solvers/backend_registry.hpp"
 #include "solvers/schemes/registry.hpp"
+#include "verify/frequency_fit.hpp"
+#include "verify/lattice_params.hpp"
 
-#include <array>
 #include <cmath>
 #include <gtest/gtest.h>
 #include <numbers>
@@ -21,71 +22,9 @@ namespace {
 
 constexpr double kOffset = 1.0; ///< d, the displacement along x (a_ho)
 
-/// ⟨x⟩ = Σ|B_i||ψ_i|² x_i / Σ|B_i||ψ_i|².
-double centre_x(const Grid& grid, std::span<const Complex> psi) {
-  double mass = 0.0, moment = 0.0;
-  for (std::int64_t i = 0; i < grid.cells(); ++i) {
-    const double w = grid.volume[static_cast<std::size_t>(i % grid.ms)] *
-                     norm2(psi[static_cast<std::size_t>(i)]);
-    mass += w;
-    moment += w * grid.position(i).x;
-  }
-  return moment / mass;
-}
-
-/// The residual of the least-squares fit of a cos ωt + b sin ωt + c to the samples.
-double fit_residual(const std::vector<double>& t, const std::vector<double>& x, double omega) {
-  // Normal equations of the three basis functions, solved by Cramer's rule.
-  std::array<std::array<double, 3>, 3> a{};
-  std::array<double, 3> rhs{};
-  for (std::size_t k = 0; k < t.size(); ++k) {
-    const std::array<double, 3> f = {std::cos(omega * t[k]), std::sin(omega * t[k]), 1.0};
-    for (int i = 0; i < 3; ++i) {
-      rhs[i] += f[i] * x[k];
-      for (int j = 0; j < 3; ++j) {
-        a[i][j] += f[i] * f[j];
-      }
-    }
-  }
-  const auto det = [](const std::array<std::array<double, 3>, 3>& m) {
-    return m[0][0] * (m[1][1] * m[2][2] - m[1][2] * m[2][1]) -
-           m[0][1] * (m[1][0] * m[2][2] - m[1][2] * m[2][0]) +
-           m[0][2] * (m[1][0] * m[2][1] - m[1][1] * m[2][0]);
-  };
-  std::array<double, 3> c{};
-  for (int j = 0; j < 3; ++j) {
-    std::array<std::array<double, 3>, 3> m = a;
-    for (int i = 0; i < 3; ++i) {
-      m[i][j] = rhs[i];
-    }
-    c[j] = det(m) / det(a);
-  }
-  double sum = 0.0;
-  for (std::size_t k = 0; k < t.size(); ++k) {
-    const double r = x[k] - c[0] * std::cos(omega * t[k]) - c[1] * std::sin(omega * t[k]) - c[2];
-    sum += r * r;
-  }
-  return sum;
-}
-
 /// The bracket of the fitted ω: over a period the residual has one minimum in it (a 30% detuning
 /// turns the phase by 1.9 rad, short of the side lobes at a whole turn).
 constexpr double kLowest = 0.7, kHighest = 1.3;
-
-/// The ω in [kLowest, kHighest] of the best fit, by golden-section search.
-double fit_frequency(const std::vector<double>& t, const std::vector<double>& x) {
-  const double ratio = (std::sqrt(5.0) - 1.0) / 2.0;
-  double lo = kLowest, hi = kHighest;
-  while (hi - lo > 1e-12) {
-    const double a = hi - ratio * (hi - lo), b = lo + ratio * (hi - lo);
-    if (fit_residual(t, x, a) < fit_residual(t, x, b)) {
-      hi = b;
-    } else {
-      lo = a;
-    }
-  }
-  return 0.5 * (lo + hi);
-}
 
 struct KohnRun {
   double h, dt, omega;
@@ -113,23 +52,17 @@ KohnRun kohn_run(const std::string& lattice, double h, double g = 0.0) {
     done = step;
     scheme->download(0, psi);
     t.push_back(static_cast<double>(step) * setup.dt);
-    x.push_back(centre_x(grid, psi));
+    x.push_back(verify::centre_x(grid, psi));
   }
   EXPECT_NEAR(x.front(), kOffset, 0.02) << lattice << " h = " << h; // the sampled state's centre
-  return {h, setup.dt, fit_frequency(t, x)};
-}
-
-/// The mean cell spacing of `lattice` per unit h: equal cell densities across lattices at h/unit.
-double unit_of(const std::string& lattice) {
-  const lattices::CellComplex& c = lattices::cell_complex(lattice);
-  return std::cbrt(c.structure_volume() / c.cells_per_structure());
+  return {h, setup.dt, verify::fit_frequency(t, x, kLowest, kHighest)};
 }
 
 class Kohn : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(Kohn, TheDipoleModeIsAtTheTrapFrequencyToSecondOrderInH) {
   const std::string& lattice = GetParam();
-  const double unit = unit_of(lattice);
+  const double unit = verify::spacing_unit(lattice);
   const KohnRun coarse = kohn_run(lattice, 0.35 / unit), fine = kohn_run(lattice, 0.25 / unit);
   for (const KohnRun& r : {coarse, fine}) {
     ASSERT_GT(r.omega, kLowest + 1e-6) << "the fit ran into its bracket";
@@ -158,7 +91,7 @@ TEST_P(Kohn, TheDipoleModeIsAtTheTrapFrequencyToSecondOrderInH) {
 // g = 100 the errors are alike, 9.5e-3 and 4.9e-3, the orders 2.5 and 1.4: not asserted).
 TEST_P(Kohn, TheDipoleModeStaysAtTheTrapFrequencyWithInteractions) {
   const std::string& lattice = GetParam();
-  const double unit = unit_of(lattice);
+  const double unit = verify::spacing_unit(lattice);
   const KohnRun r = kohn_run(lattice, 0.25 / unit, 20.0);
   std::printf("%s g = 20: h = %.4g dt = %.4g omega = %.8f\n", lattice.c_str(), r.h, r.dt, r.omega);
   EXPECT_LT(std::abs(r.omega - 1.0), 0.25 * 0.25 * 0.25);

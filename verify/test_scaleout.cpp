@@ -130,6 +130,9 @@ void expect_slabs_match_reference(std::string_view lattice, std::string_view loc
       const Diagnostics ds = on_slabs->diagnostics();
       EXPECT_NEAR(ds.norm, dr.norm, 1e-13 * dr.norm) << where;
       EXPECT_NEAR(ds.energy, dr.energy, 1e-13 * std::abs(dr.energy)) << where;
+      EXPECT_NEAR(ds.kinetic, dr.kinetic, 1e-13 * std::abs(dr.energy)) << where;
+      EXPECT_NEAR(ds.trap, dr.trap, 1e-13 * std::abs(dr.energy)) << where;
+      EXPECT_NEAR(ds.interaction, dr.interaction, 1e-13 * std::abs(dr.energy)) << where;
       EXPECT_NEAR(ds.invariant, dr.invariant, 1e-13 * std::abs(dr.invariant)) << where;
       EXPECT_NEAR(ds.overlap.re, dr.overlap.re, 1e-13 * std::hypot(dr.overlap.re, dr.overlap.im));
       EXPECT_NEAR(ds.overlap.im, dr.overlap.im, 1e-13 * std::hypot(dr.overlap.re, dr.overlap.im));

@@ -308,6 +308,13 @@ TEST(Kernels, ApplyMIsTheHamiltonianAndThePhaseIsExact) {
   }
   const Diagnostics d = b->diagnostics(x, kNoVector, x);
   EXPECT_NEAR(expectation - 0.5 * p.g * quartic, d.energy, 1e-12 * d.energy);
+  // The energy by term, summed beside it: the interaction is ½g Σ|B||ψ|⁴, and the kinetic and trap
+  // terms are the rest of ⟨ψ, Mψ⟩, which counts the interaction twice.
+  EXPECT_NEAR(d.interaction, 0.5 * p.g * quartic, 1e-12 * d.interaction);
+  EXPECT_NEAR(d.kinetic + d.trap + 2.0 * d.interaction, expectation, 1e-12 * expectation);
+  EXPECT_NEAR(d.kinetic + d.trap + d.interaction, d.energy, 1e-13 * d.energy);
+  EXPECT_GT(d.kinetic, 0.0);
+  EXPECT_GT(d.trap, 0.0);
   b->rotate_phase(x, 0.8);
   const Diagnostics rotated = b->diagnostics(x, kNoVector, x0);
   EXPECT_NEAR(rotated.norm, d.norm, 1e-14);

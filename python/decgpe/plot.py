@@ -1,8 +1,9 @@
 """A quick look at a run's diagnostics: `python3 -m decgpe.plot RESULTS.h5 [-o IMAGE.png]`.
 
 One figure, a panel per series the file holds, all against t (1/ω⊥): E(t) = 1 − |⟨ψ₀|ψ⟩| with the split marked,
-the drifts of the norm and of the scheme's invariant, the energy's relative change, Δt(t), and the number of vortex
-lines when the run sampled them. Needs matplotlib (pip install -e 'python/[reports]'); without it, one line and exit 1.
+the drifts of the norm and of the scheme's invariant, the energy's relative change, the energy by term (kinetic, trap,
+interaction), Δt(t), and the number of vortex lines when the run sampled them. Needs matplotlib (pip install -e
+'python/[reports]'); without it, one line and exit 1.
 """
 
 import argparse
@@ -40,6 +41,9 @@ def panels(result):
               _positive(d["invariant"] - d["invariant"][0]), True),
              ("energy, relative change", "|E(t) − E(0)| / |E(0)|", t,
               _positive((d["energy"] - d["energy"][0]) / d["energy"][0]), True)]
+    if "kinetic" in d:  # the energy by term, in runs since it was recorded: one line each
+        found.append(("energy by term", "energy (ħω⊥)", t,
+                      {name: d[name] for name in ("kinetic", "trap", "interaction")}, False))
     if "dt" in d and np.ptp(d["dt"]) > 0:  # adaptive steps only: a fixed Δt is a flat line
         found.append(("time step", "Δt (1/ω⊥)", t, d["dt"], False))
     series = result.vortex_series
@@ -54,7 +58,13 @@ def figure(result):
     rows = panels(result)
     fig, axes = plt.subplots(len(rows), 1, figsize=(7, 2.1 * len(rows)), sharex=True, squeeze=False)
     for ax, (title, ylabel, t, values, log) in zip(axes[:, 0], rows):
-        ax.plot(t, values, linewidth=1, marker="." if len(t) <= 50 else None)  # few samples: each seen
+        marker = "." if len(t) <= 50 else None  # few samples: each seen
+        if isinstance(values, dict):  # several series in one panel, named in its legend
+            for name, series in values.items():
+                ax.plot(t, series, linewidth=1, marker=marker, label=name)
+            ax.legend(fontsize="small")
+        else:
+            ax.plot(t, values, linewidth=1, marker=marker)
         if log and np.isfinite(values).any():
             ax.set_yscale("log")
         ax.set_title(title, fontsize="medium")

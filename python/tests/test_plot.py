@@ -30,6 +30,17 @@ class Plot(unittest.TestCase):
         np.testing.assert_array_equal(e[1:], np.abs(1 - np.abs(overlap[1:])))
         self.assertGreater(np.nanmax(e), decgpe.results.SPLIT_ERROR)  # the split is in the series drawn
 
+    def test_the_energy_by_term_is_one_panel_of_three_lines(self):
+        result = decgpe.load(SPLIT)
+        t = result.diagnostics["t"]
+        terms = {"kinetic": 1 + 0.1 * t, "trap": 2 - 0.1 * t, "interaction": np.full_like(t, 3.0)}
+        result.diagnostics.update(terms)
+        rows = plot.panels(result)
+        self.assertEqual(rows[4][0], "energy by term")
+        self.assertEqual(rows[4][3], terms)
+        with tempfile.TemporaryDirectory() as d:
+            plot.figure(result).savefig(Path(d) / "terms.png")
+
     def test_writes_the_image_it_names(self):
         with tempfile.TemporaryDirectory() as d:
             image = Path(d) / "look.png"

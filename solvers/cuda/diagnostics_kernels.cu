@@ -1,6 +1,6 @@
 // Diagnostics as device reductions (the max-reduction note's pattern): each thread accumulates its
 // cell, a tree in the block combines the threads, one partial per block goes to memory, and a
-// single block reduces the partials. Only the final 64 bytes (16 for an adaptive step's maxima)
+// single block reduces the partials. Only the final 88 bytes (16 for an adaptive step's maxima)
 // cross to the host.
 
 #include "solvers/cuda/cell_access.cuh"
@@ -17,6 +17,9 @@ constexpr int kReduceThreads = 1024;
 __device__ __forceinline__ CellSums shuffle_down(const CellSums& s, int offset) {
   return {__shfl_down_sync(0xffffffffu, s.norm, offset),
           __shfl_down_sync(0xffffffffu, s.energy, offset),
+          __shfl_down_sync(0xffffffffu, s.kinetic, offset),
+          __shfl_down_sync(0xffffffffu, s.trap, offset),
+          __shfl_down_sync(0xffffffffu, s.interaction, offset),
           __shfl_down_sync(0xffffffffu, s.invariant, offset),
           __shfl_down_sync(0xffffffffu, s.overlap_re, offset),
           __shfl_down_sync(0xffffffffu, s.overlap_im, offset),

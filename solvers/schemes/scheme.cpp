@@ -27,6 +27,10 @@ long Scheme::advance(long steps) {
   return taken;
 }
 
+void Scheme::make_damped(double) {
+  throw std::invalid_argument(name() + " has no damped form");
+}
+
 void Scheme::make_adaptive(StepControl control, const AdaptiveSettings& settings) {
   if (control == StepControl::fixed) {
     control_ = control;

@@ -58,6 +58,10 @@ public:
   /// std::invalid_argument for a scheme that cannot.
   void make_adaptive(StepControl control, const AdaptiveSettings& settings);
   bool adaptive() const { return control_ != StepControl::fixed; }
+  /// From now on solve (i − γ)∂ψ/∂t = (M(ψ) − μ)ψ, μ = ⟨ψ, M(ψ)ψ⟩, and renormalise ψ to
+  /// Σ|B||ψ|² = 1 after every step (γ > 0); throws std::invalid_argument for a scheme that cannot
+  /// (all but rk4 at fixed steps).
+  virtual void make_damped(double gamma);
   /// An adaptive run that has reached its end time.
   bool finished() const { return adaptive() && clock_.time >= adaptive_.end_time; }
   const StepClock& clock() const { return clock_; }

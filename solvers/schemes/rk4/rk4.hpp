@@ -15,6 +15,11 @@ struct Rk4Vectors {
 /// ψ itself or the accumulator.
 void rk4_step(Backend& backend, const Rk4Vectors& v, double dt, VectorId out);
 
+/// One step of the damped (i − γ)∂ψ/∂t = (M(ψ) − μ)ψ in ψ (v.psi), μ = ⟨ψ, M(ψ)ψ⟩ at the step's
+/// start, renormalised to Σ|B||ψ|² = 1, from apply_m, axpby and two reductions (six stencil
+/// passes).
+void damped_rk4_step(Backend& backend, const Rk4Vectors& v, double dt, double gamma);
+
 std::unique_ptr<Scheme> make_rk4(Backend& backend, double dt);
 
 } // namespace decgpe
