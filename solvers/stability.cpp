@@ -49,10 +49,20 @@ void apply(const Grid& g, const std::vector<double>& u, const std::vector<T>& v,
   }
 }
 
-/// Σ_i |B_i| a_i b_i over the owned cells, slice by slice: the same sum for any thread count and
-/// any split over ranks.
-double dot(const Grid& g, const DomainReduction& layout, const std::vector<double>& a,
-           const std::vector<double>& b) {
+/// |B_i| a_i b_i for real entries, |B_i| Re(conj(a_i) b_i) for complex ones (the real product in
+/// the order the Lanczos bits depend on).
+double weighted(double volume, double a, double b) {
+  return volume * a * b;
+}
+double weighted(double volume, Complex a, Complex b) {
+  return volume * conj_mul(a, b).re;
+}
+
+/// Σ_i weighted(|B_i|, a_i, b_i) over the owned cells, slice by slice: the same sum for any thread
+/// count and any split over ranks.
+template <class T>
+double dot(const Grid& g, const DomainReduction& layout, const std::vector<T>& a,
+           const std::vector<T>& b) {
   const std::int64_t n = g.slice_cells();
   std::vector<double> partial(static_cast<std::size_t>(g.owned_end - g.owned_begin));
 #pragma omp parallel for schedule(static)
@@ -60,7 +70,7 @@ double dot(const Grid& g, const DomainReduction& layout, const std::vector<doubl
     const std::int64_t begin = (g.owned_begin + static_cast<std::int64_t>(s)) * n;
     double sum = 0.0;
     for (std::int64_t i = begin; i < begin + n; ++i) {
-      sum += g.volume[static_cast<std::size_t>(i % g.ms)] * a[i] * b[i];
+      sum += weighted(g.volume[static_cast<std::size_t>(i % g.ms)], a[i], b[i]);
     }
     partial[s] = sum;
   }
@@ -155,23 +165,6 @@ double lowest_potential(const Grid& grid, const Potential& potential,
     most_negative = std::max(most_negative, -potential.at(grid, i));
   }
   return -layout.max(most_negative);
-}
-
-/// Σ_i |B_i| Re(conj(a_i) b_i) over the owned cells, slice by slice like `dot`.
-double dot(const Grid& g, const DomainReduction& layout, const std::vector<Complex>& a,
-           const std::vector<Complex>& b) {
-  const std::int64_t n = g.slice_cells();
-  std::vector<double> partial(static_cast<std::size_t>(g.owned_end - g.owned_begin));
-#pragma omp parallel for schedule(static)
-  for (std::size_t s = 0; s < partial.size(); ++s) {
-    const std::int64_t begin = (g.owned_begin + static_cast<std::int64_t>(s)) * n;
-    double sum = 0.0;
-    for (std::int64_t i = begin; i < begin + n; ++i) {
-      sum += g.volume[static_cast<std::size_t>(i % g.ms)] * conj_mul(a[i], b[i]).re;
-    }
-    partial[s] = sum;
-  }
-  return layout.sum_slices(partial);
 }
 
 /// `values` pseudo-random numbers in [−1, 1) per cell of this rank's stored slices, from a fixed
