@@ -18,6 +18,8 @@
 //   --backends=reference,openmp   backends (default: reference, openmp and, with a GPU, cuda:plain)
 //   --schemes=leapfrog,rk4        schemes (default: leapfrog)
 //   --cuda-shapes=1x256,1x256z8a1 cuda:plain's block shapes to compare (default: the backend's)
+//   --cuda-sweeps=1,2,3s2l1      cuda:plain's leapfrog steps per launch, each optionally with the
+//                                wavefront's shape (s<slab>l<lag>); each adds /k<value> to the name
 //
 // With a GPU, the same binary first measures a device-to-device copy (bytes read + written), and
 // every GPU result carries copy_fraction = its 48-B/update bandwidth over that copy's: the
@@ -171,7 +173,10 @@ void step_benchmark(benchmark::State& state, const std::string& scheme_name,
   // Even, so that each iteration ends with the leapfrog's buffers in the same roles; GPU steps are
   // queued back to back between synchronisations.
   const bool gpu = backend_name.starts_with("cuda");
-  const long steps_per_iteration = scheme_name == "leapfrog" ? (gpu ? 20 : 2) : (gpu ? 6 : 1);
+  // On a GPU, 20 leapfrog steps or the fewest whole wavefronts past them.
+  const long k = tuning.cuda_steps_per_sweep.value_or(1);
+  const long steps_per_iteration =
+      scheme_name == "leapfrog" ? (gpu ? (20 + k - 1) / k * k : 2) : (gpu ? 6 : 1);
   run_samples(state, *backend, *scheme, steps_per_iteration, gpu);
   // Every run checks its own result: the leapfrog invariant is conserved exactly by correct steps,
   // whatever the state does, and so is the norm by the split schemes; RK4's norm may only fall, and
@@ -189,6 +194,7 @@ void step_benchmark(benchmark::State& state, const std::string& scheme_name,
   const double updates = cells * traffic.passes * static_cast<double>(steps_per_iteration) *
                          static_cast<double>(state.iterations());
   state.counters["dofs"] = cells;
+  state.counters["steps_per_sweep"] = static_cast<double>(k);
   state.counters["bytes_per_update"] = bytes_per_update;
   state.counters["dof_updates_per_second"] =
       benchmark::Counter(updates, benchmark::Counter::kIsRate);
@@ -222,6 +228,18 @@ std::string take_flag(int& argc, char** argv, const std::string& name,
   return fallback;
 }
 
+/// Every (block shape, steps per sweep) pair of the two lists (either may be {""}: the default).
+std::vector<std::pair<std::string, std::string>>
+tuning_grid(const std::vector<std::string>& shapes, const std::vector<std::string>& sweeps) {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (const std::string& shape : shapes.empty() ? std::vector<std::string>{""} : shapes) {
+    for (const std::string& sweep : sweeps.empty() ? std::vector<std::string>{""} : sweeps) {
+      out.emplace_back(shape, sweep);
+    }
+  }
+  return out;
+}
+
 double min_of(const std::vector<double>& v) {
   return *std::min_element(v.begin(), v.end());
 }
@@ -249,6 +267,7 @@ int main(int argc, char** argv) {
   const auto schemes = split(take_flag(argc, argv, "schemes", "leapfrog"));
   // cuda:plain's block shapes ([cuda] block_shape) to compare; each adds /<shape> to the name.
   const auto shapes = split(take_flag(argc, argv, "cuda-shapes", ""));
+  const auto sweeps = split(take_flag(argc, argv, "cuda-sweeps", ""));
   for (const std::string& scheme : schemes) {
     find_scheme(scheme); // an unknown name fails here, with the known ones
   }
@@ -260,12 +279,20 @@ int main(int argc, char** argv) {
       for (const std::string& scheme : schemes) {
         const std::string prefix = scheme == "leapfrog" ? "step" : scheme;
         for (const std::string& backend : backends) {
-          const bool tuned = backend == "cuda:plain" && !shapes.empty();
-          for (const std::string& shape : tuned ? shapes : std::vector<std::string>{""}) {
+          const bool plain = backend == "cuda:plain";
+          const std::vector<std::string> none{""};
+          for (const auto& [shape, sweep] :
+               tuning_grid(plain ? shapes : none, plain && scheme == "leapfrog" ? sweeps : none)) {
             const std::string name = prefix + "/" + backend + "/" + lattice + "/" + size +
-                                     (shape.empty() ? "" : "/" + shape);
+                                     (shape.empty() ? "" : "/" + shape) +
+                                     (sweep.empty() ? "" : "/k" + sweep);
             BackendTuning tuning;
             tuning.cuda_block_shape = shape;
+            if (!sweep.empty()) {
+              const std::size_t shape_at = sweep.find('s');
+              tuning.cuda_steps_per_sweep = std::stoi(sweep.substr(0, shape_at));
+              tuning.cuda_wavefront = shape_at == std::string::npos ? "" : sweep.substr(shape_at);
+            }
             auto* b = benchmark::RegisterBenchmark(name.c_str(), step_benchmark, scheme, backend,
                                                    lattice, dofs, tuning);
             b->Unit(benchmark::kMillisecond)

@@ -47,10 +47,14 @@ MPI_Comm run_comm(const scaleout::MpiSession& mpi) {
   return mpi.active() && mpi.size() > 1 ? MPI_COMM_WORLD : MPI_COMM_NULL;
 }
 
+/// The backend's tunables as the case sets them.
+BackendTuning backend_tuning(const CaseConfig& c) {
+  return {c.cuda_block_shape, c.cuda_graphs, c.halo_depth, c.cuda_steps_per_sweep, ""};
+}
+
 /// Over several ranks, the slab backend on this rank's part of the set-up; else one process.
 std::unique_ptr<Backend> make_run_backend(const std::string& name, const RunSetup& setup) {
-  const BackendTuning tuning{setup.config.cuda_block_shape, setup.config.cuda_graphs,
-                             setup.config.halo_depth};
+  const BackendTuning tuning = backend_tuning(setup.config);
   if (!setup.layout.distributed()) {
     return make_backend(name, setup.problem, nullptr, tuning);
   }
@@ -81,7 +85,7 @@ setup::SlabBalance slab_balance(const CaseConfig& c, const std::string& backend_
       most = static_cast<int>(
           std::clamp(std::floor(room / per_slice) - halos, 0.0, static_cast<double>(most)));
     }
-    const BackendTuning tuning{c.cuda_block_shape, c.cuda_graphs, c.halo_depth};
+    const BackendTuning tuning = backend_tuning(c);
     return scaleout::calibrate(backend_name, whole, MPI_COMM_WORLD,
                                std::min(8, whole.grid.size[2] / ranks), most, 0.2, tuning);
   };

@@ -577,6 +577,9 @@ void read_cuda(const Section& s, CaseConfig& c) {
   s.allow_only_schema_keys();
   c.cuda_block_shape = s.string("block_shape").value_or("");
   c.cuda_graphs = s.boolean("graphs");
+  if (const std::optional<std::int64_t> k = s.integer("steps_per_sweep")) {
+    c.cuda_steps_per_sweep = static_cast<int>(*k);
+  }
 }
 
 void read_scaleout(const Section& s, CaseConfig& c) {

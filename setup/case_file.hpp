@@ -118,10 +118,11 @@ struct CaseConfig {
 
   // [cuda]: the CUDA backend's tunables (solvers/backend_registry.hpp, BackendTuning); they
   // change its speed, never its results, and are recorded in the results.
-  std::string cuda_block_shape;      ///< "1x256", "1x512", "2x256"; "": the default
-  std::optional<bool> cuda_graphs;   ///< unset: the default (on)
-  std::optional<int> halo_depth;     ///< [scaleout]: halo slices per slab side; unset: 1
-  std::string slab_balance = "auto"; ///< [scaleout]: "auto", "even" or "measured"
+  std::string cuda_block_shape;            ///< "1x256", "1x512", "2x256"; "": the default
+  std::optional<bool> cuda_graphs;         ///< unset: the default (on)
+  std::optional<int> cuda_steps_per_sweep; ///< unset: the default (one step a launch)
+  std::optional<int> halo_depth;           ///< [scaleout]: halo slices per slab side; unset: 1
+  std::string slab_balance = "auto";       ///< [scaleout]: "auto", "even" or "measured"
 
   // [output]
   long checkpoint_every = 0;       ///< steps between checkpoints (0: none by steps)

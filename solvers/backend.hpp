@@ -34,6 +34,10 @@ struct BackendTuning {
   /// A slab backend's halo slices per side as the case set them (the Decomposition stores them;
   /// this says where they came from, for the record); unset: the default, 1.
   std::optional<int> halo_depth;
+  /// cuda's leapfrog steps per launch (the wavefront, step_kernels.cu); unset: 1, one step a
+  /// launch.
+  std::optional<int> cuda_steps_per_sweep;
+  std::string cuda_wavefront; ///< the wavefront's slabs and lag (parse_wavefront); "": the default
 };
 
 /// Where a backend's vectors live, which decides how slab halos move (MPI for host, NCCL for

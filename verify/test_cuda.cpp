@@ -56,7 +56,9 @@ void PrintTo(const Param& p, std::ostream* os) {
 }
 
 BackendTuning tuned(const Param& p) {
-  return BackendTuning{std::string(p.shape), {}, {}};
+  BackendTuning t;
+  t.cuda_block_shape = p.shape;
+  return t;
 }
 
 class CudaVsReference : public ::testing::TestWithParam<Param> {};
@@ -244,13 +246,16 @@ TEST(CudaBackend, EveryTuningGivesBitwiseTheReferencesStateAndIsReported) {
   const std::vector<Complex> expected = ref.level(0, p);
   for (const char* shape : {"sweep", "1x256", "1x512", "2x256"}) {
     for (const bool graphs : {true, false}) {
-      const std::unique_ptr<Backend> gpu =
-          make_backend("cuda:plain", p, nullptr, BackendTuning{shape, graphs, {}});
+      BackendTuning given;
+      given.cuda_block_shape = shape;
+      given.cuda_graphs = graphs;
+      const std::unique_ptr<Backend> gpu = make_backend("cuda:plain", p, nullptr, given);
       const auto tuning = gpu->tuning();
-      ASSERT_EQ(tuning.size(), 3U);
+      ASSERT_EQ(tuning.size(), 4U);
       EXPECT_EQ(tuning[0].second, std::string(shape) + " (case)");
       EXPECT_EQ(tuning[1].second, "one slice a block"); // a grid this small has too few chunks
       EXPECT_EQ(tuning[2].second, std::string(graphs ? "on" : "off") + " (case)");
+      EXPECT_EQ(tuning[3].second, "1 (default)");
       const std::unique_ptr<Scheme> scheme = make_scheme("leapfrog", *gpu, dt);
       scheme->start({psi0, psi0, {}});
       scheme->advance(101);
@@ -275,8 +280,9 @@ TEST_P(CudaSweep, EverySweepShapeGivesBitwiseTheReferencesState) {
   const std::vector<Complex> expected = ref.level(0, p);
   for (const char* shape :
        {"1x256z1a1", "1x256z2a1", "1x256z3a2b3", "1x256z8b4f", "1x256z4b3", "1x256z5a3b4f"}) {
-    const std::unique_ptr<Backend> gpu =
-        make_backend("cuda:plain", p, nullptr, BackendTuning{shape, true, {}});
+    BackendTuning given;
+    given.cuda_block_shape = shape;
+    const std::unique_ptr<Backend> gpu = make_backend("cuda:plain", p, nullptr, given);
     const std::unique_ptr<Scheme> scheme = make_scheme("leapfrog", *gpu, dt);
     scheme->start({psi0, psi0, {}});
     scheme->advance(41);
@@ -287,6 +293,57 @@ TEST_P(CudaSweep, EverySweepShapeGivesBitwiseTheReferencesState) {
 }
 
 INSTANTIATE_TEST_SUITE_P(EveryStencil, CudaSweep, verify::every_stencil(), verify::lattice_name);
+
+class CudaWavefront : public ::testing::TestWithParam<std::string_view> {};
+
+// k steps a launch, the levels between them read back by other blocks of the same kernel: any
+// ordering or visibility fault shows as a changed bit. Runs of steps that are not multiples of k
+// (diagnostics in between, both levels compared) end with single steps.
+TEST_P(CudaWavefront, KStepsALaunchAreBitwiseKSingleSteps) {
+  SKIP_WITHOUT_GPU();
+  const Problem p = make_problem(GetParam(), 200.0);
+  const std::vector<Complex> psi0 = vortex(p.grid);
+  const double dt = 0.9 * scheme_limit("leapfrog", p, psi0);
+  const std::vector<long> runs{7, 13, 24};
+  LiveScheme ref("reference", "leapfrog", p, dt, psi0);
+  for (const long steps : runs) {
+    ref.scheme->advance(steps);
+  }
+  const std::vector<Complex> expected0 = ref.level(0, p), expected1 = ref.level(1, p);
+  // The GPU's own sums of single steps (a reduction's order is the backend's, not reference's).
+  std::vector<Diagnostics> expected_diagnostics;
+  const std::unique_ptr<Backend> single = make_backend("cuda:plain", p);
+  const std::unique_ptr<Scheme> steps = make_scheme("leapfrog", *single, dt);
+  steps->start({psi0, psi0, {}});
+  for (const long n : runs) {
+    steps->advance(n);
+    expected_diagnostics.push_back(steps->diagnostics());
+  }
+  for (const int k : {2, 3, 4}) {
+    for (const char* shape : {"s1l1r1b8", "s2l1r4b2", "s1l2r3b8", "s3l2r2b1"}) {
+      BackendTuning given;
+      given.cuda_steps_per_sweep = k;
+      given.cuda_wavefront = shape;
+      const std::unique_ptr<Backend> gpu = make_backend("cuda:plain", p, nullptr, given);
+      EXPECT_EQ(gpu->tuning().back().second, std::string(shape) + " (case)");
+      const std::unique_ptr<Scheme> scheme = make_scheme("leapfrog", *gpu, dt);
+      scheme->start({psi0, psi0, {}});
+      for (std::size_t r = 0; r < runs.size(); ++r) {
+        scheme->advance(runs[r]);
+        const Diagnostics d = scheme->diagnostics();
+        EXPECT_EQ(d.invariant, expected_diagnostics[r].invariant) << k << " " << shape;
+      }
+      std::vector<Complex> state(psi0.size());
+      scheme->download(0, state);
+      EXPECT_TRUE(bitwise_equal(state, expected0)) << "k = " << k << ", " << shape;
+      scheme->download(1, state);
+      EXPECT_TRUE(bitwise_equal(state, expected1)) << "k = " << k << ", " << shape;
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(EveryStencil, CudaWavefront, verify::every_stencil(),
+                         verify::lattice_name);
 
 #if DECGPE_HAVE_CUDA
 // Host code: these run without a GPU.
@@ -388,6 +445,23 @@ TEST_F(CudaRestart, BothSchemesResumeBitwiseOnTheGpu) {
       "dt_fraction = 0.5\nsteps = 100\ndiagnostics_every = 10\nsnapshot_every = 20\n"
       "[initial]\nkappa = 1\n",
       {"leapfrog", "rk4"});
+}
+
+// Three steps a launch, cut by the checkpoints at steps 10 and 20 (inside a launch's window of
+// the uninterrupted run's 0, 3, 6, 9 | 12 …): bitwise the single-step run.
+TEST_F(CudaRestart, TheWavefrontResumesBitwiseAsSingleSteps) {
+  SKIP_WITHOUT_GPU();
+  const std::string toml =
+      "lattice = \"bcc\"\nh = 0.6\nstructures = [6, 6, 9]\ng = 10.0\n[time]\n"
+      "dt_fraction = 0.5\nsteps = 50\ndiagnostics_every = 10\nsnapshot_every = 20\n"
+      "[initial]\nkappa = 1\n";
+  const std::string flags = "--backend cuda --scheme leapfrog";
+  ASSERT_EQ(run(toml, flags).exit_code, 0);
+  const fs::path whole = dir_ / "whole.h5";
+  fs::rename(out(), whole);
+  run_in_parts(toml + "[cuda]\nsteps_per_sweep = 3\n", flags, {"", "", ""});
+  expect_same_run(whole, out());
+  EXPECT_EQ(io::InputFile(out()).text_attribute("tuning_cuda_steps_per_sweep"), "3 (case)");
 }
 
 TEST_F(CudaRestart, AdaptiveStepsResumeBitwiseOnTheGpu) {

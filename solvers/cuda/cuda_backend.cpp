@@ -126,6 +126,7 @@ public:
     tiling_ = make_tiling(dg_, shape, prop.multiProcessorCount);
     cell_tiling_ = make_cell_tiling(dg_);
     stencil_tiling_ = make_passes_tiling(dg_, shape, p_.grid.lattice, prop.multiProcessorCount);
+    plan_wavefront(tuning, shape, prop.multiProcessorCount);
     const auto partial_count = static_cast<std::size_t>(diagnostics_blocks(cell_tiling_, dg_));
     reserve(static_cast<double>(p_.potential.values.size()) * sizeof(double) +
             static_cast<double>(partial_count) * (sizeof(CellSums) + sizeof(StepSums)));
@@ -168,9 +169,15 @@ public:
   std::string device() const override { return device_name_; }
 
   std::vector<std::pair<std::string, std::string>> tuning() const override {
-    return {{"cuda_block_shape", shape_.described()},
-            {"cuda_passes_block", describe(stencil_tiling_)},
-            {"cuda_graphs", graphs_setting_.described()}};
+    std::vector<std::pair<std::string, std::string>> out{
+        {"cuda_block_shape", shape_.described()},
+        {"cuda_passes_block", describe(stencil_tiling_)},
+        {"cuda_graphs", graphs_setting_.described()},
+        {"cuda_steps_per_sweep", steps_per_sweep_.described()}};
+    if (wave_.steps > 1) {
+      out.emplace_back("cuda_wavefront", wavefront_shape_.described());
+    }
+    return out;
   }
 
   VectorId create_vector() override {
@@ -218,11 +225,17 @@ public:
       forget_graphs();
       dg_.two_dt = 2.0 * dt;
     }
+    long n = 0;
+    for (; wave_.steps > 1 && steps - n >= wave_.steps; n += wave_.steps) {
+      launch_leapfrog_wavefront(wavefront_tiling_, dg_, wave_, at(older), at(newer), stream_);
+      if (wave_.steps % 2 != 0) {
+        std::swap(older, newer);
+      }
+    }
     // Pairs of steps replay a captured CUDA graph (two steps return the buffers to their roles):
     // one launch instead of one to five per step, NCCL calls included. On a slab a pair must also
     // return the halo schedule to where it was, so that each replay exchanges as the capture did
     // (with k halo slices, a pattern of period k: pairs repeat for k = 1, 2).
-    long n = 0;
     while (n < steps) {
       if (use_graphs_ && steps - n >= 2 && pair_repeats(older, newer)) {
         DECGPE_CUDA_CHECK(cudaGraphLaunch(pair_graph(older, newer), stream_));
@@ -384,6 +397,38 @@ private:
     }
     DECGPE_CUDA_CHECK(cudaEventRecord(join_, edge_stream_));
     DECGPE_CUDA_CHECK(cudaStreamWaitEvent(stream_, join_));
+  }
+
+  /// The wavefront of `tuning.cuda_steps_per_sweep` steps (one GPU only: a slab's halos are
+  /// exchanged between single steps), its order and counters on the device.
+  void plan_wavefront(const BackendTuning& tuning, PlainShape shape, int sms) {
+    const int steps = tuning.cuda_steps_per_sweep.value_or(1);
+    if (steps < 1 || steps > 8) {
+      throw std::invalid_argument("cuda.steps_per_sweep must be 1 to 8, got " +
+                                  std::to_string(steps));
+    }
+    steps_per_sweep_ = {std::to_string(steps), tuning.cuda_steps_per_sweep ? "case" : "default"};
+    wavefront_shape_ = {tuning.cuda_wavefront.empty() ? "s1l4r4b8" : tuning.cuda_wavefront,
+                        tuning.cuda_wavefront.empty() ? "default" : "case"};
+    const WavefrontShape w = parse_wavefront(wavefront_shape_.value);
+    if (steps == 1) {
+      return;
+    }
+    if (halo_ != nullptr) {
+      steps_per_sweep_ = {"1", "a slab steps one at a time"};
+      return;
+    }
+    if (!shape.sweep) { // the wavefront's tickets are a sweep's blocks: 256 threads, one row
+      shape = parse_plain_shape("sweep");
+    }
+    shape.fits_grid = false;
+    shape.slices = w.slab;
+    wavefront_tiling_ = make_tiling(dg_, shape, sms);
+    const int slabs = (p_.grid.size[2] + w.slab - 1) / w.slab;
+    const int bands = (p_.grid.size[1] + w.rows - 1) / w.rows;
+    order_d_ = to_device(wavefront_order(steps, slabs, bands, w.lag));
+    counters_d_ = DeviceBuffer<unsigned>(1 + static_cast<std::size_t>(steps) * slabs * bands);
+    wave_ = {steps, w.slab, slabs, w.rows, bands, w.blocks, order_d_.get(), counters_d_.get()};
   }
 
   /// One fused leapfrog step, older ← older − 2iΔt M(newer)·newer, on the stream.
@@ -564,8 +609,13 @@ private:
   cudaEvent_t fork_ = nullptr, join_ = nullptr; ///< between stream_ and edge_stream_
   CellSums* host_result_ = nullptr;
   StepSums* host_step_result_ = nullptr;
-  Setting shape_;          ///< the plain kernel's block
-  Setting graphs_setting_; ///< leapfrog pairs as CUDA graphs
+  Setting shape_; ///< the plain kernel's block
+  Setting steps_per_sweep_, wavefront_shape_;
+  Tiling wavefront_tiling_{};
+  DeviceBuffer<int2> order_d_;
+  DeviceBuffer<unsigned> counters_d_;
+  Wavefront wave_{1, 1, 0, 1, 0, 0, nullptr, nullptr}; ///< steps 1: no wavefront
+  Setting graphs_setting_;                             ///< leapfrog pairs as CUDA graphs
   bool use_graphs_;
   std::vector<PairGraph> graphs_; ///< two leapfrog steps per pair of buffers, at dg_.two_dt
 };

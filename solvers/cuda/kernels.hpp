@@ -10,6 +10,8 @@
 #include <cuda_runtime_api.h>
 #include <string>
 #include <string_view>
+#include <vector>
+#include <vector_types.h>
 
 namespace decgpe::cuda {
 
@@ -46,6 +48,38 @@ std::string describe(const Tiling& t);
 /// One leapfrog step for the z-slices [z_begin, z_end): out ← out − 2iΔt M(ψ) ψ, 2Δt = g.two_dt.
 void launch_step(const Tiling& t, const DeviceGrid& g, const Complex* psi, Complex* out,
                  int z_begin, int z_end, cudaStream_t stream);
+
+/// The leapfrog's wavefront (step_kernels.cu): steps_per_sweep steps in one launch, over units of
+/// `slab` z-slices × `rows` y-rows, each step `lag` slabs (and a unit) behind the one before it,
+/// at most `blocks` blocks per SM; "s<slab>l<lag>r<rows>b<blocks>" (for tuning a new GPU; anything
+/// else throws std::invalid_argument).
+struct WavefrontShape {
+  int slab = 1;
+  int lag = 1;
+  int rows = 1;
+  int blocks = 8;
+};
+WavefrontShape parse_wavefront(std::string_view text);
+
+/// One wavefront launch's geometry and device memory.
+struct Wavefront {
+  int steps;          ///< leapfrog steps in the launch
+  int slab;           ///< z-slices per slab
+  int slabs;          ///< ⌈Sz / slab⌉
+  int rows;           ///< y-rows a unit
+  int bands;          ///< ⌈Sy / rows⌉: unit u = slab · bands + band
+  int blocks_per_sm;  ///< at most, as the occupancy allows
+  const int2* order;  ///< [steps · units]: (step, unit) in the order they are dealt
+  unsigned* counters; ///< [1 + steps · units]: tickets dealt, then tiles done per (step, unit)
+};
+/// The (step, unit) pairs in the order a wavefront deals them: front by front, step j of front f
+/// on unit f − (lag · bands + 1) · j.
+std::vector<int2> wavefront_order(int steps, int slabs, int bands, int lag);
+/// w.steps leapfrog steps from (older, newer) (the roles swap after each, as in launch_step's
+/// sequence), bitwise those single steps; `t` is a sweep tiling with t.slices = w.slab. Resets
+/// w.counters on the stream first.
+void launch_leapfrog_wavefront(const Tiling& t, const DeviceGrid& g, const Wavefront& w,
+                               Complex* older, Complex* newer, cudaStream_t stream);
 
 /// out ← M(in)·in on the z-slices [z_begin, z_end) (cell tiling).
 void launch_apply_m(const Tiling& t, const DeviceGrid& g, const Complex* in, Complex* out,

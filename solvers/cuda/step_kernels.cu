@@ -5,12 +5,15 @@
 // thread owns one local index in one instance of each row, its ROWS cells share one stencil-table
 // fetch per face and all their loads are in flight together. The sweep takes it where the grid has
 // too few chunks to fill the GPU.
+// wavefront: several steps in one launch, so that the levels between them are read back from L2
+// instead of DRAM (below).
 #include "solvers/cuda/cell_access.cuh"
 #include "solvers/cuda/cuda_check.hpp"
 #include "solvers/cuda/kernels.hpp"
 #include "solvers/cuda/lattice_dispatch.cuh"
 #include "solvers/cuda/sweep.cuh"
 
+#include <algorithm>
 #include <cctype>
 #include <cstdlib>
 #include <string>
@@ -92,6 +95,90 @@ struct LeapfrogStep {
     store(out + i, step_along(e.previous, two_dt, m));
   }
 };
+
+/// A relaxed load at GPU scope (no L1 invalidation per poll; the acquire is one fence after).
+__device__ __forceinline__ unsigned load_relaxed(const unsigned* p) {
+  unsigned v;
+  asm volatile("ld.relaxed.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+  return v;
+}
+
+/// Adds one with release semantics at GPU scope: the block's stores before it (past a barrier)
+/// are seen by whoever acquires the count.
+__device__ __forceinline__ void count_release(unsigned* p) {
+  asm volatile("red.release.gpu.global.add.u32 [%0], 1;" ::"l"(p) : "memory");
+}
+
+/// Warp 0 of a wavefront block waits until the nine units around `unit` are done by the step
+/// before (`before`: its counts), a lane a unit, so the nine polls cost one round trip to L2.
+__device__ __forceinline__ void wait_for_units(const Wavefront& w, const unsigned* before, int unit,
+                                               unsigned tiles) {
+  const int lane = static_cast<int>(threadIdx.x);
+  const int slab = unit / w.bands + lane / 3 - 1, band = unit % w.bands + lane % 3 - 1;
+  const bool mine = lane < 9 && slab >= 0 && slab < w.slabs && band >= 0 && band < w.bands;
+  const unsigned* count = before + (mine ? slab * w.bands + band : 0);
+  while (!__all_sync(0xffffffffU, !mine || load_relaxed(count) >= tiles)) {
+    __nanosleep(32);
+  }
+  asm volatile("fence.acq_rel.gpu;" ::: "memory"); // the acquire of the counts read
+}
+
+/// The wavefront: `w.steps` leapfrog steps in one launch. The domain is cut into units of
+/// w.rows y-rows × w.slab z-slices, unit u = slab · bands + band; a ticket is one tile of x of a
+/// unit for one step. Tickets are dealt in the order w.order gives (step j on unit u runs w's lag
+/// of units behind step j − 1), a ticket a block at a time, so that a block only ever waits on
+/// tickets dealt before its own, which blocks already running hold: no deadlock, whatever the
+/// number of resident blocks. Step j on a unit reads step j − 1's level on the units around it
+/// (slabs and bands ± 1) and overwrites the level step j − 1 read there, so it waits until those
+/// nine are done. Each row of a ticket is walked through the slab as a sweep's block walks its
+/// chunk, with the sweep's arithmetic: the launch is bitwise `steps` single steps.
+template <int MS, int F, int MIN_BLOCKS>
+__global__ void __launch_bounds__(kSweepThreads, MIN_BLOCKS)
+    leapfrog_wavefront(DeviceGrid g, Tiling t, Complex* older, Complex* newer, Wavefront w) {
+  __shared__ unsigned dealt;
+  const int units = w.slabs * w.bands;
+  const auto tiles = static_cast<unsigned>(t.tiles_per_row);
+  const unsigned total = static_cast<unsigned>(w.steps * units) * tiles;
+  unsigned* const done = w.counters + 1;
+  // The next ticket is asked for while the current one runs (its round trip hidden): a block
+  // holding one it has not started still only waits on earlier tickets.
+  unsigned next = threadIdx.x == 0 ? atomicAdd(w.counters, 1U) : 0U;
+  while (true) {
+    if (threadIdx.x < 32) {
+      const unsigned ticket = __shfl_sync(0xffffffffU, next, 0);
+      if (ticket < total) {
+        const int2 stage = w.order[ticket / tiles];
+        if (stage.x > 0) {
+          wait_for_units(w, done + (stage.x - 1) * units, stage.y, tiles);
+        }
+      }
+      if (threadIdx.x == 0) {
+        dealt = ticket;
+        next = ticket < total ? atomicAdd(w.counters, 1U) : total;
+      }
+    }
+    __syncthreads();
+    const unsigned ticket = dealt;
+    if (ticket >= total) {
+      return;
+    }
+    const int2 stage = w.order[ticket / tiles];
+    const bool even = stage.x % 2 == 0; // even steps write the older level, odd ones the newer
+    const int slab = stage.y / w.bands;
+    const int z_begin = slab * w.slab, z_end = min(z_begin + w.slab, g.sz);
+    const int first_row = (stage.y - slab * w.bands) * w.rows;
+    const int tile = static_cast<int>(ticket % tiles);
+    for (int sy = first_row; sy < min(first_row + w.rows, g.sy); ++sy) {
+      sweep_cells<MS, F, true, CoherentLoads>(g, t, even ? newer : older,
+                                              LeapfrogStep{even ? older : newer, g.two_dt},
+                                              sy * t.tiles_per_row + tile, z_begin, z_end);
+    }
+    __syncthreads(); // every store of the ticket is made; then released with the count
+    if (threadIdx.x == 0) {
+      count_release(done + stage.x * units + stage.y);
+    }
+  }
+}
 
 } // namespace
 
@@ -201,6 +288,83 @@ std::string describe(const Tiling& t) {
   }
   return "1x256z" + std::to_string(t.slices) + "a" + std::to_string(t.ahead) + "b" +
          std::to_string(t.min_blocks) + (t.by_faces ? "f" : "");
+}
+
+WavefrontShape parse_wavefront(std::string_view text) {
+  // s<slab>l<lag>r<rows>b<blocks per SM>, each 1-99: for tuning a new GPU (docs/gpu.md).
+  const auto refuse = [&] {
+    return std::invalid_argument("the wavefront's shape must be s<slab slices>l<lag in slabs>"
+                                 "r<y-rows a ticket>b<blocks per SM>, each 1-99, got '" +
+                                 std::string(text.substr(0, 32)) + "'");
+  };
+  WavefrontShape out;
+  std::size_t at = 0;
+  for (const char key : {'s', 'l', 'r', 'b'}) {
+    if (at >= text.size() || text[at] != key) {
+      throw refuse();
+    }
+    std::size_t end = ++at;
+    while (end < text.size() && std::isdigit(static_cast<unsigned char>(text[end])) != 0) {
+      ++end;
+    }
+    if (end == at || end - at > 2) {
+      throw refuse();
+    }
+    const int value = std::stoi(std::string(text.substr(at, end - at)));
+    if (value < 1) {
+      throw refuse();
+    }
+    (key == 's' ? out.slab : key == 'l' ? out.lag : key == 'r' ? out.rows : out.blocks) = value;
+    at = end;
+  }
+  if (at != text.size()) {
+    throw refuse();
+  }
+  return out;
+}
+
+std::vector<int2> wavefront_order(int steps, int slabs, int bands, int lag) {
+  // Step j − 1's last dependency of unit u is u + bands + 1 (the next slab's next band): a lag of
+  // lag · bands + 1 units deals it first.
+  const int units = slabs * bands, behind = lag * bands + 1;
+  std::vector<int2> order;
+  for (int front = 0; static_cast<int>(order.size()) < steps * units; ++front) {
+    for (int j = 0; j < steps; ++j) {
+      const int u = front - behind * j;
+      if (u >= 0 && u < units) {
+        order.push_back(make_int2(j, u));
+      }
+    }
+  }
+  return order;
+}
+
+void launch_leapfrog_wavefront(const Tiling& t, const DeviceGrid& g, const Wavefront& w,
+                               Complex* older, Complex* newer, cudaStream_t stream) {
+  const std::size_t units = static_cast<std::size_t>(w.slabs) * w.bands;
+  DECGPE_CUDA_CHECK(
+      cudaMemsetAsync(w.counters, 0, sizeof(unsigned) * (1 + w.steps * units), stream));
+  int device = 0, sms = 0;
+  DECGPE_CUDA_CHECK(cudaGetDevice(&device));
+  DECGPE_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  const long long tickets = static_cast<long long>(w.steps * units) * t.tiles_per_row;
+  dispatch_lattice(g.ms, g.max_faces, [&](auto ms, auto faces) {
+    const auto launch = [&](auto kernel) {
+      int resident = 0;
+      DECGPE_CUDA_CHECK(
+          cudaOccupancyMaxActiveBlocksPerMultiprocessor(&resident, kernel, t.threads, 0));
+      // Fewer blocks than fit keep fewer tickets in flight: step j + 1 then waits less far behind.
+      const int per_sm = std::clamp(resident, 1, w.blocks_per_sm);
+      const auto blocks = static_cast<unsigned>(std::min<long long>(tickets, per_sm * sms));
+      kernel<<<blocks, t.threads, 0, stream>>>(g, t, older, newer, w);
+    };
+    if (t.min_blocks == 3) {
+      launch(leapfrog_wavefront<ms, faces, 3>);
+    } else {
+      launch(leapfrog_wavefront<ms, faces, 4>);
+    }
+  });
+  DECGPE_CUDA_CHECK(cudaGetLastError());
 }
 
 void launch_step(const Tiling& t, const DeviceGrid& g, const Complex* psi, Complex* out,

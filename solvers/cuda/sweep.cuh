@@ -45,13 +45,23 @@ __device__ __forceinline__ void sweep_cell(const DeviceGrid& g, const Tiling& t,
   l = __ldg(g.by_faces + (thread < first ? 0 : wide) + (k - tx * per));
 }
 
+/// How a sweep reads ψ: through the read-only path while nothing writes it during the kernel (every
+/// pass but the wavefront), or coherently, where the kernel's other blocks wrote it before an
+/// acquire (the wavefront: the read-only path is outside the memory model).
+struct ReadOnlyLoads {
+  __device__ static Complex at(const Complex* p) { return load_ro(p); }
+};
+struct CoherentLoads {
+  __device__ static Complex at(const Complex* p) { return load(p); }
+};
+
 /// Σ_F w_F (ψ_i − ψ_j) in the table's order (padding, weight 0, comes last in a row); `inner`:
 /// no neighbour leaves the domain, so the loop skips the tests.
-template <int MS, int F>
-__device__ __forceinline__ Complex sweep_face_sum(const DeviceGrid& g,
-                                                  const Complex* __restrict__ in, long long i,
-                                                  int sx, int sy, int gz, int l, Complex psi_i,
-                                                  bool inner, bool y_inner, bool z_inner) {
+template <int MS, int F, class Loads = ReadOnlyLoads>
+__device__ __forceinline__ Complex sweep_face_sum(const DeviceGrid& g, const Complex* in,
+                                                  long long i, int sx, int sy, int gz, int l,
+                                                  Complex psi_i, bool inner, bool y_inner,
+                                                  bool z_inner) {
   Complex lap{0.0, 0.0};
   if (inner) {
 #pragma unroll
@@ -60,7 +70,7 @@ __device__ __forceinline__ Complex sweep_face_sum(const DeviceGrid& g,
       if (fw.weight == 0.0) {
         break;
       }
-      lap = add_face(lap, fw.weight, psi_i, load_ro(in + i + fw.delta));
+      lap = add_face(lap, fw.weight, psi_i, Loads::at(in + i + fw.delta));
     }
     return lap;
   }
@@ -73,20 +83,19 @@ __device__ __forceinline__ Complex sweep_face_sum(const DeviceGrid& g,
     const int nx = sx + fc.dx, ny = sy + fc.dy, nz = gz + fc.dz;
     const bool in_domain = nx >= 0 && nx < g.sx && (y_inner || (ny >= 0 && ny < g.sy)) &&
                            (z_inner || (nz >= 0 && nz < g.global_z));
-    lap =
-        add_face(lap, fc.weight, psi_i, in_domain ? load_ro(in + i + fc.delta) : Complex{0.0, 0.0});
+    lap = add_face(lap, fc.weight, psi_i,
+                   in_domain ? Loads::at(in + i + fc.delta) : Complex{0.0, 0.0});
   }
   return lap;
 }
 
-/// The sweep of one block over the slices [z_begin, z_end) (the grid of blocks: tiles × y-rows ×
-/// chunks of t.slices).
-template <int MS, int F, bool APPLY_M, class Op>
-__device__ __forceinline__ void sweep_cells(const DeviceGrid& g, const Tiling& t,
-                                            const Complex* __restrict__ in, const Op& op,
-                                            int z_begin, int z_end) {
-  const int column = blockIdx.x / t.tiles_per_row; // (sy, chunk of slices)
-  const int x0 = (blockIdx.x - column * t.tiles_per_row) * t.tile;
+/// The sweep of block `block` over the slices [z_begin, z_end) (the blocks: tiles × y-rows × chunks
+/// of t.slices).
+template <int MS, int F, bool APPLY_M, class Loads, class Op>
+__device__ __forceinline__ void sweep_cells(const DeviceGrid& g, const Tiling& t, const Complex* in,
+                                            const Op& op, int block, int z_begin, int z_end) {
+  const int column = block / t.tiles_per_row; // (sy, chunk of slices)
+  const int x0 = (block - column * t.tiles_per_row) * t.tile;
   const int chunk = column / g.sy;
   const int sy = column - chunk * g.sy;
   const int z_first = z_begin + chunk * t.slices;
@@ -126,9 +135,9 @@ __device__ __forceinline__ void sweep_cells(const DeviceGrid& g, const Tiling& t
     const int gz = sz + g.z_offset;
     const bool z_inner = gz > 0 && gz < g.global_z - 1;
     const typename Op::Early early = op.early(i); // issued first: independent of the face sum
-    const Complex psi_i = load_ro(in + i);
-    const Complex sum = sweep_face_sum<MS, F>(g, in, i, sx, sy, gz, l, psi_i, xy_inner && z_inner,
-                                              y_inner, z_inner);
+    const Complex psi_i = Loads::at(in + i);
+    const Complex sum = sweep_face_sum<MS, F, Loads>(g, in, i, sx, sy, gz, l, psi_i,
+                                                     xy_inner && z_inner, y_inner, z_inner);
     if constexpr (APPLY_M) {
       const double v = potential_at_global(g, sx, sy, gz, l, i);
       op(i, early, psi_i, apply_m(psi_i, sum, v, g.g));
@@ -141,7 +150,8 @@ __device__ __forceinline__ void sweep_cells(const DeviceGrid& g, const Tiling& t
 template <int MS, int F, int MIN_BLOCKS, bool APPLY_M, class Op>
 __global__ void __launch_bounds__(kSweepThreads, MIN_BLOCKS)
     sweep(DeviceGrid g, Tiling t, const Complex* __restrict__ in, Op op, int z_begin, int z_end) {
-  sweep_cells<MS, F, APPLY_M>(g, t, in, op, z_begin, z_end);
+  sweep_cells<MS, F, APPLY_M, ReadOnlyLoads>(g, t, in, op, static_cast<int>(blockIdx.x), z_begin,
+                                             z_end);
 }
 
 /// Launches the sweep of `op` over [z_begin, z_end) with t's register cap.
