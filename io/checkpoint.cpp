@@ -94,7 +94,7 @@ std::string fingerprint(const setup::RunSetup& run) {
   Fnv1a h;
   h.problem(run.problem);
   h.text(c.scheme);
-  h.text(c.start);
+  h.text(std::string(setup::option_name(c.start)));
   h.value(run.dt);
   h.value(c.adaptive);
   if (c.adaptive) { // not end_time: it only cuts the last step

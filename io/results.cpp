@@ -17,6 +17,12 @@ namespace decgpe::io {
 
 namespace {
 
+/// A typed option of the case, by its name in the case file.
+template <class Option>
+void option_attribute(ResultsFile& f, const std::string& name, Option value) {
+  f.attribute(name, std::string(setup::option_name(value)));
+}
+
 std::string utc_now() {
   const std::time_t now = std::time(nullptr);
   char buffer[32];
@@ -49,7 +55,7 @@ void write_identity(ResultsFile& f, const Backend& backend, const RunIdentity& w
 
 /// What ψ⁰ was made of: the vortex kinds' κ and offset or the file read, and the imprints.
 void write_initial(ResultsFile& f, const setup::CaseConfig& c) {
-  if (c.initial_kind == "file") {
+  if (c.initial_kind == setup::InitialKind::file) {
     f.attribute("initial_file", c.initial_file);
     f.attribute("initial_dataset", c.initial_dataset);
   } else {
@@ -90,12 +96,12 @@ void write_physics(ResultsFile& f, const setup::RunSetup& run) {
   const std::array<double, 2> edges = dual_edge_lengths(lattices::cell_complex(c.lattice), c.h);
   f.attribute("dual_edge_mean", edges[0]);
   f.attribute("dual_edge_max", edges[1]);
-  f.attribute("potential", c.potential_kind);
+  option_attribute(f, "potential", c.potential_kind);
   f.attribute("lambda", c.lambda);
   f.attribute("g", c.g);
-  f.attribute("initial_state", c.initial_kind);
+  option_attribute(f, "initial_state", c.initial_kind);
   write_initial(f, c);
-  if (c.initial_kind != "file") { // a state read from a file has no known μ
+  if (c.initial_kind != setup::InitialKind::file) { // a state read from a file has no known μ
     f.attribute("mu", run.mu);
   }
   if (run.seed) { // [initial.seed]: what the perturbation was, phases included
@@ -140,11 +146,11 @@ void write_physics(ResultsFile& f, const setup::RunSetup& run) {
 void write_time_stepping(ResultsFile& f, const setup::RunSetup& run) {
   const SchemeEntry& scheme = find_scheme(run.config.scheme);
   f.attribute("scheme", run.config.scheme);
-  f.attribute("start", run.config.start);
+  option_attribute(f, "start", run.config.start);
   f.attribute("damping", run.config.damping);
   f.attribute("invariant_meaning", std::string(scheme.invariant));
   f.attribute("dt", run.dt);
-  f.attribute("dt_fraction_of", run.config.dt_fraction_of);
+  option_attribute(f, "dt_fraction_of", run.config.dt_fraction_of);
   f.attribute("dt_limit", run.limit);
   f.attribute("dt_limit_factor", scheme.limit_factor);
   f.attribute("dt_limit_method", run.limit_method);
@@ -172,7 +178,7 @@ void write_time_stepping(ResultsFile& f, const setup::RunSetup& run) {
   f.attribute("snapshot_every", static_cast<std::int64_t>(run.schedule.snapshot_every));
   if (run.schedule.vortex_lines_every > 0) {
     f.attribute("vortex_lines_every", static_cast<std::int64_t>(run.schedule.vortex_lines_every));
-    f.attribute("vortex_region", c.vortex_region);
+    option_attribute(f, "vortex_region", c.vortex_region);
     f.attribute("vortex_region_margin", c.vortex_region_margin);
     f.attribute("vortex_potential_cut", setup::vortex_potential_cut(run)); // +inf: the domain
   }

@@ -71,8 +71,9 @@ struct ExactCheck {
 /// evolution, ψ₀e^{−iμt}.
 std::optional<ExactCheck> check_against_exact(const RunSetup& run, const io::Series& s) {
   const CaseConfig& c = run.config;
-  if (c.initial_kind != "harmonic_vortex" || c.g != 0.0 || c.potential_kind != "harmonic" ||
-      c.seed || c.damping > 0.0 || !setup::is_plain_vortex(c)) {
+  if (c.initial_kind != setup::InitialKind::harmonic_vortex || c.g != 0.0 ||
+      c.potential_kind != setup::PotentialKind::harmonic || c.seed || c.damping > 0.0 ||
+      !setup::is_plain_vortex(c)) {
     return std::nullopt;
   }
   // ‖ψ − ψ₀e^{−iμt}‖² = N(t) + N(0) − 2 Re(e^{iμt}⟨ψ₀|ψ⟩), from the diagnostics alone.
@@ -131,8 +132,8 @@ void summarise(const RunSetup& run, const io::Series& s, const Outcome& outcome,
               std::hypot(ov.re, ov.im));
   std::printf("energy by term: kinetic %.10g  trap %.10g  interaction %.10g\n", s.kinetic.back(),
               s.trap.back(), s.interaction.back());
-  if (run.config.g == 0.0 && run.config.potential_kind == "harmonic" && run.config.damping == 0.0 &&
-      setup::is_plain_vortex(run.config)) {
+  if (run.config.g == 0.0 && run.config.potential_kind == setup::PotentialKind::harmonic &&
+      run.config.damping == 0.0 && setup::is_plain_vortex(run.config)) {
     // The exact evolution of the eigenstate is ψ₀ e^{−iμt}: the overlap's phase advances by −μt.
     const double error =
         std::remainder(std::atan2(ov.im, ov.re) + run.mu * t_end, 2.0 * std::numbers::pi);
