@@ -43,14 +43,9 @@ Series read_series(const InputFile& f) {
   s.step = f.integers("/diagnostics/step");
   s.t = f.doubles("/diagnostics/t");
   s.dt = f.doubles("/diagnostics/dt");
-  s.norm = f.doubles("/diagnostics/norm");
-  s.energy = f.doubles("/diagnostics/energy");
-  s.kinetic = f.doubles("/diagnostics/kinetic");
-  s.trap = f.doubles("/diagnostics/trap");
-  s.interaction = f.doubles("/diagnostics/interaction");
-  s.invariant = f.doubles("/diagnostics/invariant");
-  s.max_abs = f.doubles("/diagnostics/max_abs");
-  s.max_diagonal = f.doubles("/diagnostics/max_diagonal");
+  for (std::size_t k = 0; k < kDiagnosticFields.size(); ++k) {
+    s.fields[k] = f.doubles("/diagnostics/" + std::string(kDiagnosticFields[k].name));
+  }
   s.overlap = f.complexes("/diagnostics/overlap");
   for (const std::string& name : split(f.text_attribute("step_report"))) {
     if (!name.empty()) {

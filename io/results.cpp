@@ -211,15 +211,10 @@ void Series::add(const Sample& s) {
     }
     column->second.push_back(value);
   }
-  norm.push_back(d.norm);
-  energy.push_back(d.energy);
-  kinetic.push_back(d.kinetic);
-  trap.push_back(d.trap);
-  interaction.push_back(d.interaction);
-  invariant.push_back(d.invariant);
+  for (std::size_t k = 0; k < kDiagnosticFields.size(); ++k) {
+    fields[k].push_back(d.*kDiagnosticFields[k].value);
+  }
   overlap.push_back(d.overlap);
-  max_abs.push_back(d.max_abs);
-  max_diagonal.push_back(d.max_diagonal);
 }
 
 void write_provenance(ResultsFile& f, const setup::RunSetup& run, const Backend& backend,
@@ -261,14 +256,9 @@ void write_series(ResultsFile& f, const Series& s) {
   for (const auto& [name, column] : s.report) {
     series(name, column);
   }
-  series("norm", s.norm);
-  series("energy", s.energy);
-  series("kinetic", s.kinetic);
-  series("trap", s.trap);
-  series("interaction", s.interaction);
-  series("invariant", s.invariant);
-  series("max_abs", s.max_abs);
-  series("max_diagonal", s.max_diagonal);
+  for (std::size_t k = 0; k < kDiagnosticFields.size(); ++k) {
+    series(std::string(kDiagnosticFields[k].name), s.fields[k]);
+  }
   f.write("/diagnostics/overlap", s.overlap);
   const ProbeSeries& p = s.probes;
   if (!p.t.empty()) {
