@@ -79,7 +79,8 @@ void write_initial(ResultsFile& f, const setup::CaseConfig& c) {
   }
 }
 
-void write_physics(ResultsFile& f, const setup::RunSetup& run) {
+/// The grid: lattice, scale, extent, placement and the dual edges' lengths.
+void write_grid_attributes(ResultsFile& f, const setup::RunSetup& run) {
   const setup::CaseConfig& c = run.config;
   const Grid& g = run.problem.grid;
   f.attribute("case_name", c.name);
@@ -96,14 +97,11 @@ void write_physics(ResultsFile& f, const setup::RunSetup& run) {
   const std::array<double, 2> edges = dual_edge_lengths(lattices::cell_complex(c.lattice), c.h);
   f.attribute("dual_edge_mean", edges[0]);
   f.attribute("dual_edge_max", edges[1]);
-  option_attribute(f, "potential", c.potential_kind);
-  f.attribute("lambda", c.lambda);
-  f.attribute("g", c.g);
-  option_attribute(f, "initial_state", c.initial_kind);
-  write_initial(f, c);
-  if (c.initial_kind != setup::InitialKind::file) { // a state read from a file has no known μ
-    f.attribute("mu", run.mu);
-  }
+}
+
+/// How ψ⁰ was solved for or perturbed: the seed, the lattice's stationary state, the ground state.
+void write_start_solves(ResultsFile& f, const setup::RunSetup& run) {
+  const setup::CaseConfig& c = run.config;
   if (run.seed) { // [initial.seed]: what the perturbation was, phases included
     const std::vector<std::int64_t> modes(run.seed->modes.begin(), run.seed->modes.end());
     f.attribute("seed_modes", std::span<const std::int64_t>(modes));
@@ -138,6 +136,20 @@ void write_physics(ResultsFile& f, const setup::RunSetup& run) {
     f.attribute("ground_state_residual_tolerance", run.config.ground_state.residual);
     f.attribute("ground_state_energy_change_tolerance", run.config.ground_state.energy_change);
   }
+}
+
+void write_physics(ResultsFile& f, const setup::RunSetup& run) {
+  const setup::CaseConfig& c = run.config;
+  write_grid_attributes(f, run);
+  option_attribute(f, "potential", c.potential_kind);
+  f.attribute("lambda", c.lambda);
+  f.attribute("g", c.g);
+  option_attribute(f, "initial_state", c.initial_kind);
+  write_initial(f, c);
+  if (c.initial_kind != setup::InitialKind::file) { // a state read from a file has no known μ
+    f.attribute("mu", run.mu);
+  }
+  write_start_solves(f, run);
   if (run.effective_wavelength > 0.0) {
     f.attribute("effective_wavelength", run.effective_wavelength);
   }
