@@ -615,6 +615,33 @@ void read_output(const Section& o, CaseConfig& c) {
   c.checkpoint_minutes = o.number("checkpoint_minutes").value_or(c.checkpoint_minutes);
 }
 
+/// The TOML of a case, its syntax errors a CaseError at the line and column.
+toml::table parse_toml(std::string_view toml, const std::string& source_name) {
+  try {
+    return toml::parse(toml);
+  } catch (const toml::parse_error& e) {
+    const toml::source_position& at = e.source().begin;
+    throw CaseError(one_line(source_name + ":" + std::to_string(at.line) + ":" +
+                             std::to_string(at.column) + ": " + std::string(e.description())));
+  }
+}
+
+/// The rules between keys of different tables.
+void check_across_tables(const Section& top, const CaseConfig& c) {
+  // What eq. 15 and Table 1 need: a stationary state to measure the domain and the step on.
+  if (c.operations_per_time && c.dt_fraction_of != DtBound::eq11) {
+    top.fail("operations_per_time fixes dt by eq. 11 (the paper's Table 1 criterion): set "
+             "time.dt_fraction_of = 'eq11'");
+  }
+  if ((c.domain_auto || c.operations_per_time) &&
+      c.initial_kind != InitialKind::stationary_vortex) {
+    top.fail("domain = \"auto\" and operations_per_time need initial.kind = 'stationary_vortex'");
+  }
+  if (c.stop_when_error_exceeds && !c.end_time) {
+    top.fail("key 'time.stop_when_error_exceeds' needs 'time.end_time' (the longest run)");
+  }
+}
+
 } // namespace
 
 bool is_plain_vortex(const CaseConfig& c) {
@@ -624,15 +651,7 @@ bool is_plain_vortex(const CaseConfig& c) {
 
 CaseConfig parse_case(std::string_view toml, std::string_view source, const fs::path& base_dir) {
   const std::string source_name(source);
-  toml::table root;
-  try {
-    root = toml::parse(toml);
-  } catch (const toml::parse_error& e) {
-    const toml::source_position& at = e.source().begin;
-    throw CaseError(one_line(source_name + ":" + std::to_string(at.line) + ":" +
-                             std::to_string(at.column) + ": " + std::string(e.description())));
-  }
-
+  const toml::table root = parse_toml(toml, source_name);
   const Section top(root, "", source_name);
   top.allow_only_schema_keys();
   CaseConfig c;
@@ -661,18 +680,7 @@ CaseConfig parse_case(std::string_view toml, std::string_view source, const fs::
   if (const std::optional<Section> scaleout = top.section("scaleout")) {
     read_scaleout(*scaleout, c);
   }
-  // What eq. 15 and Table 1 need: a stationary state to measure the domain and the step on.
-  if (c.operations_per_time && c.dt_fraction_of != DtBound::eq11) {
-    top.fail("operations_per_time fixes dt by eq. 11 (the paper's Table 1 criterion): set "
-             "time.dt_fraction_of = 'eq11'");
-  }
-  if ((c.domain_auto || c.operations_per_time) &&
-      c.initial_kind != InitialKind::stationary_vortex) {
-    top.fail("domain = \"auto\" and operations_per_time need initial.kind = 'stationary_vortex'");
-  }
-  if (c.stop_when_error_exceeds && !c.end_time) {
-    top.fail("key 'time.stop_when_error_exceeds' needs 'time.end_time' (the longest run)");
-  }
+  check_across_tables(top, c);
   return c;
 }
 
