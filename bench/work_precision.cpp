@@ -49,6 +49,15 @@ namespace {
 
 using namespace decgpe;
 
+/// Every registered scheme, in the registry's order.
+std::vector<std::string> registered_schemes() {
+  std::vector<std::string> names;
+  for (const SchemeEntry& entry : scheme_registry()) {
+    names.emplace_back(entry.name);
+  }
+  return names;
+}
+
 struct Options {
   std::vector<std::string> cases;
   std::string backend = "auto";
@@ -60,32 +69,31 @@ struct Options {
   double through = 0.0;        ///< > end_time: the fixed-step runs go on to it (through the split)
   double sample = 0.1;         ///< time between the samples of E and the energy on the way
   double seed_amplitude = 0.0; ///< > 0: ψ⁰ seeded with the azimuthal modes 1–8 at this ε
-  std::vector<std::string> schemes = {"leapfrog", "rk4", "trotter_suzuki", "trotter_suzuki4",
-                                      "exponential"};
+  std::vector<std::string> schemes = registered_schemes();
 };
 
-/// Δt as multiples of the leapfrog's limit, largest first; the explicit schemes stay below theirs.
+/// Δt as multiples of the leapfrog's limit (the registry's limit_factor 1), largest first. An
+/// explicit scheme stays below its limit: from 0.9 of it rounded down to two digits (a round step,
+/// the one the committed studies used: leapfrog 0.9, RK4 2.5) down three halvings. A scheme
+/// without a limit goes from 16 to 1.
 std::vector<double> step_multiples(const std::string& scheme) {
-  if (scheme == "leapfrog") {
-    return {0.9, 0.45, 0.225, 0.1125};
+  const double factor = find_scheme(scheme).limit_factor;
+  if (factor == kUnconditionallyStable) {
+    return {16.0, 8.0, 4.0, 2.0, 1.0};
   }
-  if (scheme == "rk4") {
-    return {2.5, 1.25, 0.625, 0.3125};
-  }
-  return {16.0, 8.0, 4.0, 2.0, 1.0};
+  const double below = 0.9 * factor;
+  const double scale = std::pow(10.0, 1.0 - std::floor(std::log10(below)));
+  const double largest = std::floor(below * scale) / scale;
+  return {largest, largest / 2, largest / 4, largest / 8};
 }
 
-/// The adaptive runs' settings, loosest first: θ of the phase criterion, or RK4's tolerance.
+/// The adaptive runs' settings by the scheme's step control, loosest first: step doubling's
+/// tolerance, or θ of the phase criterion.
 std::vector<double> adaptive_settings(const std::string& scheme) {
-  if (scheme == "rk4") {
+  if (find_scheme(scheme).adaptive == StepControl::doubling) {
     return {1e-5, 1e-7, 1e-9, 1e-11};
   }
   return {0.4, 0.2, 0.1, 0.05, 0.025};
-}
-
-/// The longest step of an adaptive run: the fixed runs' largest below the scheme's limit.
-double adaptive_longest(const std::string& scheme) {
-  return scheme == "rk4" ? 2.5 : 16.0;
 }
 
 /// The order each scheme's time error must show.
@@ -266,7 +274,7 @@ void adaptive_runs(Backend& backend, const std::string& scheme, double limit,
                    const std::vector<Complex>& reference, const std::vector<Complex>& exact,
                    const Options& o, nlohmann::json& c) {
   const StepControl kind = find_scheme(scheme).adaptive;
-  const double longest = adaptive_longest(scheme) * limit;
+  const double longest = step_multiples(scheme).front() * limit; // the fixed runs' largest
   for (const double setting : adaptive_settings(scheme)) {
     // The case's defaults but θ or the tolerance; the density floor 1e-6 of the peak.
     AdaptiveSettings s{o.end_time, longest, 0.1, 1e-6 * max_density(psi0), 1e-8};

@@ -54,6 +54,50 @@ CLI::Validator file_name() {
       "FILE");
 }
 
+/// The case and what overrides it: the backend, the scheme, --set.
+void add_case_options(CLI::App& cmd, runner::RunRequest& o) {
+  cmd.add_option("case", o.case_file, "TOML case file (see cases/)")->required();
+  cmd.add_option("--backend", o.backend, backend_help())->capture_default_str();
+  std::string schemes = "overrides the case's time.scheme:";
+  for (const SchemeEntry& e : scheme_registry()) {
+    schemes += " " + std::string(e.name);
+  }
+  cmd.add_option("--scheme", o.scheme, schemes)
+      ->check(CLI::Validator(
+          [](std::string& name) {
+            return name.empty() ? std::string("must name a scheme, got ''") : std::string{};
+          },
+          "SCHEME"));
+  cmd.add_option("--set", o.overrides,
+                 "KEY=VALUE: set a case key (dotted, e.g. time.end_time=10), checked like the file "
+                 "and recorded in the results; KEY= removes it; may be repeated")
+      ->take_all()
+      ->allow_extra_args(false);
+}
+
+/// Where the run writes, when it stops and resumes, and what it says.
+void add_output_options(CLI::App& cmd, runner::RunRequest& o) {
+  cmd.add_option("--out", o.out, "results file (default: out/<case name>.h5)")->check(file_name());
+  cmd.add_flag("--force", o.force, "replace an existing results file and checkpoint");
+  cmd.add_option("--checkpoint", o.checkpoint,
+                 "checkpoint file (default: the results file's name with .checkpoint.h5); "
+                 "written on the case's [output] cadence and when a signal or --max-hours stops "
+                 "the run, removed when the run completes")
+      ->check(file_name());
+  cmd.add_option("--restart", o.restart,
+                 "continue from this checkpoint; the final state is bitwise that of an "
+                 "uninterrupted run")
+      ->check(CLI::ExistingFile);
+  cmd.add_option("--max-hours", o.max_hours,
+                 "stop cleanly (checkpoint, results marked incomplete, exit 0) before this much "
+                 "wall time")
+      ->check(finite_positive());
+  cmd.add_flag("--quiet", o.quiet,
+               "no progress line and no summary (so no check against the exact evolution)");
+  cmd.add_flag("--no-state", o.no_state,
+               "leave the final state out of the results (the plane z = 0 is always written)");
+}
+
 } // namespace
 
 void add_run_command(CLI::App& app, int argc, char** argv, const scaleout::MpiSession& mpi) {
@@ -64,44 +108,8 @@ void add_run_command(CLI::App& app, int argc, char** argv, const scaleout::MpiSe
   }
   CLI::App* cmd =
       app.add_subcommand("run", "Integrate a case and write its results to one HDF5 file");
-  cmd->add_option("case", o->case_file, "TOML case file (see cases/)")->required();
-  cmd->add_option("--backend", o->backend, backend_help())->capture_default_str();
-  std::string schemes = "overrides the case's time.scheme:";
-  for (const SchemeEntry& e : scheme_registry()) {
-    schemes += " " + std::string(e.name);
-  }
-  cmd->add_option("--scheme", o->scheme, schemes)
-      ->check(CLI::Validator(
-          [](std::string& name) {
-            return name.empty() ? std::string("must name a scheme, got ''") : std::string{};
-          },
-          "SCHEME"));
-  cmd->add_option(
-         "--set", o->overrides,
-         "KEY=VALUE: set a case key (dotted, e.g. time.end_time=10), checked like the file "
-         "and recorded in the results; KEY= removes it; may be repeated")
-      ->take_all()
-      ->allow_extra_args(false);
-  cmd->add_option("--out", o->out, "results file (default: out/<case name>.h5)")
-      ->check(file_name());
-  cmd->add_flag("--force", o->force, "replace an existing results file and checkpoint");
-  cmd->add_option("--checkpoint", o->checkpoint,
-                  "checkpoint file (default: the results file's name with .checkpoint.h5); "
-                  "written on the case's [output] cadence and when a signal or --max-hours stops "
-                  "the run, removed when the run completes")
-      ->check(file_name());
-  cmd->add_option("--restart", o->restart,
-                  "continue from this checkpoint; the final state is bitwise that of an "
-                  "uninterrupted run")
-      ->check(CLI::ExistingFile);
-  cmd->add_option("--max-hours", o->max_hours,
-                  "stop cleanly (checkpoint, results marked incomplete, exit 0) before this much "
-                  "wall time")
-      ->check(finite_positive());
-  cmd->add_flag("--quiet", o->quiet,
-                "no progress line and no summary (so no check against the exact evolution)");
-  cmd->add_flag("--no-state", o->no_state,
-                "leave the final state out of the results (the plane z = 0 is always written)");
+  add_case_options(*cmd, *o);
+  add_output_options(*cmd, *o);
   cmd->footer(
       "Exit status: 0 done, or stopped by --max-hours; 1 bad input or a failed run (one "
       "line on stderr); 3 the summary's check against the exact evolution failed (the "

@@ -43,14 +43,9 @@ Series read_series(const InputFile& f) {
   s.step = f.integers("/diagnostics/step");
   s.t = f.doubles("/diagnostics/t");
   s.dt = f.doubles("/diagnostics/dt");
-  s.norm = f.doubles("/diagnostics/norm");
-  s.energy = f.doubles("/diagnostics/energy");
-  s.kinetic = f.doubles("/diagnostics/kinetic");
-  s.trap = f.doubles("/diagnostics/trap");
-  s.interaction = f.doubles("/diagnostics/interaction");
-  s.invariant = f.doubles("/diagnostics/invariant");
-  s.max_abs = f.doubles("/diagnostics/max_abs");
-  s.max_diagonal = f.doubles("/diagnostics/max_diagonal");
+  for (std::size_t k = 0; k < kDiagnosticFields.size(); ++k) {
+    s.fields[k] = f.doubles("/diagnostics/" + std::string(kDiagnosticFields[k].name));
+  }
   s.overlap = f.complexes("/diagnostics/overlap");
   for (const std::string& name : split(f.text_attribute("step_report"))) {
     if (!name.empty()) {
@@ -94,7 +89,7 @@ std::string fingerprint(const setup::RunSetup& run) {
   Fnv1a h;
   h.problem(run.problem);
   h.text(c.scheme);
-  h.text(c.start);
+  h.text(std::string(setup::option_name(c.start)));
   h.value(run.dt);
   h.value(c.adaptive);
   if (c.adaptive) { // not end_time: it only cuts the last step

@@ -17,6 +17,12 @@ namespace decgpe::io {
 
 namespace {
 
+/// A typed option of the case, by its name in the case file.
+template <class Option>
+void option_attribute(ResultsFile& f, const std::string& name, Option value) {
+  f.attribute(name, std::string(setup::option_name(value)));
+}
+
 std::string utc_now() {
   const std::time_t now = std::time(nullptr);
   char buffer[32];
@@ -49,7 +55,7 @@ void write_identity(ResultsFile& f, const Backend& backend, const RunIdentity& w
 
 /// What ψ⁰ was made of: the vortex kinds' κ and offset or the file read, and the imprints.
 void write_initial(ResultsFile& f, const setup::CaseConfig& c) {
-  if (c.initial_kind == "file") {
+  if (c.initial_kind == setup::InitialKind::file) {
     f.attribute("initial_file", c.initial_file);
     f.attribute("initial_dataset", c.initial_dataset);
   } else {
@@ -73,7 +79,8 @@ void write_initial(ResultsFile& f, const setup::CaseConfig& c) {
   }
 }
 
-void write_physics(ResultsFile& f, const setup::RunSetup& run) {
+/// The grid: lattice, scale, extent, placement and the dual edges' lengths.
+void write_grid_attributes(ResultsFile& f, const setup::RunSetup& run) {
   const setup::CaseConfig& c = run.config;
   const Grid& g = run.problem.grid;
   f.attribute("case_name", c.name);
@@ -90,14 +97,11 @@ void write_physics(ResultsFile& f, const setup::RunSetup& run) {
   const std::array<double, 2> edges = dual_edge_lengths(lattices::cell_complex(c.lattice), c.h);
   f.attribute("dual_edge_mean", edges[0]);
   f.attribute("dual_edge_max", edges[1]);
-  f.attribute("potential", c.potential_kind);
-  f.attribute("lambda", c.lambda);
-  f.attribute("g", c.g);
-  f.attribute("initial_state", c.initial_kind);
-  write_initial(f, c);
-  if (c.initial_kind != "file") { // a state read from a file has no known μ
-    f.attribute("mu", run.mu);
-  }
+}
+
+/// How ψ⁰ was solved for or perturbed: the seed, the lattice's stationary state, the ground state.
+void write_start_solves(ResultsFile& f, const setup::RunSetup& run) {
+  const setup::CaseConfig& c = run.config;
   if (run.seed) { // [initial.seed]: what the perturbation was, phases included
     const std::vector<std::int64_t> modes(run.seed->modes.begin(), run.seed->modes.end());
     f.attribute("seed_modes", std::span<const std::int64_t>(modes));
@@ -132,6 +136,20 @@ void write_physics(ResultsFile& f, const setup::RunSetup& run) {
     f.attribute("ground_state_residual_tolerance", run.config.ground_state.residual);
     f.attribute("ground_state_energy_change_tolerance", run.config.ground_state.energy_change);
   }
+}
+
+void write_physics(ResultsFile& f, const setup::RunSetup& run) {
+  const setup::CaseConfig& c = run.config;
+  write_grid_attributes(f, run);
+  option_attribute(f, "potential", c.potential_kind);
+  f.attribute("lambda", c.lambda);
+  f.attribute("g", c.g);
+  option_attribute(f, "initial_state", c.initial_kind);
+  write_initial(f, c);
+  if (c.initial_kind != setup::InitialKind::file) { // a state read from a file has no known μ
+    f.attribute("mu", run.mu);
+  }
+  write_start_solves(f, run);
   if (run.effective_wavelength > 0.0) {
     f.attribute("effective_wavelength", run.effective_wavelength);
   }
@@ -140,11 +158,11 @@ void write_physics(ResultsFile& f, const setup::RunSetup& run) {
 void write_time_stepping(ResultsFile& f, const setup::RunSetup& run) {
   const SchemeEntry& scheme = find_scheme(run.config.scheme);
   f.attribute("scheme", run.config.scheme);
-  f.attribute("start", run.config.start);
+  option_attribute(f, "start", run.config.start);
   f.attribute("damping", run.config.damping);
   f.attribute("invariant_meaning", std::string(scheme.invariant));
   f.attribute("dt", run.dt);
-  f.attribute("dt_fraction_of", run.config.dt_fraction_of);
+  option_attribute(f, "dt_fraction_of", run.config.dt_fraction_of);
   f.attribute("dt_limit", run.limit);
   f.attribute("dt_limit_factor", scheme.limit_factor);
   f.attribute("dt_limit_method", run.limit_method);
@@ -172,7 +190,7 @@ void write_time_stepping(ResultsFile& f, const setup::RunSetup& run) {
   f.attribute("snapshot_every", static_cast<std::int64_t>(run.schedule.snapshot_every));
   if (run.schedule.vortex_lines_every > 0) {
     f.attribute("vortex_lines_every", static_cast<std::int64_t>(run.schedule.vortex_lines_every));
-    f.attribute("vortex_region", c.vortex_region);
+    option_attribute(f, "vortex_region", c.vortex_region);
     f.attribute("vortex_region_margin", c.vortex_region_margin);
     f.attribute("vortex_potential_cut", setup::vortex_potential_cut(run)); // +inf: the domain
   }
@@ -205,15 +223,10 @@ void Series::add(const Sample& s) {
     }
     column->second.push_back(value);
   }
-  norm.push_back(d.norm);
-  energy.push_back(d.energy);
-  kinetic.push_back(d.kinetic);
-  trap.push_back(d.trap);
-  interaction.push_back(d.interaction);
-  invariant.push_back(d.invariant);
+  for (std::size_t k = 0; k < kDiagnosticFields.size(); ++k) {
+    fields[k].push_back(d.*kDiagnosticFields[k].value);
+  }
   overlap.push_back(d.overlap);
-  max_abs.push_back(d.max_abs);
-  max_diagonal.push_back(d.max_diagonal);
 }
 
 void write_provenance(ResultsFile& f, const setup::RunSetup& run, const Backend& backend,
@@ -255,14 +268,9 @@ void write_series(ResultsFile& f, const Series& s) {
   for (const auto& [name, column] : s.report) {
     series(name, column);
   }
-  series("norm", s.norm);
-  series("energy", s.energy);
-  series("kinetic", s.kinetic);
-  series("trap", s.trap);
-  series("interaction", s.interaction);
-  series("invariant", s.invariant);
-  series("max_abs", s.max_abs);
-  series("max_diagonal", s.max_diagonal);
+  for (std::size_t k = 0; k < kDiagnosticFields.size(); ++k) {
+    series(std::string(kDiagnosticFields[k].name), s.fields[k]);
+  }
   f.write("/diagnostics/overlap", s.overlap);
   const ProbeSeries& p = s.probes;
   if (!p.t.empty()) {

@@ -8,9 +8,11 @@
 #include "io/vortex_output.hpp"
 #include "setup/case_setup.hpp"
 #include "solvers/backend.hpp"
+#include "solvers/diagnostic_fields.hpp"
 #include "solvers/host_probe.hpp"
 #include "solvers/integrator.hpp"
 
+#include <array>
 #include <string>
 #include <utility>
 #include <vector>
@@ -48,8 +50,8 @@ struct ProbeSeries {
 /// (Δt(t) of an adaptive run) and the scheme's step report (Scheme::step_report()).
 struct Series {
   std::vector<std::int64_t> step;
-  std::vector<double> t, dt, norm, energy, kinetic, trap, interaction, invariant, max_abs,
-      max_diagonal;
+  std::vector<double> t, dt;
+  std::array<std::vector<double>, kDiagnosticFields.size()> fields; ///< kDiagnosticFields' order
   std::vector<Complex> overlap;
   std::vector<std::pair<std::string, std::vector<double>>> report; ///< one column per name
   ProbeSeries probes; ///< at the cadence time.spectrum_every (empty when 0); on rank 0 only
@@ -57,6 +59,10 @@ struct Series {
   std::vector<VortexSample> vortex_lines;
 
   void add(const Sample& s);
+  /// The series of one field of the diagnostics (series[&Diagnostics::norm]).
+  const std::vector<double>& operator[](double Diagnostics::*field) const {
+    return fields[diagnostic_index(field)];
+  }
 };
 
 /// Root attributes: the build, the run's identity, the backend, and every setting of the case
@@ -65,8 +71,7 @@ void write_provenance(ResultsFile& f, const setup::RunSetup& run, const Backend&
                       const RunIdentity& who);
 /// /grid: per local index the circumcentre and volume, with the origin and the box.
 void write_grid(ResultsFile& f, const Grid& g);
-/// /diagnostics/{step,t,dt,norm,energy,kinetic,trap,interaction,invariant,max_abs,max_diagonal,
-/// overlap} and one dataset per
+/// /diagnostics/{step,t,dt,overlap}, one dataset per field of kDiagnosticFields and one per
 /// column of the scheme's step report; the probes, when there are any, as
 /// /analysis/history/{step,t,azimuthal_amplitude (samples × 13),cell_norm,cell_overlap}; the vortex
 /// lines, when sampled, as /vortex_lines (io/vortex_output.hpp).

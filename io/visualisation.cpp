@@ -281,6 +281,65 @@ void replace_file(const fs::path& path, const std::string& text) {
   }
 }
 
+/// The vertices of the whole grid, each numbered on first use. A vertex is a point of the
+/// structure instance (sx, sy, sz) + shift; instances range over [low, S + high] per axis, the
+/// shifts' range.
+class VertexNumbers {
+public:
+  VertexNumbers(const Grid& whole, const std::vector<std::vector<VertexPlace>>& places, int points)
+      : points_(points) {
+    std::array<int, 3> high{0, 0, 0};
+    for (const std::vector<VertexPlace>& cell : places) {
+      for (const VertexPlace& place : cell) {
+        for (int a = 0; a < 3; ++a) {
+          low_[a] = std::min(low_[a], place.shift[a]);
+          high[a] = std::max(high[a], place.shift[a]);
+        }
+      }
+    }
+    for (int a = 0; a < 3; ++a) {
+      span_[a] = std::int64_t{whole.size[a]} + high[a] - low_[a];
+    }
+    index_.assign(static_cast<std::size_t>(span_[0] * span_[1] * span_[2] * points), -1);
+  }
+
+  /// The number of `place` as seen from instance (sx, sy, sz); −1 until one is given.
+  std::int32_t& operator()(std::int64_t sx, std::int64_t sy, std::int64_t sz,
+                           const VertexPlace& place) {
+    const std::int64_t ix = sx + place.shift[0] - low_[0];
+    const std::int64_t iy = sy + place.shift[1] - low_[1];
+    const std::int64_t iz = sz + place.shift[2] - low_[2];
+    return index_[static_cast<std::size_t>(((iz * span_[1] + iy) * span_[0] + ix) * points_ +
+                                           place.point)];
+  }
+
+private:
+  int points_;
+  std::array<int, 3> low_{0, 0, 0};
+  std::array<std::int64_t, 3> span_{};
+  std::vector<std::int32_t> index_;
+};
+
+/// A cell's stream (cell_stream) onto `topology`, its vertices named by their numbers `ids`: the
+/// stream names them by their position in the cell; counts stay as they are.
+void append_cell(std::vector<std::int32_t>& topology, const std::vector<int>& stream,
+                 const std::vector<std::int32_t>& ids) {
+  topology.push_back(stream[0]);
+  if (stream[0] == 6) {
+    for (std::size_t e = 1; e < stream.size(); ++e) {
+      topology.push_back(ids[static_cast<std::size_t>(stream[e])]);
+    }
+    return;
+  }
+  topology.push_back(stream[1]);
+  for (std::size_t e = 2; e < stream.size(); e += static_cast<std::size_t>(stream[e]) + 1) {
+    topology.push_back(stream[e]);
+    for (int n = 1; n <= stream[e]; ++n) {
+      topology.push_back(ids[static_cast<std::size_t>(stream[e + n])]);
+    }
+  }
+}
+
 } // namespace
 
 void write_viz_points(DomainOutput& out) {
@@ -316,67 +375,33 @@ void write_viz_cells(ResultsFile& file, const Grid& whole) {
   int points = 0;
   const std::vector<std::vector<VertexPlace>> places = vertex_places(complex, points);
   std::vector<std::vector<int>> streams;
-  std::array<int, 3> low{0, 0, 0}, high{0, 0, 0}; // the shifts' range
-  for (std::size_t l = 0; l < places.size(); ++l) {
-    streams.push_back(cell_stream(complex.cells[l]));
-    for (const VertexPlace& place : places[l]) {
-      for (int a = 0; a < 3; ++a) {
-        low[a] = std::min(low[a], place.shift[a]);
-        high[a] = std::max(high[a], place.shift[a]);
-      }
-    }
+  for (const lattices::Cell& cell : complex.cells) {
+    streams.push_back(cell_stream(cell));
   }
-  // A vertex is a point of the structure instance (sx, sy, sz) + shift; instances range over
-  // [low, S + high] per axis. Each gets its index on first use.
-  std::array<std::int64_t, 3> span{};
-  for (int a = 0; a < 3; ++a) {
-    span[a] = std::int64_t{whole.size[a]} + high[a] - low[a];
-  }
-  std::vector<std::int32_t> index(static_cast<std::size_t>(span[0] * span[1] * span[2] * points),
-                                  -1);
+  VertexNumbers numbers(whole, places, points);
   std::vector<float> vertices;
   std::vector<std::int32_t> topology;
   std::vector<std::int32_t> ids;
-  const double h = whole.h;
   for (std::int64_t sz = 0; sz < whole.size[2]; ++sz) {
     for (std::int64_t sy = 0; sy < whole.size[1]; ++sy) {
       for (std::int64_t sx = 0; sx < whole.size[0]; ++sx) {
+        const lattices::Vec3 instance{static_cast<double>(sx) * whole.box.x,
+                                      static_cast<double>(sy) * whole.box.y,
+                                      static_cast<double>(sz) * whole.box.z};
         for (std::size_t l = 0; l < places.size(); ++l) {
           ids.clear();
           for (std::size_t k = 0; k < places[l].size(); ++k) {
-            const VertexPlace& place = places[l][k];
-            const std::int64_t ix = sx + place.shift[0] - low[0];
-            const std::int64_t iy = sy + place.shift[1] - low[1];
-            const std::int64_t iz = sz + place.shift[2] - low[2];
-            std::int32_t& id = index[static_cast<std::size_t>(
-                ((iz * span[1] + iy) * span[0] + ix) * points + place.point)];
+            std::int32_t& id = numbers(sx, sy, sz, places[l][k]);
             if (id < 0) {
               id = static_cast<std::int32_t>(vertices.size() / 3);
-              const lattices::Vec3 p = whole.origin + complex.cells[l].vertices[k] * h +
-                                       lattices::Vec3{static_cast<double>(sx) * whole.box.x,
-                                                      static_cast<double>(sy) * whole.box.y,
-                                                      static_cast<double>(sz) * whole.box.z};
+              const lattices::Vec3 p =
+                  whole.origin + complex.cells[l].vertices[k] * whole.h + instance;
               vertices.insert(vertices.end(), {static_cast<float>(p.x), static_cast<float>(p.y),
                                                static_cast<float>(p.z)});
             }
             ids.push_back(id);
           }
-          const std::vector<int>& stream = streams[l];
-          // The stream names vertices by their position in the cell; counts stay as they are.
-          topology.push_back(stream[0]);
-          if (stream[0] == 6) {
-            for (std::size_t e = 1; e < stream.size(); ++e) {
-              topology.push_back(ids[static_cast<std::size_t>(stream[e])]);
-            }
-            continue;
-          }
-          topology.push_back(stream[1]);
-          for (std::size_t e = 2; e < stream.size(); e += static_cast<std::size_t>(stream[e]) + 1) {
-            topology.push_back(stream[e]);
-            for (int n = 1; n <= stream[e]; ++n) {
-              topology.push_back(ids[static_cast<std::size_t>(stream[e + n])]);
-            }
-          }
+          append_cell(topology, streams[l], ids);
         }
       }
     }

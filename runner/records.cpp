@@ -120,7 +120,10 @@ void write_record(ResultsFile& f, const RunSetup& setup, const Scheme& scheme,
       slices.push_back(setup.layout.owned_by(r).end - setup.layout.owned_by(r).begin);
     }
     f.attribute("slab_slices", std::span<const std::int64_t>(slices));
-    f.attribute("slab_balance", setup.calibration ? std::string("measured") : std::string("even"));
+    using setup::SlabBalanceMode;
+    const SlabBalanceMode used =
+        setup.calibration ? SlabBalanceMode::measured : SlabBalanceMode::even;
+    f.attribute("slab_balance", std::string(setup::option_name(used)));
     if (setup.calibration) {
       f.attribute("slab_calibration_cells_per_second",
                   std::span<const double>(setup.calibration->cells_per_second));

@@ -21,7 +21,8 @@ namespace {
 /// What a rank of `cells` cells holds, for the memory check.
 RunShape run_shape(const CaseConfig& c, const BackendEntry& entry, std::int64_t cells) {
   const SchemeEntry& scheme = find_scheme(c.scheme);
-  const bool given_previous = c.start == "paper" && !c.lattice_stationary; // as the set-up samples
+  const bool given_previous =
+      c.start == setup::LeapfrogStart::paper && !c.lattice_stationary; // as the set-up samples
   int vectors = scheme.peak_vectors - (given_previous ? scheme.start_vectors : 0) +
                 (c.adaptive ? scheme.adaptive_vectors : 0);
   if (c.lattice_stationary) { // the solver's vectors come and go before the scheme's
@@ -29,14 +30,15 @@ RunShape run_shape(const CaseConfig& c, const BackendEntry& entry, std::int64_t 
     solver.krylov_dimension = c.stationary_krylov;
     vectors = std::max(vectors, stationary_state_vectors(solver) + 2);
   }
-  if (c.initial_kind == "ground_state") { // ψ and the relaxation's, before the scheme's
+  if (c.initial_kind ==
+      setup::InitialKind::ground_state) { // ψ and the relaxation's, before the scheme's
     vectors = std::max(vectors, setup::kGroundStateVectors + 1);
   }
   return {cells,
           vectors,
           scheme.takes_previous_level ? 2 : 1,
           given_previous,
-          c.potential_kind == "tabulated",
+          c.potential_kind == setup::PotentialKind::tabulated,
           entry.memory};
 }
 
@@ -65,8 +67,9 @@ std::unique_ptr<Backend> make_run_backend(const std::string& name, const RunSetu
 /// rank takes no more slices than its free memory holds.
 setup::SlabBalance slab_balance(const CaseConfig& c, const std::string& backend_name) {
   return [&c, backend_name](const Problem& whole) -> std::optional<scaleout::Calibration> {
-    if (c.slab_balance == "even" ||
-        (c.slab_balance == "auto" && !scaleout::backends_differ(backend_name, MPI_COMM_WORLD))) {
+    if (c.slab_balance == setup::SlabBalanceMode::even ||
+        (c.slab_balance == setup::SlabBalanceMode::automatic &&
+         !scaleout::backends_differ(backend_name, MPI_COMM_WORLD))) {
       return std::nullopt;
     }
     int ranks = 1;

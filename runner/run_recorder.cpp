@@ -19,7 +19,7 @@ namespace {
 /// measured, so that showing them costs the run nothing; with its time when it is not this step's.
 std::string latest_sample(const io::Series& s, long step) {
   char text[96];
-  const int n = std::snprintf(text, sizeof text, "norm %.9g  E %.3e", s.norm.back(),
+  const int n = std::snprintf(text, sizeof text, "norm %.9g  E %.3e", s[&Diagnostics::norm].back(),
                               1.0 - std::hypot(s.overlap.back().re, s.overlap.back().im));
   if (s.step.back() != step) {
     std::snprintf(text + n, sizeof text - static_cast<std::size_t>(n), " at t = %.4g", s.t.back());
@@ -142,7 +142,7 @@ void Recorder::on_checkpoint(long step, double t, Scheme& scheme) {
   c.t = t;
   c.last_dt = scheme.clock().last_dt;
   c.next_dt = scheme.clock().next_dt;
-  c.initial_max_abs = c.series.max_abs.front();
+  c.initial_max_abs = c.series[&Diagnostics::max_abs].front();
   c.wall_seconds = wall_before_ + began;
   io::write_checkpoint(settings_.checkpoint, c, grid_, layout());
   c.step = resumed_at;

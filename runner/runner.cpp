@@ -203,7 +203,7 @@ private:
     if (setup_.config.lattice_stationary) {
       settle_on_lattice();
     }
-    if (setup_.config.initial_kind == "ground_state") {
+    if (setup_.config.initial_kind == setup::InitialKind::ground_state) {
       settle_on_ground_state();
     }
     who_.fingerprint = io::fingerprint(setup_);

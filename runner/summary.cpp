@@ -71,15 +71,17 @@ struct ExactCheck {
 /// evolution, ψ₀e^{−iμt}.
 std::optional<ExactCheck> check_against_exact(const RunSetup& run, const io::Series& s) {
   const CaseConfig& c = run.config;
-  if (c.initial_kind != "harmonic_vortex" || c.g != 0.0 || c.potential_kind != "harmonic" ||
-      c.seed || c.damping > 0.0 || !setup::is_plain_vortex(c)) {
+  if (c.initial_kind != setup::InitialKind::harmonic_vortex || c.g != 0.0 ||
+      c.potential_kind != setup::PotentialKind::harmonic || c.seed || c.damping > 0.0 ||
+      !setup::is_plain_vortex(c)) {
     return std::nullopt;
   }
   // ‖ψ − ψ₀e^{−iμt}‖² = N(t) + N(0) − 2 Re(e^{iμt}⟨ψ₀|ψ⟩), from the diagnostics alone.
   const double t = s.t.back();
   const Complex ov = s.overlap.back();
   const double re = std::cos(run.mu * t) * ov.re - std::sin(run.mu * t) * ov.im;
-  const double error = std::sqrt(std::max(0.0, s.norm.back() + s.norm.front() - 2.0 * re));
+  const std::vector<double>& norm = s[&Diagnostics::norm];
+  const double error = std::sqrt(std::max(0.0, norm.back() + norm.front() - 2.0 * re));
   // Second order in the mean dual edge d: on all six lattices (d = 0.07 to 0.7, κ = 0 to 3,
   // λ = 0.5 to 2, t ≤ 6, every scheme at its usual step) the error stays below 0.044 μ²d²(1 + t).
   // Held to 0.1 μ²d²(1 + t), a correct run passes by 2.3× or more, while a μ_h off by 1 % fails the
@@ -124,15 +126,17 @@ void summarise(const RunSetup& run, const io::Series& s, const Outcome& outcome,
                double seconds, int fold, const std::string& out) {
   const double t_end = s.t.back();
   const Complex ov = s.overlap.back();
-  const double drift =
-      std::abs(s.invariant.back() - s.invariant.front()) / std::abs(s.invariant.front());
+  const std::vector<double>& norm = s[&Diagnostics::norm];
+  const std::vector<double>& invariant = s[&Diagnostics::invariant];
+  const double drift = std::abs(invariant.back() - invariant.front()) / std::abs(invariant.front());
   std::printf("t = %.4g: norm %.10g  energy %.10g  %s invariant drift %.2e  |<psi0|psi>| = %.10f\n",
-              t_end, s.norm.back(), s.energy.back(), run.config.scheme.c_str(), drift,
+              t_end, norm.back(), s[&Diagnostics::energy].back(), run.config.scheme.c_str(), drift,
               std::hypot(ov.re, ov.im));
-  std::printf("energy by term: kinetic %.10g  trap %.10g  interaction %.10g\n", s.kinetic.back(),
-              s.trap.back(), s.interaction.back());
-  if (run.config.g == 0.0 && run.config.potential_kind == "harmonic" && run.config.damping == 0.0 &&
-      setup::is_plain_vortex(run.config)) {
+  std::printf("energy by term: kinetic %.10g  trap %.10g  interaction %.10g\n",
+              s[&Diagnostics::kinetic].back(), s[&Diagnostics::trap].back(),
+              s[&Diagnostics::interaction].back());
+  if (run.config.g == 0.0 && run.config.potential_kind == setup::PotentialKind::harmonic &&
+      run.config.damping == 0.0 && setup::is_plain_vortex(run.config)) {
     // The exact evolution of the eigenstate is ψ₀ e^{−iμt}: the overlap's phase advances by −μt.
     const double error =
         std::remainder(std::atan2(ov.im, ov.re) + run.mu * t_end, 2.0 * std::numbers::pi);
@@ -155,7 +159,7 @@ void summarise(const RunSetup& run, const io::Series& s, const Outcome& outcome,
               updates / seconds * 1e-6);
   if (const std::optional<ExactCheck> c = check_against_exact(run, s)) {
     // ‖ψ − ψ₀e^{−iμt}‖ ≤ ‖ψ‖ + ‖ψ₀‖: a bound at or above that cannot fail, so it is no check.
-    const double farthest = std::sqrt(s.norm.back()) + std::sqrt(s.norm.front());
+    const double farthest = std::sqrt(norm.back()) + std::sqrt(norm.front());
     if (c->bound >= farthest) {
       std::printf(
           "check: none (the bound 0.1 mu^2 d^2 (1 + t) = %.3e at t = %.4g is not below %.3e, "

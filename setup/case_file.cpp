@@ -137,6 +137,16 @@ public:
     return value;
   }
 
+  /// The option named under `key` if present (the schema admits only names_of(Option)'s).
+  template <class Option> std::optional<Option> option(std::string_view key) const {
+    const std::optional<std::string> name = string(key);
+    if (!name) {
+      return std::nullopt;
+    }
+    const auto names = names_of(Option{});
+    return static_cast<Option>(std::ranges::find(names, *name) - names.begin());
+  }
+
   std::optional<double> number(std::string_view key) const {
     const toml::node* node = table_->get(key);
     if (node == nullptr) {
@@ -341,18 +351,18 @@ void read_grid(const Section& top, CaseConfig& c) {
 
 void read_potential(const Section& p, CaseConfig& c, const fs::path& base_dir) {
   p.allow_only_schema_keys();
-  c.potential_kind = p.string("kind").value_or(c.potential_kind);
+  c.potential_kind = p.option<PotentialKind>("kind").value_or(c.potential_kind);
   // A key of the other kind would be silently ignored, so it is refused like an unknown key.
   const auto only_for = [&p](std::string_view key, std::string_view kind) {
     if (p.has(key)) {
       p.fail("key '" + p.path(key) + "' applies only to kind '" + std::string(kind) + "'");
     }
   };
-  if (c.potential_kind == "harmonic") {
+  if (c.potential_kind == PotentialKind::harmonic) {
     only_for("file", "tabulated");
     only_for("dataset", "tabulated");
     c.lambda = p.number("lambda").value_or(c.lambda);
-  } else { // tabulated: the schema allows no third kind
+  } else {
     only_for("lambda", "harmonic");
     const fs::path file = p.required(&Section::string, "file");
     c.potential_file = (file.is_relative() ? base_dir / file : file).string();
@@ -420,8 +430,8 @@ void read_adaptive(const Section& t, CaseConfig& c) {
 void read_time(const Section& t, CaseConfig& c) {
   t.allow_only_schema_keys();
   c.scheme = t.string("scheme").value_or(c.scheme);
-  c.start = t.string("start").value_or(c.start);
-  if (c.start == "paper" && !find_scheme(c.scheme).takes_previous_level) {
+  c.start = t.option<LeapfrogStart>("start").value_or(c.start);
+  if (c.start == LeapfrogStart::paper && !find_scheme(c.scheme).takes_previous_level) {
     t.fail("key '" + t.path("start") + "' = 'paper' sets the leapfrog's second level; scheme '" +
            c.scheme + "' has one level");
   }
@@ -429,7 +439,7 @@ void read_time(const Section& t, CaseConfig& c) {
   t.exactly_one("dt", "dt_fraction");
   c.dt = t.number("dt");
   c.dt_fraction = t.number("dt_fraction");
-  c.dt_fraction_of = t.string("dt_fraction_of").value_or(c.dt_fraction_of);
+  c.dt_fraction_of = t.option<DtBound>("dt_fraction_of").value_or(c.dt_fraction_of);
   if (t.has("dt_fraction_of") && !c.dt_fraction) {
     t.fail("key '" + t.path("dt_fraction_of") + "' needs 'time.dt_fraction'");
   }
@@ -539,7 +549,7 @@ void read_ground_state(const Section& i, CaseConfig& c) {
   if (!g) {
     return;
   }
-  if (c.initial_kind != "ground_state") {
+  if (c.initial_kind != InitialKind::ground_state) {
     i.fail("table '" + i.path("ground_state") + "' needs 'initial.kind = \"ground_state\"'");
   }
   g->allow_only_schema_keys();
@@ -551,8 +561,8 @@ void read_ground_state(const Section& i, CaseConfig& c) {
 
 void read_initial(const Section& i, CaseConfig& c, const fs::path& base_dir) {
   i.allow_only_schema_keys();
-  c.initial_kind = i.string("kind").value_or(c.initial_kind);
-  if (c.initial_kind == "file") {
+  c.initial_kind = i.option<InitialKind>("kind").value_or(c.initial_kind);
+  if (c.initial_kind == InitialKind::file) {
     read_initial_file(i, c, base_dir);
   } else {
     read_vortex_kind(i, c);
@@ -567,7 +577,7 @@ void read_initial(const Section& i, CaseConfig& c, const fs::path& base_dir) {
     read_seed(*seed, c);
   }
   // ψ^{−1} sampled from the continuum is known only for the vortex as it is.
-  if (c.start == "paper" && !is_plain_vortex(c)) {
+  if (c.start == LeapfrogStart::paper && !is_plain_vortex(c)) {
     i.fail("time.start = 'paper' samples the vortex's known evolution at -dt: not with kind "
            "'file' or 'ground_state', an offset, vortices or a ring");
   }
@@ -587,15 +597,15 @@ void read_scaleout(const Section& s, CaseConfig& c) {
   if (const std::optional<std::int64_t> k = s.integer("halo_depth")) {
     c.halo_depth = static_cast<int>(*k);
   }
-  c.slab_balance = s.string("balance").value_or(c.slab_balance);
+  c.slab_balance = s.option<SlabBalanceMode>("balance").value_or(c.slab_balance);
 }
 
 void read_analysis(const Section& a, CaseConfig& c) {
   a.allow_only_schema_keys();
   c.vortex_lines_every = a.integer("vortex_lines_every").value_or(c.vortex_lines_every);
-  c.vortex_region = a.string("vortex_region").value_or(c.vortex_region);
+  c.vortex_region = a.option<VortexRegion>("vortex_region").value_or(c.vortex_region);
   c.vortex_region_margin = a.number("vortex_region_margin").value_or(c.vortex_region_margin);
-  if (c.vortex_region == "condensate" && c.initial_kind == "file") {
+  if (c.vortex_region == VortexRegion::condensate && c.initial_kind == InitialKind::file) {
     a.fail("key '" + a.path("vortex_region") +
            "' = 'condensate' needs the chemical potential of a vortex kind's state; kind 'file' "
            "has none: set 'domain'");
@@ -608,24 +618,43 @@ void read_output(const Section& o, CaseConfig& c) {
   c.checkpoint_minutes = o.number("checkpoint_minutes").value_or(c.checkpoint_minutes);
 }
 
-} // namespace
-
-bool is_plain_vortex(const CaseConfig& c) {
-  return c.initial_kind != "file" && c.initial_kind != "ground_state" &&
-         c.offset == std::array<double, 3>{} && c.vortices.empty() && !c.ring;
-}
-
-CaseConfig parse_case(std::string_view toml, std::string_view source, const fs::path& base_dir) {
-  const std::string source_name(source);
-  toml::table root;
+/// The TOML of a case, its syntax errors a CaseError at the line and column.
+toml::table parse_toml(std::string_view toml, const std::string& source_name) {
   try {
-    root = toml::parse(toml);
+    return toml::parse(toml);
   } catch (const toml::parse_error& e) {
     const toml::source_position& at = e.source().begin;
     throw CaseError(one_line(source_name + ":" + std::to_string(at.line) + ":" +
                              std::to_string(at.column) + ": " + std::string(e.description())));
   }
+}
 
+/// The rules between keys of different tables.
+void check_across_tables(const Section& top, const CaseConfig& c) {
+  // What eq. 15 and Table 1 need: a stationary state to measure the domain and the step on.
+  if (c.operations_per_time && c.dt_fraction_of != DtBound::eq11) {
+    top.fail("operations_per_time fixes dt by eq. 11 (the paper's Table 1 criterion): set "
+             "time.dt_fraction_of = 'eq11'");
+  }
+  if ((c.domain_auto || c.operations_per_time) &&
+      c.initial_kind != InitialKind::stationary_vortex) {
+    top.fail("domain = \"auto\" and operations_per_time need initial.kind = 'stationary_vortex'");
+  }
+  if (c.stop_when_error_exceeds && !c.end_time) {
+    top.fail("key 'time.stop_when_error_exceeds' needs 'time.end_time' (the longest run)");
+  }
+}
+
+} // namespace
+
+bool is_plain_vortex(const CaseConfig& c) {
+  return c.initial_kind != InitialKind::file && c.initial_kind != InitialKind::ground_state &&
+         c.offset == std::array<double, 3>{} && c.vortices.empty() && !c.ring;
+}
+
+CaseConfig parse_case(std::string_view toml, std::string_view source, const fs::path& base_dir) {
+  const std::string source_name(source);
+  const toml::table root = parse_toml(toml, source_name);
   const Section top(root, "", source_name);
   top.allow_only_schema_keys();
   CaseConfig c;
@@ -639,8 +668,8 @@ CaseConfig parse_case(std::string_view toml, std::string_view source, const fs::
   }
   read_time(top.required(&Section::section, "time"), c);
   read_initial(top.required(&Section::section, "initial"), c, base_dir);
-  if (c.initial_kind == "file") {
-    c.vortex_region = "domain"; // no μ to cut at
+  if (c.initial_kind == InitialKind::file) {
+    c.vortex_region = VortexRegion::domain; // no μ to cut at
   }
   if (const std::optional<Section> analysis = top.section("analysis")) {
     read_analysis(*analysis, c);
@@ -654,17 +683,7 @@ CaseConfig parse_case(std::string_view toml, std::string_view source, const fs::
   if (const std::optional<Section> scaleout = top.section("scaleout")) {
     read_scaleout(*scaleout, c);
   }
-  // What eq. 15 and Table 1 need: a stationary state to measure the domain and the step on.
-  if (c.operations_per_time && c.dt_fraction_of != "eq11") {
-    top.fail("operations_per_time fixes dt by eq. 11 (the paper's Table 1 criterion): set "
-             "time.dt_fraction_of = 'eq11'");
-  }
-  if ((c.domain_auto || c.operations_per_time) && c.initial_kind != "stationary_vortex") {
-    top.fail("domain = \"auto\" and operations_per_time need initial.kind = 'stationary_vortex'");
-  }
-  if (c.stop_when_error_exceeds && !c.end_time) {
-    top.fail("key 'time.stop_when_error_exceeds' needs 'time.end_time' (the longest run)");
-  }
+  check_across_tables(top, c);
   return c;
 }
 
@@ -769,7 +788,7 @@ void override_scheme(CaseConfig& config, const std::string& scheme) {
   } catch (const std::invalid_argument& e) {
     throw CaseError(std::string("--scheme: ") + e.what());
   }
-  if (config.start == "paper" && !find_scheme(scheme).takes_previous_level) {
+  if (config.start == LeapfrogStart::paper && !find_scheme(scheme).takes_previous_level) {
     throw CaseError("--scheme " + scheme.substr(0, 64) +
                     ": the case's time.start = 'paper' sets "
                     "the leapfrog's second level; '" +

@@ -18,6 +18,39 @@ struct CaseError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// The case file's choices, typed where the file is read. Each `names_of` lists an option's names in
+// its enum's order: the schema's choices, the parser's reading and what the results record.
+enum class PotentialKind { harmonic, tabulated };
+enum class LeapfrogStart { discrete, paper };
+enum class DtBound { limit, eq11 };
+enum class InitialKind { harmonic_vortex, stationary_vortex, file, ground_state };
+enum class VortexRegion { condensate, domain };
+enum class SlabBalanceMode { automatic, even, measured };
+
+constexpr std::array<std::string_view, 2> names_of(PotentialKind) {
+  return {"harmonic", "tabulated"};
+}
+constexpr std::array<std::string_view, 2> names_of(LeapfrogStart) {
+  return {"discrete", "paper"};
+}
+constexpr std::array<std::string_view, 2> names_of(DtBound) {
+  return {"limit", "eq11"};
+}
+constexpr std::array<std::string_view, 4> names_of(InitialKind) {
+  return {"harmonic_vortex", "stationary_vortex", "file", "ground_state"};
+}
+constexpr std::array<std::string_view, 2> names_of(VortexRegion) {
+  return {"condensate", "domain"};
+}
+constexpr std::array<std::string_view, 3> names_of(SlabBalanceMode) {
+  return {"auto", "even", "measured"};
+}
+
+/// An option's name in the case file ("tabulated" for PotentialKind::tabulated).
+template <class Option> constexpr std::string_view option_name(Option value) {
+  return names_of(Option{})[static_cast<std::size_t>(value)];
+}
+
 /// The defaults below are the schema's (setup/case_schema.cpp); a test holds the two equal.
 /// [initial.seed]: ψ⁰(r) (1 + ε Σ_m cos(mφ + θ_m)), θ_m drawn from `seed`
 /// (setup/initial_state.hpp).
@@ -77,7 +110,7 @@ struct CaseConfig {
 
   // Physics. [potential] kind = "harmonic" (V = ½(x² + y² + λ²z²)) or "tabulated" (values per dual
   // 0-cell, in the solver's memory order, read from an HDF5 dataset).
-  std::string potential_kind = "harmonic";
+  PotentialKind potential_kind = PotentialKind::harmonic;
   double lambda = 1.0; ///< trap anisotropy λ (harmonic; finite, ≥ 0)
   std::string
       potential_file; ///< tabulated: HDF5 file, relative paths taken from the case file's folder
@@ -86,14 +119,14 @@ struct CaseConfig {
 
   // [time]: exactly one of dt / dt_fraction, exactly one of end_time / steps.
   std::string scheme = "leapfrog"; ///< a registered scheme (solvers/schemes/registry.cpp)
-  /// leapfrog's ψ^{−1}: "discrete" (one backward RK4 step of the discrete operator, second order)
-  /// or "paper" (the continuum state at −Δt, as the paper does: first order in time).
-  std::string start = "discrete";
+  /// leapfrog's ψ^{−1}: discrete (one backward RK4 step of the discrete operator, second order)
+  /// or paper (the continuum state at −Δt, as the paper does: first order in time).
+  LeapfrogStart start = LeapfrogStart::discrete;
   std::optional<double> dt;          ///< > 0, finite, below the scheme's limit
   std::optional<double> dt_fraction; ///< fraction of `dt_fraction_of`, in (0, 1)
-  /// "limit": the scheme's stability limit from the spectrum of M (solvers/stability.hpp);
-  /// "eq11": the paper's bound 1/(2 max M_ii), which operations_per_time is defined with.
-  std::string dt_fraction_of = "limit";
+  /// limit: the scheme's stability limit from the spectrum of M (solvers/stability.hpp);
+  /// eq11: the paper's bound 1/(2 max M_ii), which operations_per_time is defined with.
+  DtBound dt_fraction_of = DtBound::limit;
   bool beyond_limit = false; ///< a split scheme at or beyond its limit for dynamics, on purpose
   std::optional<double> end_time; ///< > 0, finite
   std::optional<long> steps;      ///< ≥ 1
@@ -101,10 +134,10 @@ struct CaseConfig {
   long snapshot_every = 0;        ///< 0: no snapshots, else ≥ 1
   long spectrum_every = 0;        ///< 0: no host probes, else ≥ 1 (solvers/host_probe.hpp)
   long vortex_lines_every = 0;    ///< [analysis]; 0: no vortex lines, else ≥ 1
-  /// [analysis]; where the lines are measured: "condensate", the rings whose cells all have
-  /// V < vortex_region_margin · μ; "domain", every ring. Default: the condensate when ψ⁰ has a μ
-  /// (every initial.kind but "file").
-  std::string vortex_region = "condensate";
+  /// [analysis]; where the lines are measured: condensate, the rings whose cells all have
+  /// V < vortex_region_margin · μ; domain, every ring. Default: the condensate when ψ⁰ has a μ
+  /// (every initial.kind but file).
+  VortexRegion vortex_region = VortexRegion::condensate;
   double vortex_region_margin = 1.0; ///< [analysis]; > 0
   /// Adaptive steps (solvers/schemes/step_control.hpp), with end_time: dt (or dt_fraction) is
   /// then the longest step. The split schemes follow the phase criterion, RK4 step doubling.
@@ -122,7 +155,7 @@ struct CaseConfig {
   std::optional<bool> cuda_graphs;         ///< unset: the default (on)
   std::optional<int> cuda_steps_per_sweep; ///< unset: the default (one step a launch)
   std::optional<int> halo_depth;           ///< [scaleout]: halo slices per slab side; unset: 1
-  std::string slab_balance = "auto";       ///< [scaleout]: "auto", "even" or "measured"
+  SlabBalanceMode slab_balance = {};       ///< [scaleout]: its first value, automatic, by default
 
   // [output]
   long checkpoint_every = 0;       ///< steps between checkpoints (0: none by steps)
@@ -132,7 +165,7 @@ struct CaseConfig {
   /// harmonic_vortex: ψ ∝ (x + iy)^κ e^{−(ρ² + λz²)/2}, exact phase e^{−iμt};
   /// stationary_vortex: the eq. 14 state of this λ, g and κ; file: ψ read from an HDF5 dataset;
   /// ground_state: the harmonic vortex relaxed in imaginary time on the run's backend.
-  std::string initial_kind = "harmonic_vortex";
+  InitialKind initial_kind = InitialKind::harmonic_vortex;
   int kappa = 1;                  ///< winding number κ ≥ 0 (the vortex kinds)
   std::array<double, 3> offset{}; ///< the vortex kinds' state moved by this (a_ho)
   std::string initial_file;       ///< file: HDF5 file, relative to the case file's folder

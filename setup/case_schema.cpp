@@ -1,6 +1,7 @@
 #include "setup/case_schema.hpp"
 
 #include "lattices/cell_complex.hpp"
+#include "setup/case_file.hpp"
 #include "solvers/schemes/registry.hpp"
 
 #include <algorithm>
@@ -43,6 +44,12 @@ KeyRange one_of(std::vector<std::string_view> choices) {
   range.kind = Kind::choices;
   range.choices = std::move(choices);
   return range;
+}
+
+/// The choices of a typed option: its enum's names (setup/case_file.hpp).
+template <class Option> KeyRange one_of_option() {
+  const auto names = names_of(Option{});
+  return one_of({names.begin(), names.end()});
 }
 
 KeyRange non_empty() {
@@ -158,7 +165,7 @@ std::vector<CaseKey> top_level_keys() {
 
 std::vector<CaseKey> potential_keys() {
   return {
-      {"potential.kind", KeyType::string, "—", "\"harmonic\"", one_of({"harmonic", "tabulated"}),
+      {"potential.kind", KeyType::string, "—", "\"harmonic\"", one_of_option<PotentialKind>(),
        "`\"harmonic\"`: V = ½(x² + y² + λ²z²), computed in the kernels; `\"tabulated\"`: one "
        "value per cell, read from an HDF5 dataset."},
       {"potential.lambda", KeyType::number, "— (ω_z/ω⊥)", "1.0", at_least(0),
@@ -177,7 +184,7 @@ std::vector<CaseKey> time_keys() {
   return {
       {"time.scheme", KeyType::string, "—", "\"leapfrog\"", schemes_known(),
        "The time integrator (the README's table); `decgpe run --scheme` overrides it."},
-      {"time.start", KeyType::string, "—", "\"discrete\"", one_of({"discrete", "paper"}),
+      {"time.start", KeyType::string, "—", "\"discrete\"", one_of_option<LeapfrogStart>(),
        "The leapfrog's ψ^{−1}: one backward RK4 step of the discrete equation (second order), "
        "or the continuum state at −Δt as the paper does (first order); `\"paper\"` only with "
        "the leapfrog."},
@@ -187,7 +194,7 @@ std::vector<CaseKey> time_keys() {
        between(0, 1, true, true),
        "Time step as a fraction of the bound `dt_fraction_of` names; exactly one of `dt` and "
        "`dt_fraction`."},
-      {"time.dt_fraction_of", KeyType::string, "—", "\"limit\"", one_of({"limit", "eq11"}),
+      {"time.dt_fraction_of", KeyType::string, "—", "\"limit\"", one_of_option<DtBound>(),
        "The bound of `dt_fraction`: the scheme's limit (the explicit schemes' stability limit "
        "from the spectrum of the linearised operator; the split schemes' limit for dynamics "
        "π/λ_max(½L)), or eq. 11's 1/(2 max M_ii); needs `dt_fraction`."},
@@ -241,8 +248,7 @@ std::vector<CaseKey> time_keys() {
 
 std::vector<CaseKey> initial_keys() {
   return {
-      {"initial.kind", KeyType::string, "—", "\"harmonic_vortex\"",
-       one_of({"harmonic_vortex", "stationary_vortex", "file", "ground_state"}),
+      {"initial.kind", KeyType::string, "—", "\"harmonic_vortex\"", one_of_option<InitialKind>(),
        "ψ ∝ (x + iy)^κ e^{−(ρ² + λz²)/2}, exact for g = 0 with μ = κ + 1 + λ/2, or eq. 14's "
        "stationary vortex of λ, g and κ, solved spectrally and cached (`DECGPE_CACHE`), or ψ read "
        "from an HDF5 file of a run on the same grid (`file`, `dataset`), or the lattice's ground "
@@ -334,7 +340,7 @@ std::vector<CaseKey> analysis_output_tuning_keys() {
        "found on the run's backend, joined into lines in `/vortex_lines` with their series and "
        "events, and a ParaView sidecar `<results>.lines.xmf`; also at step 0 and at the end."},
       {"analysis.vortex_region", KeyType::string, "—", "\"condensate\"",
-       one_of({"condensate", "domain"}),
+       one_of_option<VortexRegion>(),
        "Where the vortex lines are measured. \"condensate\": only rings about the primal edges "
        "all of whose cells have V < `vortex_region_margin` · μ (μ of ψ⁰'s state, the run's "
        "chemical potential): lines end where they leave it (an end of kind 2, the region) "
@@ -370,7 +376,7 @@ std::vector<CaseKey> analysis_output_tuning_keys() {
        "between computed on both ranks: fewer, larger messages for k − 1 slices of redundant "
        "work per side. Every rank must own at least k z-slices. Unset: 1. Recorded, with where it "
        "came from, as `tuning_halo_depth`; one process ignores it."},
-      {"scaleout.balance", KeyType::string, "—", "auto", one_of({"auto", "even", "measured"}),
+      {"scaleout.balance", KeyType::string, "—", "auto", one_of_option<SlabBalanceMode>(),
        "How the z-slices are shared among the ranks: `even` (sizes differ by at most one), "
        "`measured` (in proportion to each rank's throughput in a short calibration run of its "
        "backend, ~0.2 s), or `auto`: measured when the ranks' backends differ (hybrid ranks: "

@@ -26,7 +26,7 @@ constexpr double kMaxSteps = 1e12;
 /// is read for the stored slices only.
 Potential make_potential(const CaseConfig& c, const Grid& grid) {
   Potential v;
-  if (c.potential_kind == "harmonic") {
+  if (c.potential_kind == PotentialKind::harmonic) {
     v.kind = Potential::Kind::harmonic;
     v.lambda = c.lambda;
     return v;
@@ -187,7 +187,7 @@ std::vector<Complex> initial_level(RunSetup& run, const StateSampler& state) {
     run.seed = AzimuthalSeed::draw(config.seed->modes, config.seed->amplitude,
                                    static_cast<std::uint64_t>(config.seed->seed));
     // Else the solved state is seeded (settle_on_lattice, settle_on_ground_state).
-    if (!config.lattice_stationary && config.initial_kind != "ground_state") {
+    if (!config.lattice_stationary && config.initial_kind != InitialKind::ground_state) {
       apply_seed(grid, *run.seed, psi0);
     }
   }
@@ -255,7 +255,7 @@ void finish(RunSetup& run, double mu, const StateSampler& state,
   run.schedule.vortex_lines_every = config.vortex_lines_every;
   run.schedule.checkpoint_every = config.checkpoint_every;
   run.schedule.stop_when_error_exceeds = config.stop_when_error_exceeds.value_or(0.0);
-  if (config.start == "paper" && !config.lattice_stationary) {
+  if (config.start == LeapfrogStart::paper && !config.lattice_stationary) {
     run.previous = state(p.grid, -run.dt);
     for (Complex& z : run.previous) {
       z = run.normalisation * z;
@@ -285,7 +285,7 @@ double requested_step(const RunSetup& run, const SchemeEntry& scheme) {
   double requested = 0.0;
   if (config.dt) {
     requested = *config.dt;
-  } else if (config.dt_fraction_of == "eq11") {
+  } else if (config.dt_fraction_of == DtBound::eq11) {
     if (!std::isfinite(run.eq11_bound) || !(run.eq11_bound > 0.0)) {
       throw std::invalid_argument(
           format("eq. 11's bound 1/(2 max M_ii) = %g is meaningless here (V or g < 0): use "
@@ -323,7 +323,7 @@ double requested_step(const RunSetup& run, const SchemeEntry& scheme) {
 } // namespace
 
 double vortex_potential_cut(const RunSetup& run) {
-  if (run.config.vortex_region == "domain") {
+  if (run.config.vortex_region == VortexRegion::domain) {
     return kEveryRing;
   }
   return run.config.vortex_region_margin * run.mu;
@@ -381,13 +381,14 @@ RunSetup prepare_run(const CaseConfig& config, const BeforeAllocating& before_al
   const lattices::CellComplex& complex = lattices::cell_complex(config.lattice);
   const lattices::Vec3 offset{config.offset[0], config.offset[1], config.offset[2]};
   // ground_state: the harmonic vortex is where the relaxation starts (settle_on_ground_state).
-  if (config.initial_kind == "harmonic_vortex" || config.initial_kind == "ground_state") {
+  if (config.initial_kind == InitialKind::harmonic_vortex ||
+      config.initial_kind == InitialKind::ground_state) {
     const HarmonicVortex vortex{config.kappa, config.lambda};
     finish(run, vortex.mu(), sampler_of(Displaced<HarmonicVortex>{vortex, offset}, poll), complex,
            before_allocating, comm, balance, poll);
     return run;
   }
-  if (config.initial_kind == "file") {
+  if (config.initial_kind == InitialKind::file) {
     finish(
         run, std::numeric_limits<double>::quiet_NaN(),
         [&config](const Grid& grid, double /*t = 0*/) { return read_state(config, grid); }, complex,

@@ -118,7 +118,7 @@ void settle_on_lattice(RunSetup& run, Backend& backend, const std::filesystem::p
       z = scale * z;
     }
   }
-  if (run.config.start == "paper") { // ψ^{−1} = ψ⁰ e^{+iμ_h Δt}, seeded alike
+  if (run.config.start == LeapfrogStart::paper) { // ψ^{−1} = ψ⁰ e^{+iμ_h Δt}, seeded alike
     const Complex turn{std::cos(run.mu * run.dt), std::sin(run.mu * run.dt)};
     run.previous.resize(run.current.size());
     for (std::size_t i = 0; i < run.current.size(); ++i) {

@@ -31,7 +31,7 @@ std::string scaling_case(const std::string& initial) {
 /// The case set up (and relaxed, for a ground state) on the OpenMP backend.
 setup::RunSetup set_up(const std::string& toml) {
   setup::RunSetup run = setup::prepare_run(setup::parse_case(toml, "scaling.toml"));
-  if (run.config.initial_kind == "ground_state") {
+  if (run.config.initial_kind == setup::InitialKind::ground_state) {
     const std::unique_ptr<Backend> backend = make_backend("openmp", run.problem);
     setup::settle_on_ground_state(run, *backend);
   }

@@ -6,6 +6,7 @@
 #include "setup/stationary_vortex.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <filesystem>
 #include <functional>
@@ -161,6 +162,13 @@ struct StationaryVortex::Builder {
   /// kCut max f, comes from a grid kCoarse times coarser that reaches to where every mode has
   /// decayed (e^{−s/2} < 1e-17 beyond the outermost Gauss node, s = ωx²).
   static void tabulate(StationaryVortex& v, const Discretisation& d);
+  /// The table's extent in fine nodes along ρ and z: where f falls below kCut max f on the coarse
+  /// grid.
+  static std::array<int, 2> table_extent(const StationaryVortex& v, const Discretisation& d);
+  /// The line maxima and max f (the largest of `fine`'s nodes inside the cut, refined between
+  /// the nodes); `fine` is f on the table's nodes, cut_z + kPad columns.
+  static void find_maxima(StationaryVortex& v, const std::vector<double>& fine, int cut_rho,
+                          int cut_z);
 
   /// Relaxes on a ladder of resolutions, each level's state (padded with zero modes, which nest)
   /// starting the next: far fewer iterations than a cold start at the final resolution. Adaptive:

@@ -33,10 +33,9 @@ std::vector<double> StationaryVortex::Builder::sample(const StationaryVortex& v,
   return f;
 }
 
-void StationaryVortex::Builder::tabulate(StationaryVortex& v, const Discretisation& d) {
+std::array<int, 2> StationaryVortex::Builder::table_extent(const StationaryVortex& v,
+                                                           const Discretisation& d) {
   constexpr int kCoarse = 8;
-  v.h_rho_ = 1.0 / (3.0 * std::sqrt(2.0 * d.rho.energy.back()));
-  v.h_z_ = 1.0 / (3.0 * std::sqrt(2.0 * d.z.energy.back()));
   const auto coarse_count = [](const Dvr& dvr, double h) {
     const double s = dvr.shape.omega * dvr.x.back() * dvr.x.back() + 80.0;
     return int(std::ceil(std::sqrt(s / dvr.shape.omega) / (kCoarse * h))) + 1;
@@ -54,7 +53,13 @@ void StationaryVortex::Builder::tabulate(StationaryVortex& v, const Discretisati
       }
     }
   }
-  const int cut_rho = (last_rho + 1) * kCoarse, cut_z = (last_z + 1) * kCoarse;
+  return {(last_rho + 1) * kCoarse, (last_z + 1) * kCoarse};
+}
+
+void StationaryVortex::Builder::tabulate(StationaryVortex& v, const Discretisation& d) {
+  v.h_rho_ = 1.0 / (3.0 * std::sqrt(2.0 * d.rho.energy.back()));
+  v.h_z_ = 1.0 / (3.0 * std::sqrt(2.0 * d.z.energy.back()));
+  const auto [cut_rho, cut_z] = table_extent(v, d);
   v.rho_cut_ = cut_rho * v.h_rho_;
   v.z_cut_ = cut_z * v.h_z_;
   const int rows = cut_rho + kPad, columns = cut_z + kPad;
@@ -70,6 +75,12 @@ void StationaryVortex::Builder::tabulate(StationaryVortex& v, const Discretisati
       v.table_[std::size_t(i + kPad) * v.table_z_ + (j + kPad)] = i < 0 ? rho_parity * f : f;
     }
   }
+  find_maxima(v, fine, cut_rho, cut_z);
+}
+
+void StationaryVortex::Builder::find_maxima(StationaryVortex& v, const std::vector<double>& fine,
+                                            int cut_rho, int cut_z) {
+  const int columns = cut_z + kPad; // fine's
   v.rho_line_max_.assign(std::size_t(cut_rho), 0.0);
   v.z_line_max_.assign(std::size_t(cut_z), 0.0);
   double fmax = 0.0;

@@ -1,6 +1,7 @@
 #include "solvers/scaleout/slab_backend.hpp"
 
 #include "solvers/backend_registry.hpp"
+#include "solvers/diagnostic_fields.hpp"
 #include "solvers/scaleout/calibration.hpp"
 #include "solvers/scaleout/mpi_halo.hpp"
 #include "solvers/scaleout/mpi_session.hpp"
@@ -174,24 +175,24 @@ public:
   }
 
   Diagnostics diagnostics(VectorId current, VectorId previous, VectorId reference) override {
-    const Diagnostics d = local_->diagnostics(current, previous, reference);
-    double sums[8] = {d.norm,       d.energy,  d.invariant, d.overlap.re,
-                      d.overlap.im, d.kinetic, d.trap,      d.interaction};
-    double maxima[2] = {d.max_abs, d.max_diagonal};
-    int finite = d.finite ? 1 : 0;
-    MPI_Allreduce(MPI_IN_PLACE, sums, 8, MPI_DOUBLE, MPI_SUM, comm_);
-    MPI_Allreduce(MPI_IN_PLACE, maxima, 2, MPI_DOUBLE, MPI_MAX, comm_);
+    Diagnostics total = local_->diagnostics(current, previous, reference);
+    std::vector<double> sums = {total.overlap.re, total.overlap.im};
+    std::vector<double> maxima;
+    for (const DiagnosticField& field : kDiagnosticFields) {
+      (field.reduction == Reduction::sum ? sums : maxima).push_back(total.*field.value);
+    }
+    int finite = total.finite ? 1 : 0;
+    MPI_Allreduce(MPI_IN_PLACE, sums.data(), static_cast<int>(sums.size()), MPI_DOUBLE, MPI_SUM,
+                  comm_);
+    MPI_Allreduce(MPI_IN_PLACE, maxima.data(), static_cast<int>(maxima.size()), MPI_DOUBLE, MPI_MAX,
+                  comm_);
     MPI_Allreduce(MPI_IN_PLACE, &finite, 1, MPI_INT, MPI_MIN, comm_);
-    Diagnostics total;
-    total.norm = sums[0];
-    total.energy = sums[1];
-    total.invariant = sums[2];
-    total.overlap = {sums[3], sums[4]};
-    total.kinetic = sums[5];
-    total.trap = sums[6];
-    total.interaction = sums[7];
-    total.max_abs = maxima[0];
-    total.max_diagonal = maxima[1];
+    total.overlap = {sums[0], sums[1]};
+    auto next_sum = sums.begin() + 2;
+    auto next_max = maxima.begin();
+    for (const DiagnosticField& field : kDiagnosticFields) {
+      total.*field.value = *(field.reduction == Reduction::sum ? next_sum++ : next_max++);
+    }
     total.finite = finite == 1;
     return total;
   }
