@@ -175,11 +175,11 @@ public:
 
   Diagnostics diagnostics(VectorId current, VectorId previous, VectorId reference) override {
     const Diagnostics d = local_->diagnostics(current, previous, reference);
-    double sums[8] = {d.norm,       d.energy,  d.invariant, d.overlap.re,
-                      d.overlap.im, d.kinetic, d.trap,      d.interaction};
+    double sums[9] = {d.norm,    d.energy, d.invariant,   d.overlap.re, d.overlap.im,
+                      d.kinetic, d.trap,   d.interaction, d.rotation};
     double maxima[2] = {d.max_abs, d.max_diagonal};
     int finite = d.finite ? 1 : 0;
-    MPI_Allreduce(MPI_IN_PLACE, sums, 8, MPI_DOUBLE, MPI_SUM, comm_);
+    MPI_Allreduce(MPI_IN_PLACE, sums, 9, MPI_DOUBLE, MPI_SUM, comm_);
     MPI_Allreduce(MPI_IN_PLACE, maxima, 2, MPI_DOUBLE, MPI_MAX, comm_);
     MPI_Allreduce(MPI_IN_PLACE, &finite, 1, MPI_INT, MPI_MIN, comm_);
     Diagnostics total;
@@ -190,6 +190,7 @@ public:
     total.kinetic = sums[5];
     total.trap = sums[6];
     total.interaction = sums[7];
+    total.rotation = sums[8];
     total.max_abs = maxima[0];
     total.max_diagonal = maxima[1];
     total.finite = finite == 1;
