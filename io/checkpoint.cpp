@@ -16,7 +16,7 @@ namespace {
 /// Format 2 added the step clock of adaptive runs (last_dt, next_dt) and /diagnostics/dt; format 3
 /// hashes the fingerprint's states slice by slice, and its levels may join per-rank parts.
 // 4: the levels carry Fletcher-32 checksums; 5: the series holds the energy by term (kinetic,
-// trap, interaction).
+// trap, interaction; and rotation since rotating frames, read as zeros where it is absent).
 constexpr const char* kFormat = "decgpe checkpoint 5";
 
 std::string join(const std::vector<std::string>& names) {
@@ -48,6 +48,9 @@ Series read_series(const InputFile& f) {
   s.kinetic = f.doubles("/diagnostics/kinetic");
   s.trap = f.doubles("/diagnostics/trap");
   s.interaction = f.doubles("/diagnostics/interaction");
+  // Absent from checkpoints written before rotating frames: the lab frame's zeros.
+  s.rotation = f.has("/diagnostics/rotation") ? f.doubles("/diagnostics/rotation")
+                                              : std::vector<double>(s.energy.size(), 0.0);
   s.invariant = f.doubles("/diagnostics/invariant");
   s.max_abs = f.doubles("/diagnostics/max_abs");
   s.max_diagonal = f.doubles("/diagnostics/max_diagonal");

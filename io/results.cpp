@@ -93,6 +93,8 @@ void write_physics(ResultsFile& f, const setup::RunSetup& run) {
   f.attribute("potential", c.potential_kind);
   f.attribute("lambda", c.lambda);
   f.attribute("g", c.g);
+  f.attribute("rotation_omega", c.omega);
+  f.attribute("rotation_origin", std::span<const double>(c.rotation_origin));
   f.attribute("initial_state", c.initial_kind);
   write_initial(f, c);
   if (c.initial_kind != "file") { // a state read from a file has no known μ
@@ -210,6 +212,7 @@ void Series::add(const Sample& s) {
   kinetic.push_back(d.kinetic);
   trap.push_back(d.trap);
   interaction.push_back(d.interaction);
+  rotation.push_back(d.rotation);
   invariant.push_back(d.invariant);
   overlap.push_back(d.overlap);
   max_abs.push_back(d.max_abs);
@@ -260,6 +263,7 @@ void write_series(ResultsFile& f, const Series& s) {
   series("kinetic", s.kinetic);
   series("trap", s.trap);
   series("interaction", s.interaction);
+  series("rotation", s.rotation);
   series("invariant", s.invariant);
   series("max_abs", s.max_abs);
   series("max_diagonal", s.max_diagonal);

@@ -48,7 +48,7 @@ struct ProbeSeries {
 /// (Δt(t) of an adaptive run) and the scheme's step report (Scheme::step_report()).
 struct Series {
   std::vector<std::int64_t> step;
-  std::vector<double> t, dt, norm, energy, kinetic, trap, interaction, invariant, max_abs,
+  std::vector<double> t, dt, norm, energy, kinetic, trap, interaction, rotation, invariant, max_abs,
       max_diagonal;
   std::vector<Complex> overlap;
   std::vector<std::pair<std::string, std::vector<double>>> report; ///< one column per name
@@ -65,7 +65,7 @@ void write_provenance(ResultsFile& f, const setup::RunSetup& run, const Backend&
                       const RunIdentity& who);
 /// /grid: per local index the circumcentre and volume, with the origin and the box.
 void write_grid(ResultsFile& f, const Grid& g);
-/// /diagnostics/{step,t,dt,norm,energy,kinetic,trap,interaction,invariant,max_abs,max_diagonal,
+/// /diagnostics/{step,t,dt,norm,energy,kinetic,trap,interaction,rotation,invariant,max_abs,max_diagonal,
 /// overlap} and one dataset per
 /// column of the scheme's step report; the probes, when there are any, as
 /// /analysis/history/{step,t,azimuthal_amplitude (samples × 13),cell_norm,cell_overlap}; the vortex
