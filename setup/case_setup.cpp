@@ -224,6 +224,7 @@ void finish(RunSetup& run, double mu, const StateSampler& state,
     Problem trial;
     trial.grid = whole;
     trial.potential.lambda = config.lambda;
+    trial.potential.rotation = {config.omega, config.rotation_origin[0], config.rotation_origin[1]};
     trial.g = config.g;
     run.calibration = balance(trial);
     call(poll, "measuring the ranks' throughputs");

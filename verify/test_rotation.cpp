@@ -107,7 +107,8 @@ TEST_P(VortexShift, MuShiftsByMinusKappaOmegaToSecondOrderInH) {
     error.push_back(rotating - at_rest + kappa * kOmega);
     std::printf("%s kappa %d spacing %.2f: mu_h(0) = %.10f, mu_h(%.1f) = %.10f, shift error %.3e\n",
                 lattice.c_str(), kappa, s, at_rest, kOmega, rotating, error.back());
-    EXPECT_NEAR(at_rest, kappa + 2.0, 0.1); // the continuum's κ + 1 + λ/2
+    // The continuum's κ + 1 + λ/2, within the grid's error (measured up to 0.45 s²).
+    EXPECT_NEAR(at_rest, kappa + 2.0, 0.6 * s * s);
   }
   for (std::size_t k = 1; k < spacing.size(); ++k) {
     const double order =
