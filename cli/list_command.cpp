@@ -67,7 +67,8 @@ std::pair<std::vector<std::string>, ordered_json> backend_list() {
                        {"description", b.description},
                        {"available", why_not.empty()},
                        {"unavailable_because", why_not},
-                       {"runs_on_slabs", b.runs_on_slabs}});
+                       {"runs_on_slabs", b.runs_on_slabs},
+                       {"rotates", b.rotates}});
   }
   return {names, details};
 }

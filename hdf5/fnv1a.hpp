@@ -39,6 +39,11 @@ public:
     value(static_cast<int>(p.potential.kind));
     value(p.potential.lambda);
     value(p.g);
+    if (p.potential.rotation.active()) { // the lab frame's fingerprints as they were
+      value(p.potential.rotation.omega);
+      value(p.potential.rotation.x0);
+      value(p.potential.rotation.y0);
+    }
   }
   std::uint64_t digest() const { return hash_; }
   std::string hex() const {

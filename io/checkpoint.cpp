@@ -16,7 +16,7 @@ namespace {
 /// Format 2 added the step clock of adaptive runs (last_dt, next_dt) and /diagnostics/dt; format 3
 /// hashes the fingerprint's states slice by slice, and its levels may join per-rank parts.
 // 4: the levels carry Fletcher-32 checksums; 5: the series holds the energy by term (kinetic,
-// trap, interaction).
+// trap, interaction; and rotation since rotating frames, read as zeros where it is absent).
 constexpr const char* kFormat = "decgpe checkpoint 5";
 
 std::string join(const std::vector<std::string>& names) {
@@ -44,7 +44,11 @@ Series read_series(const InputFile& f) {
   s.t = f.doubles("/diagnostics/t");
   s.dt = f.doubles("/diagnostics/dt");
   for (std::size_t k = 0; k < kDiagnosticFields.size(); ++k) {
-    s.fields[k] = f.doubles("/diagnostics/" + std::string(kDiagnosticFields[k].name));
+    const std::string path = "/diagnostics/" + std::string(kDiagnosticFields[k].name);
+    // Absent from checkpoints written before rotating frames: the lab frame's zeros.
+    const bool before_rotation =
+        kDiagnosticFields[k].value == &Diagnostics::rotation && !f.has(path);
+    s.fields[k] = before_rotation ? std::vector<double>(s.t.size(), 0.0) : f.doubles(path);
   }
   s.overlap = f.complexes("/diagnostics/overlap");
   for (const std::string& name : split(f.text_attribute("step_report"))) {

@@ -144,6 +144,8 @@ void write_physics(ResultsFile& f, const setup::RunSetup& run) {
   option_attribute(f, "potential", c.potential_kind);
   f.attribute("lambda", c.lambda);
   f.attribute("g", c.g);
+  f.attribute("rotation_omega", c.omega);
+  f.attribute("rotation_origin", std::span<const double>(c.rotation_origin));
   option_attribute(f, "initial_state", c.initial_kind);
   write_initial(f, c);
   if (c.initial_kind != setup::InitialKind::file) { // a state read from a file has no known μ

@@ -15,6 +15,7 @@
 #include "setup/case_setup.hpp"
 #include "setup/ground_state.hpp"
 #include "setup/lattice_state.hpp"
+#include "solvers/backend_registry.hpp"
 #include "solvers/memory_budget.hpp"
 #include "solvers/nvtx.hpp"
 #include "solvers/schemes/registry.hpp"
@@ -169,6 +170,11 @@ private:
   }
 
   void set_up() {
+    if (config_.omega != 0.0) { // before the set-up's work, which the backend would waste
+      if (const std::string why = rotation_unsupported(o_.backend); !why.empty()) {
+        throw std::invalid_argument(why);
+      }
+    }
     if (config_.lattice_stationary && mpi_.size() > 1) {
       throw std::invalid_argument("initial.lattice_stationary runs in one process, not on " +
                                   std::to_string(mpi_.size()) + " MPI ranks");

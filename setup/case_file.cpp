@@ -370,6 +370,17 @@ void read_potential(const Section& p, CaseConfig& c, const fs::path& base_dir) {
   }
 }
 
+void read_rotation(const Section& r, CaseConfig& c) {
+  r.allow_only_schema_keys();
+  c.omega = r.number("omega").value_or(c.omega);
+  if (const toml::array* origin = r.triple("origin", "numbers")) {
+    for (std::size_t k = 0; k < 3; ++k) {
+      c.rotation_origin[k] =
+          r.as_number(*origin->get(k), r.path("origin") + "[" + std::to_string(k) + "]");
+    }
+  }
+}
+
 /// One line when the case's adaptive steps do not fit its scheme; empty when they do.
 std::string adaptive_mismatch(const CaseConfig& c) {
   if (!c.adaptive) {
@@ -581,6 +592,10 @@ void read_initial(const Section& i, CaseConfig& c, const fs::path& base_dir) {
     i.fail("time.start = 'paper' samples the vortex's known evolution at -dt: not with kind "
            "'file' or 'ground_state', an offset, vortices or a ring");
   }
+  if (c.start == LeapfrogStart::paper && c.omega != 0.0) {
+    i.fail("time.start = 'paper' samples the lab frame's evolution at -dt: not with "
+           "rotation.omega");
+  }
 }
 
 void read_cuda(const Section& s, CaseConfig& c) {
@@ -665,6 +680,9 @@ CaseConfig parse_case(std::string_view toml, std::string_view source, const fs::
   c.g = top.required(&Section::number, "g");
   if (const std::optional<Section> potential = top.section("potential")) {
     read_potential(*potential, c, base_dir);
+  }
+  if (const std::optional<Section> rotation = top.section("rotation")) {
+    read_rotation(*rotation, c);
   }
   read_time(top.required(&Section::section, "time"), c);
   read_initial(top.required(&Section::section, "initial"), c, base_dir);

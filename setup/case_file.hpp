@@ -116,6 +116,10 @@ struct CaseConfig {
       potential_file; ///< tabulated: HDF5 file, relative paths taken from the case file's folder
   std::string potential_dataset = "V"; ///< tabulated: dataset name
   double g = 0.0;                      ///< interaction strength (finite)
+  /// [rotation]: the frame rotating at Ω about the z axis through rotation_origin's (x, y)
+  /// (solvers/problem.hpp, Rotation); 0: the lab frame.
+  double omega = 0.0;
+  std::array<double, 3> rotation_origin{};
 
   // [time]: exactly one of dt / dt_fraction, exactly one of end_time / steps.
   std::string scheme = "leapfrog"; ///< a registered scheme (solvers/schemes/registry.cpp)

@@ -86,6 +86,12 @@ constexpr double kMaxSeedMode = 8;
 constexpr std::array kTables{
     CaseTable{"", true, "The lattice, the grid's scale and extent, and the interaction strength."},
     CaseTable{"potential", false, "The external potential V."},
+    CaseTable{"rotation", false,
+              "The frame rotating at Ω about the z axis: H = ½(p − A)² + V − ½Ω²ρ² = ½p² + V − "
+              "ΩL_z, A = Ω ẑ × (r − origin), ρ the distance from the axis. On the grid ½(p − A)² "
+              "is the magnetic Laplacian: each face's hopping carries the Peierls phase "
+              "θ_ij = Ω (x_i y_j − x_j y_i) (coordinates from the axis). The CPU backends run it "
+              "with every scheme; the cuda backend refuses it (docs/cases.md, \"Rotation\")."},
     CaseTable{"time", true, "The scheme, its time step and how long to run."},
     CaseTable{"initial", true, "The initial state ψ⁰, normalised on the grid (Σ|B_i||ψ_i|² = 1)."},
     CaseTable{"initial.seed", false,
@@ -177,6 +183,25 @@ std::vector<CaseKey> potential_keys() {
       {"potential.dataset", KeyType::string, "—", "\"V\"", non_empty(),
        "Dataset in `file` holding V in ħω⊥, one value per cell in the solver's memory order "
        "(§4); only with `kind = \"tabulated\"`."},
+  };
+}
+
+std::vector<CaseKey> rotation_keys() {
+  return {
+      {"rotation.omega",
+       KeyType::number,
+       "ω⊥",
+       "0.0",
+       {},
+       "Ω, the frame's angular velocity about +z (counter-clockwise seen from +z for Ω > 0); "
+       "finite; 0: the lab frame. A κ vortex on the axis of the harmonic trap has μ − κΩ."},
+      {"rotation.origin",
+       KeyType::numbers3,
+       "a_ho",
+       "[0.0, 0.0, 0.0]",
+       {},
+       "A point of the rotation axis (along z; its z is immaterial); the trap's centre, the "
+       "origin, by default."},
   };
 }
 
@@ -442,7 +467,7 @@ std::span<const CaseTable> case_tables() {
 const std::vector<CaseKey>& case_keys() {
   static const std::vector<CaseKey> keys = [] {
     std::vector<CaseKey> all;
-    for (auto part : {top_level_keys, potential_keys, time_keys, initial_keys,
+    for (auto part : {top_level_keys, potential_keys, rotation_keys, time_keys, initial_keys,
                       initial_addition_keys, analysis_output_tuning_keys}) {
       std::ranges::move(part(), std::back_inserter(all));
     }

@@ -26,6 +26,7 @@ constexpr double kMaxSteps = 1e12;
 /// is read for the stored slices only.
 Potential make_potential(const CaseConfig& c, const Grid& grid) {
   Potential v;
+  v.rotation = {c.omega, c.rotation_origin[0], c.rotation_origin[1]};
   if (c.potential_kind == PotentialKind::harmonic) {
     v.kind = Potential::Kind::harmonic;
     v.lambda = c.lambda;
@@ -223,6 +224,7 @@ void finish(RunSetup& run, double mu, const StateSampler& state,
     Problem trial;
     trial.grid = whole;
     trial.potential.lambda = config.lambda;
+    trial.potential.rotation = {config.omega, config.rotation_origin[0], config.rotation_origin[1]};
     trial.g = config.g;
     run.calibration = balance(trial);
     call(poll, "measuring the ranks' throughputs");
@@ -242,7 +244,9 @@ void finish(RunSetup& run, double mu, const StateSampler& state,
   p.potential = make_potential(config, p.grid);
   call(poll, "reading the potential");
   p.g = config.g;
-  run.mu = mu;
+  // In the rotating frame H = H_lab − ΩL_z: the vortex kinds' states are L_z = κ eigenstates about
+  // their own axis, so μ − κΩ is exact when the rotation axis is theirs.
+  run.mu = mu - config.kappa * config.omega;
 
   std::vector<Complex> psi0 = initial_level(run, state);
   call(poll, "preparing the initial state");
@@ -336,7 +340,7 @@ void choose_step(RunSetup& run, std::span<const Complex> psi0, const std::functi
   run.eq11_bound = stability_bound(p.grid, p.potential, p.g, psi0, &run.layout);
   run.spectrum = estimate_spectrum(p.grid, p.potential, p.g, psi0, 80, &run.layout, poll);
   const bool split = scheme.limit_factor == kUnconditionallyStable;
-  run.kinetic_top = split ? kinetic_top(p.grid, 80, &run.layout, poll) : 0.0;
+  run.kinetic_top = split ? kinetic_top(p.grid, p.potential.rotation, 80, &run.layout, poll) : 0.0;
   run.limit =
       split ? kKineticPhaseLimit / run.kinetic_top : scheme.limit_factor / run.spectrum.radius;
   run.limit_method = split ? "pi / lambda_max(L/2), for dynamics" : run.spectrum.method;

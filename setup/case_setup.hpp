@@ -59,7 +59,8 @@ struct RunSetup {
   /// (grid.global_z and global_cells() give the whole domain).
   Problem problem;
   Schedule schedule;
-  double mu = 0.0; ///< chemical potential: the exact state evolves as e^{−iμt}
+  double mu =
+      0.0; ///< chemical potential (the rotating frame's): the exact state evolves as e^{−iμt}
   double dt = 0.0; ///< the time step (an adaptive run's longest)
   /// An adaptive run's step control (config.adaptive), its density floor made absolute.
   AdaptiveSettings adaptive;

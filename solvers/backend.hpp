@@ -57,6 +57,9 @@ struct Diagnostics {
   double max_abs = 0.0;      ///< max_i |ψ_i|
   double max_diagonal = 0.0; ///< max_i M_ii = max_i (½ Σ_F w_F + V_i + g|ψ_i|²)
   bool finite = true;        ///< all of ψ finite
+  /// In a rotating frame (Rotation): E − kinetic − trap − interaction = ⟨ψ, ½L_Aψ⟩ − ⟨ψ, ½Lψ⟩ −
+  /// ½Ω²⟨ρ²⟩, the grid's −Ω⟨L_z⟩; kinetic and trap stay the lab frame's ½⟨p²⟩ and ⟨V⟩. 0 without.
+  double rotation = 0.0;
 
   static Diagnostics from(const CellSums& s) {
     return {s.norm,

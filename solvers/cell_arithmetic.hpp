@@ -82,6 +82,25 @@ DECGPE_HD Complex rotate_phase(Complex psi, double v, double g, double tau) {
   return mul(cos_sin(-tau * (v + g * norm2(psi))), psi);
 }
 
+/// θ_ij = Ω (x_i y_j − x_j y_i), coordinates relative to the rotation axis: ∫A·dl along the dual
+/// edge from c_i to c_j for A = Ω ẑ×r, exact as A(midpoint)·(c_j − c_i) since A is linear. It is
+/// antisymmetric in bits (θ_ji = −θ_ij), so the magnetic Laplacian is Hermitian.
+DECGPE_HD double rotating_phase(double omega, double x_i, double y_i, double x_j, double y_j) {
+  return omega * (x_i * y_j - x_j * y_i);
+}
+
+/// e^{−iθ_ij} ψ_j: the neighbour's value in cell i's gauge. The magnetic Laplacian's face term is
+/// add_face(…, ψ_i, transported(ψ_j, θ_ij)): ½(p − A)² with ψ = e^{iχ}φ, A = ∇χ, is e^{iχ}½p²φ.
+DECGPE_HD Complex transported(Complex psi_j, double theta) {
+  return mul(cos_sin(-theta), psi_j);
+}
+
+/// −½Ω²(x² + y²), coordinates relative to the rotation axis: what ½(p − A)² adds beyond
+/// ½p² − ΩL_z, taken back so that H = ½p² + V − ΩL_z.
+DECGPE_HD double centrifugal_potential(double omega, double x, double y) {
+  return -0.5 * (omega * omega) * (x * x + y * y);
+}
+
 /// ψ_i + k (ψ_i − ψ_j): cell i's side of one face's exact kinetic exponential, k from
 /// face_rotations() (solvers/face_colouring.hpp); ψ_j = 0 with the boundary k beyond the domain.
 DECGPE_HD Complex rotate_face(Complex psi_i, Complex psi_j, Complex k) {

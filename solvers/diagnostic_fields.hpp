@@ -29,6 +29,7 @@ inline constexpr std::array kDiagnosticFields{
     DiagnosticField{"kinetic", &Diagnostics::kinetic, Reduction::sum},
     DiagnosticField{"trap", &Diagnostics::trap, Reduction::sum},
     DiagnosticField{"interaction", &Diagnostics::interaction, Reduction::sum},
+    DiagnosticField{"rotation", &Diagnostics::rotation, Reduction::sum},
     DiagnosticField{"invariant", &Diagnostics::invariant, Reduction::sum},
     DiagnosticField{"max_abs", &Diagnostics::max_abs, Reduction::max},
     DiagnosticField{"max_diagonal", &Diagnostics::max_diagonal, Reduction::max},

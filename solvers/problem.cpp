@@ -13,7 +13,7 @@ double max_diagonal(const Grid& grid, const Potential& potential, double g,
 #pragma omp parallel for schedule(static) reduction(max : best)
   for (std::int64_t i = grid.owned_begin * n; i < grid.owned_end * n; ++i) {
     const int l = static_cast<int>(i % grid.ms);
-    const double m_ii = 0.5 * grid.weight_sum[l] + potential.at(grid, i) +
+    const double m_ii = 0.5 * grid.weight_sum[l] + potential.in_frame(grid, i) +
                         g * norm2(psi[static_cast<std::size_t>(i)]);
     best = std::max(best, m_ii);
   }

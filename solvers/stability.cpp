@@ -17,7 +17,7 @@ std::vector<double> frozen_potential(const Grid& grid, const Potential& potentia
 #pragma omp parallel for schedule(static)
   for (std::int64_t i = 0; i < grid.cells(); ++i) {
     u[static_cast<std::size_t>(i)] =
-        potential.at(grid, i) + g * norm2(psi[static_cast<std::size_t>(i)]);
+        potential.in_frame(grid, i) + g * norm2(psi[static_cast<std::size_t>(i)]);
   }
   return u;
 }
@@ -46,6 +46,48 @@ void apply(const Grid& g, const std::vector<double>& u, const std::vector<T>& v,
         }
       }
     }
+  }
+}
+
+/// out = M v with M's magnetic Laplacian (a rotating frame): ½ Σ_F w_F (v_i − e^{−iθ_ij} v_j) + U_i
+/// v_i, the phases as the backends take them (solvers/cpu/cell_ops.hpp, magnetic_laplacian).
+void apply_magnetic(const Grid& g, const Rotation& r, const std::vector<double>& u,
+                    const std::vector<Complex>& v, std::vector<Complex>& out) {
+  const std::int64_t nx = g.size[0], ny = g.size[1];
+#pragma omp parallel for collapse(2) schedule(static)
+  for (std::int64_t sz = g.owned_begin; sz < g.owned_end; ++sz) {
+    for (std::int64_t sy = 0; sy < ny; ++sy) {
+      std::int64_t i = g.ms * ((sz * ny + sy) * nx);
+      for (std::int64_t sx = 0; sx < nx; ++sx) {
+        for (int l = 0; l < g.ms; ++l, ++i) {
+          const lattices::Vec3 c_i = g.position(sx, sy, sz, l);
+          Complex lap{};
+          for (int e = g.row_begin[l]; e < g.row_begin[l + 1]; ++e) {
+            const StencilEntry& s = g.stencil[e];
+            const std::int64_t x = sx + s.dx, y = sy + s.dy, z = sz + s.dz;
+            Complex v_j{};
+            if (x >= 0 && y >= 0 && x < nx && y < ny && g.z_inside(z + g.z_offset)) {
+              const lattices::Vec3 c_j = g.position(x, y, z, s.neighbour);
+              v_j = transported(
+                  v[g.ms * ((z * ny + y) * nx + x) + s.neighbour],
+                  rotating_phase(r.omega, c_i.x - r.x0, c_i.y - r.y0, c_j.x - r.x0, c_j.y - r.y0));
+            }
+            lap = add_face(lap, s.weight, v[i], v_j);
+          }
+          out[i] = 0.5 * lap + u[i] * v[i];
+        }
+      }
+    }
+  }
+}
+
+/// M v in the frame of `r`: the magnetic M where it rotates (complex vectors only).
+void apply_in_frame(const Grid& g, const Rotation& r, const std::vector<double>& u,
+                    const std::vector<Complex>& v, std::vector<Complex>& out) {
+  if (r.active()) {
+    apply_magnetic(g, r, u, v, out);
+  } else {
+    apply(g, u, v, out);
   }
 }
 
@@ -162,7 +204,7 @@ double lowest_potential(const Grid& grid, const Potential& potential,
   double most_negative = -std::numeric_limits<double>::infinity(); // max of −V: ranks reduce maxima
   const std::int64_t n = grid.slice_cells();
   for (std::int64_t i = grid.owned_begin * n; i < grid.owned_end * n; ++i) {
-    most_negative = std::max(most_negative, -potential.at(grid, i));
+    most_negative = std::max(most_negative, -potential.in_frame(grid, i));
   }
   return -layout.max(most_negative);
 }
@@ -265,16 +307,21 @@ std::vector<Complex> complex_start(const Grid& grid) {
   return q;
 }
 
+void exchange_complex_halos(const Grid& grid, const DomainReduction& layout,
+                            std::vector<Complex>& v) {
+  layout.exchange_halos(std::span<double>(reinterpret_cast<double*>(v.data()), 2 * v.size()),
+                        2 * grid.slice_cells());
+}
+
 /// The linearisation of ψ ↦ M(ψ)ψ: J δ = M(ψ)δ + g(|ψ|²δ + ψ²δ̄) (real-linear, self-adjoint in
 /// Re⟨·,·⟩_B). A perturbation of a run's ψ evolves by δ' = −iJδ, so the explicit schemes' limits
 /// are set by the spectral radius of −iJ, not of M(ψ): where g|ψ|² dominates, ω_max ≈ √3 g|ψ|²
 /// against ρ(M) ≈ g|ψ|² (the Bogoliubov frequencies in the lab frame).
-void apply_linearised(const Grid& grid, const DomainReduction& layout, const std::vector<double>& u,
-                      std::span<const Complex> psi, double g, std::vector<Complex>& v,
-                      std::vector<Complex>& out) {
-  layout.exchange_halos(std::span<double>(reinterpret_cast<double*>(v.data()), 2 * v.size()),
-                        2 * grid.slice_cells());
-  apply(grid, u, v, out);
+void apply_linearised(const Grid& grid, const Rotation& rotation, const DomainReduction& layout,
+                      const std::vector<double>& u, std::span<const Complex> psi, double g,
+                      std::vector<Complex>& v, std::vector<Complex>& out) {
+  exchange_complex_halos(grid, layout, v);
+  apply_in_frame(grid, rotation, u, v, out);
   const std::int64_t n = grid.slice_cells();
 #pragma omp parallel for schedule(static)
   for (std::int64_t i = grid.owned_begin * n; i < grid.owned_end * n; ++i) {
@@ -295,12 +342,12 @@ void times_i(std::vector<Complex>& v, double sign) {
 /// ω_max² of −iJ for a positive definite J: the largest eigenvalue of K = (−iJ)ᵀ(−iJ)… written
 /// K δ = i J(−i J δ), self-adjoint in the J inner product ⟨a, b⟩_J = Re⟨a, J b⟩_B, by Lanczos in
 /// that product (two applications of J a step). Returns θ_top + its residual.
-double linearised_top(const Grid& grid, const DomainReduction& layout, const std::vector<double>& u,
-                      std::span<const Complex> psi, double g, int iterations,
-                      const std::function<void()>& poll) {
+double linearised_top(const Grid& grid, const Rotation& rotation, const DomainReduction& layout,
+                      const std::vector<double>& u, std::span<const Complex> psi, double g,
+                      int iterations, const std::function<void()>& poll) {
   std::vector<Complex> q = complex_start(grid), q_prev(q.size(), Complex{0.0, 0.0}), jq(q.size()),
                        w(q.size()), jw(q.size());
-  apply_linearised(grid, layout, u, psi, g, q, jq);
+  apply_linearised(grid, rotation, layout, u, psi, g, q, jq);
   const double start_norm = std::sqrt(dot(grid, layout, q, jq));
   for (std::size_t i = 0; i < q.size(); ++i) {
     q[i] = (1.0 / start_norm) * q[i];
@@ -315,7 +362,7 @@ double linearised_top(const Grid& grid, const DomainReduction& layout, const std
     }
     std::vector<Complex> t = jq;
     times_i(t, -1.0);
-    apply_linearised(grid, layout, u, psi, g, t, w);
+    apply_linearised(grid, rotation, layout, u, psi, g, t, w);
     times_i(w, 1.0);
     const double b_prev = beta.empty() ? 0.0 : beta.back();
     const double a = dot(grid, layout, jq, w);
@@ -323,7 +370,7 @@ double linearised_top(const Grid& grid, const DomainReduction& layout, const std
     for (std::int64_t i = 0; i < static_cast<std::int64_t>(q.size()); ++i) {
       w[i] = w[i] - (a * q[i] + b_prev * q_prev[i]);
     }
-    apply_linearised(grid, layout, u, psi, g, w, jw);
+    apply_linearised(grid, rotation, layout, u, psi, g, w, jw);
     alpha.push_back(a);
     const double b = std::sqrt(std::max(0.0, dot(grid, layout, w, jw)));
     beta.push_back(b);
@@ -360,7 +407,7 @@ double gershgorin_radius(const Grid& grid, const Potential& potential, double g,
   const std::int64_t n = grid.slice_cells();
 #pragma omp parallel for schedule(static) reduction(max : best)
   for (std::int64_t i = grid.owned_begin * n; i < grid.owned_end * n; ++i) {
-    const double u = potential.at(grid, i) + g * norm2(psi[static_cast<std::size_t>(i)]);
+    const double u = potential.in_frame(grid, i) + g * norm2(psi[static_cast<std::size_t>(i)]);
     best = std::max(best, row_bound[static_cast<std::size_t>(i % grid.ms)] + std::abs(u));
   }
   return layout != nullptr ? layout->max(best) : best;
@@ -378,8 +425,17 @@ SpectrumEstimate estimate_m_spectrum(const Grid& grid, const Potential& potentia
     layout.exchange_halos(v, grid.slice_cells());
     apply(grid, u, v, out);
   };
+  // A rotating frame's M is complex Hermitian: Lanczos on complex vectors in Re⟨·,·⟩_B, where it is
+  // a real symmetric operator of twice the size with the same eigenvalues.
+  const auto apply_magnetic_m = [&](std::vector<Complex>& v, std::vector<Complex>& out) {
+    exchange_complex_halos(grid, layout, v);
+    apply_magnetic(grid, potential.rotation, u, v, out);
+  };
   const RitzEnds m =
-      lanczos(grid, layout, random_start(grid, 1), apply_m, iterations, e.iterations, poll);
+      potential.rotation.active()
+          ? lanczos(grid, layout, complex_start(grid), apply_magnetic_m, iterations, e.iterations,
+                    poll)
+          : lanczos(grid, layout, random_start(grid, 1), apply_m, iterations, e.iterations, poll);
   e.lambda_max = m.top;
   e.lambda_min = m.bottom;
   e.lanczos_upper =
@@ -406,6 +462,23 @@ double kinetic_top(const Grid& grid, int iterations, const DomainReduction* give
   return l.top + l.residual_top;
 }
 
+double kinetic_top(const Grid& grid, const Rotation& rotation, int iterations,
+                   const DomainReduction* given_layout, const std::function<void()>& poll) {
+  if (!rotation.active()) {
+    return kinetic_top(grid, iterations, given_layout, poll);
+  }
+  const DomainReduction& layout = or_whole(given_layout);
+  const std::vector<double> none(static_cast<std::size_t>(grid.cells()), 0.0);
+  const auto apply_half_l = [&](std::vector<Complex>& v, std::vector<Complex>& out) {
+    exchange_complex_halos(grid, layout, v);
+    apply_magnetic(grid, rotation, none, v, out);
+  };
+  int taken = 0;
+  const RitzEnds l =
+      lanczos(grid, layout, complex_start(grid), apply_half_l, iterations, taken, poll);
+  return l.top + l.residual_top;
+}
+
 SpectrumEstimate estimate_spectrum(const Grid& grid, const Potential& potential, double g,
                                    std::span<const Complex> psi, int iterations,
                                    const DomainReduction* given_layout,
@@ -423,11 +496,12 @@ SpectrumEstimate estimate_spectrum(const Grid& grid, const Potential& potential,
   const double j_gershgorin = e.gershgorin + 2.0 * std::abs(g) * e.max_density;
   double radius = 0.0;
   if (g > 0.0 && lowest_potential(grid, potential, layout) >= 0.0) {
-    radius = std::sqrt(std::max(0.0, linearised_top(grid, layout, u, psi, g, iterations, poll)));
+    radius = std::sqrt(std::max(
+        0.0, linearised_top(grid, potential.rotation, layout, u, psi, g, iterations, poll)));
     e.method = "linearised, by lanczos";
   } else {
     const auto apply_j = [&](std::vector<Complex>& v, std::vector<Complex>& out) {
-      apply_linearised(grid, layout, u, psi, g, v, out);
+      apply_linearised(grid, potential.rotation, layout, u, psi, g, v, out);
     };
     int taken = 0;
     const RitzEnds j = lanczos(grid, layout, complex_start(grid), apply_j, iterations, taken, poll);

@@ -5,8 +5,9 @@
 // ψ²δ̄), M(ψ) = ½L + V + g|ψ|² (at ψ⁰ when the run starts; at the current state in the stability
 // watch). With g = 0, J = M and ω = ρ(M). Where g|ψ|² dominates, ω approaches √3 g max|ψ|² while
 // ρ(M) is g max|ψ|²: a limit from M alone is up to 1.73× too long. M is self-adjoint in the
-// |B|-weighted inner product, so its spectrum is real; V < 0 or g < 0 can make it negative, which
-// is why the spectrum's ends, not max M_ii, set the limit.
+// |B|-weighted inner product, so its spectrum is real (in a rotating frame, M's magnetic Laplacian
+// is complex Hermitian: its Lanczos runs on complex vectors); V < 0 or g < 0 can make it negative,
+// which is why the spectrum's ends, not max M_ii, set the limit.
 
 #include "solvers/domain_reduction.hpp"
 #include "solvers/problem.hpp"
@@ -64,5 +65,9 @@ SpectrumEstimate estimate_m_spectrum(const Grid& grid, const Potential& potentia
 inline constexpr double kKineticPhaseLimit = 3.14159265358979323846;
 double kinetic_top(const Grid& grid, int iterations = 80, const DomainReduction* layout = nullptr,
                    const std::function<void()>& poll = {});
+/// λ_max(½L_A) of the magnetic Laplacian in a rotating frame (kinetic_top() when it does not
+/// rotate): its Gershgorin bound is ½L's, but its top can lie above ½L's on a non-bipartite graph.
+double kinetic_top(const Grid& grid, const Rotation& rotation, int iterations = 80,
+                   const DomainReduction* layout = nullptr, const std::function<void()>& poll = {});
 
 } // namespace decgpe

@@ -267,6 +267,36 @@ TEST_F(RunCommand, RejectsUnknownBackend) {
   expect_rejected(run(kGood, "--backend fpga"), "unknown backend 'fpga'");
 }
 
+TEST_F(RunCommand, ARotatingFrameIsCheckedInOneLineAndRecorded) {
+  const std::string rotating =
+      replace(kGood, "[time]", "[rotation]\nomega = 0.4\norigin = [0.5, -0.25, 0.0]\n[time]");
+  const verify::CommandResult v =
+      verify::run_decgpe("validate " + write_case(rotating).string() + " --backend reference");
+  EXPECT_EQ(v.exit_code, 0) << v.output;
+  const auto validate = [&](const std::string& toml) {
+    return verify::run_decgpe("validate " + write_case(toml).string() + " --backend reference");
+  };
+  expect_one_line_error(validate(replace(rotating, "omega = 0.4", "omega = inf")),
+                        "key 'rotation.omega' must be finite");
+  expect_one_line_error(validate(replace(rotating, "omega = 0.4", "omega = nan")),
+                        "key 'rotation.omega' must be finite");
+  expect_one_line_error(validate(replace(rotating, "omega = 0.4", "omega = \"fast\"")),
+                        "rotation.omega");
+  expect_one_line_error(validate(replace(rotating, "[0.5, -0.25, 0.0]", "[0.5, -0.25]")),
+                        "rotation.origin");
+  expect_one_line_error(validate(replace(rotating, "omega = 0.4", "omega = 0.4\naxis = 1")),
+                        "rotation.axis");
+  expect_one_line_error(
+      validate(replace(rotating, "dt_fraction = 0.5", "dt_fraction = 0.5\nstart = \"paper\"")),
+      "not with rotation.omega");
+  ASSERT_EQ(run(rotating, "--backend openmp").exit_code, 0);
+  const io::InputFile f(out());
+  EXPECT_EQ(f.number_attribute("rotation_omega"), 0.4);
+  const std::vector<double> rotation = f.doubles("/diagnostics/rotation");
+  ASSERT_FALSE(rotation.empty());
+  EXPECT_LT(rotation.front(), -0.1) << "−Ω⟨L_z⟩ of the κ = 1 vortex, ≈ −0.4 near its axis";
+}
+
 TEST_F(RunCommand, OverridesAreCheckedAndRecordedWithTheCaseAsRun) {
   ASSERT_EQ(run(kGood, "--set time.steps=7 --set 'shift=[0.25, 0, 0]'").exit_code, 0);
   const io::InputFile f(out());

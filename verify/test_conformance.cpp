@@ -81,10 +81,10 @@ Problem make_problem(std::string_view lattice) {
 
 class Conformance : public ::testing::TestWithParam<Case> {};
 
-TEST_P(Conformance, SchemeIsBitwiseTheReferences) {
-  const auto [backend, scheme, lattice] = GetParam();
-  SKIP_WHERE_UNAVAILABLE(backend);
-  const Problem p = make_problem(lattice);
+/// `scheme` on `backend` and on the reference from the vortex: every level bitwise, and the
+/// diagnostics.
+void expect_scheme_matches_reference(std::string_view backend, std::string_view scheme,
+                                     const Problem& p) {
   const std::vector<Complex> psi0 = verify::vortex(p.grid);
   const double dt = verify::test_step(scheme, p, psi0);
   const long steps = verify::comparison_steps(scheme, 151);
@@ -102,12 +102,43 @@ TEST_P(Conformance, SchemeIsBitwiseTheReferences) {
   EXPECT_NEAR(b.kinetic, a.kinetic, 1e-12 * std::abs(a.energy));
   EXPECT_NEAR(b.trap, a.trap, 1e-12 * std::abs(a.energy));
   EXPECT_NEAR(b.interaction, a.interaction, 1e-12 * std::abs(a.energy));
+  EXPECT_NEAR(b.rotation, a.rotation, 1e-12 * std::abs(a.energy));
   EXPECT_NEAR(b.invariant, a.invariant, 1e-13 * std::abs(a.invariant));
   EXPECT_NEAR(b.overlap.re, a.overlap.re, 1e-12);
   EXPECT_NEAR(b.overlap.im, a.overlap.im, 1e-12);
   EXPECT_EQ(b.max_abs, a.max_abs);
   EXPECT_NEAR(b.max_diagonal, a.max_diagonal, 1e-12 * a.max_diagonal);
   EXPECT_TRUE(b.finite);
+}
+
+TEST_P(Conformance, SchemeIsBitwiseTheReferences) {
+  const auto [backend, scheme, lattice] = GetParam();
+  SKIP_WHERE_UNAVAILABLE(backend);
+  expect_scheme_matches_reference(backend, scheme, make_problem(lattice));
+}
+
+class RotatingConformance : public ::testing::TestWithParam<Case> {};
+
+// In a frame rotating about an axis off the trap's centre: bitwise the reference where the backend
+// has the rotating frame, else refused in one line when it is made.
+TEST_P(RotatingConformance, SchemeIsBitwiseTheReferencesOrRefused) {
+  const auto [backend, scheme, lattice] = GetParam();
+  Problem p = make_problem(lattice);
+  p.potential.rotation = {0.6, 0.3, -0.2};
+  if (!backend_entry(backend).rotates) {
+    const std::string why = rotation_unsupported(backend);
+    EXPECT_TRUE(why.starts_with("rotation is not implemented on the ")) << why;
+    EXPECT_EQ(why.find('\n'), std::string::npos);
+    try {
+      make_backend(backend, p);
+      ADD_FAILURE() << backend << " took a rotating problem";
+    } catch (const std::invalid_argument& e) {
+      EXPECT_EQ(e.what(), why);
+    }
+    return;
+  }
+  SKIP_WHERE_UNAVAILABLE(backend);
+  expect_scheme_matches_reference(backend, scheme, p);
 }
 
 class KernelConformance : public ::testing::TestWithParam<Case> {};
@@ -127,9 +158,13 @@ TEST_P(KernelConformance, EveryKernelIsBitwiseTheReferences) {
 INSTANTIATE_TEST_SUITE_P(Host, Conformance, ::testing::ValuesIn(cases(false, true)), case_name);
 INSTANTIATE_TEST_SUITE_P(Host, KernelConformance, ::testing::ValuesIn(cases(false, false)),
                          case_name);
+INSTANTIATE_TEST_SUITE_P(Host, RotatingConformance, ::testing::ValuesIn(cases(false, true)),
+                         case_name);
 // None in a build without a device backend.
 INSTANTIATE_TEST_SUITE_P(Device, Conformance, ::testing::ValuesIn(cases(true, true)), case_name);
 INSTANTIATE_TEST_SUITE_P(Device, KernelConformance, ::testing::ValuesIn(cases(true, false)),
+                         case_name);
+INSTANTIATE_TEST_SUITE_P(Device, RotatingConformance, ::testing::ValuesIn(cases(true, true)),
                          case_name);
 
 } // namespace

@@ -43,7 +43,8 @@ def panels(result):
               _positive((d["energy"] - d["energy"][0]) / d["energy"][0]), True)]
     if "kinetic" in d:  # the energy by term, in runs since it was recorded: one line each
         found.append(("energy by term", "energy (ħω⊥)", t,
-                      {name: d[name] for name in ("kinetic", "trap", "interaction")}, False))
+                      {name: d[name] for name in ("kinetic", "trap", "interaction", "rotation")
+                       if name in d and (name != "rotation" or np.any(d[name]))}, False))
     if "dt" in d and np.ptp(d["dt"]) > 0:  # adaptive steps only: a fixed Δt is a flat line
         found.append(("time step", "Δt (1/ω⊥)", t, d["dt"], False))
     series = result.vortex_series

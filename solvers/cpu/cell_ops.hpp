@@ -13,6 +13,20 @@ inline double potential_at(const Problem& p, std::int64_t sx, std::int64_t sy, s
   return p.potential.at(p.grid, sx, sy, sz, l, i);
 }
 
+/// f(potential), potential(sx, sy, sz, l, i) the V the kernels step with: potential_at(), or
+/// V − ½Ω²ρ² in a rotating frame. Chosen once per kernel: the lab frame's loop stays as it was.
+template <class F> void with_frame_potential(const Problem& p, F&& f) {
+  if (p.potential.rotation.active()) {
+    f([&p](std::int64_t sx, std::int64_t sy, std::int64_t sz, int l, std::int64_t i) {
+      return p.potential.in_frame(p.grid, sx, sy, sz, l, i);
+    });
+  } else {
+    f([&p](std::int64_t sx, std::int64_t sy, std::int64_t sz, int l, std::int64_t i) {
+      return potential_at(p, sx, sy, sz, l, i);
+    });
+  }
+}
+
 /// Whether the neighbour across stencil entry s of a cell in instance (sx, sy, local sz) exists,
 /// and its stored index j when it does.
 inline bool neighbour_index(const Grid& g, const StencilEntry& s, std::int64_t sx, std::int64_t sy,
@@ -40,6 +54,35 @@ inline Complex laplacian_checked(const Grid& g, const Complex* psi, std::int64_t
   return lap;
 }
 
+/// Cell l of instance (sx, sy, local sz) relative to the rotation axis, from its global position
+/// (the potential's arithmetic): the same bits on a slab as in the whole domain.
+inline lattices::Vec3 from_axis(const Grid& g, const Rotation& r, std::int64_t sx, std::int64_t sy,
+                                std::int64_t sz, int l) {
+  const lattices::Vec3 c = g.position(sx, sy, sz, l);
+  return {c.x - r.x0, c.y - r.y0, c.z};
+}
+
+/// The rotating frame's face sum Σ_F w_F (ψ_i − e^{−iθ_ij} ψ_j), ψ_j = 0 outside the domain: the
+/// magnetic Laplacian, in stencil-table order like laplacian_checked().
+inline Complex magnetic_laplacian(const Grid& g, const Rotation& r, const Complex* psi,
+                                  std::int64_t sx, std::int64_t sy, std::int64_t sz, int l,
+                                  std::int64_t i) {
+  Complex lap{0.0, 0.0};
+  const Complex psi_i = psi[i];
+  const lattices::Vec3 c_i = from_axis(g, r, sx, sy, sz, l);
+  for (int e = g.row_begin[l]; e < g.row_begin[l + 1]; ++e) {
+    const StencilEntry& s = g.stencil[e];
+    std::int64_t j = 0;
+    Complex psi_j{0.0, 0.0};
+    if (neighbour_index(g, s, sx, sy, sz, j)) {
+      const lattices::Vec3 c_j = from_axis(g, r, sx + s.dx, sy + s.dy, sz + s.dz, s.neighbour);
+      psi_j = transported(psi[j], rotating_phase(r.omega, c_i.x, c_i.y, c_j.x, c_j.y));
+    }
+    lap = add_face(lap, s.weight, psi_i, psi_j);
+  }
+  return lap;
+}
+
 /// Cell i after one colour of a Trotter–Suzuki sweep: its face of that colour rotated exactly
 /// (face_rotations' k: interior at 2e, boundary at 2e + 1), or ψ_i when it has none.
 inline Complex face_rotated(const Grid& g, const FaceColouring& colouring, const Complex* k,
@@ -55,6 +98,57 @@ inline Complex face_rotated(const Grid& g, const FaceColouring& colouring, const
     return rotate_face(psi[i], psi[j], k[2 * e]);
   }
   return rotate_face(psi[i], Complex{0.0, 0.0}, k[2 * e + 1]);
+}
+
+/// face_rotated() in the rotating frame: the face's block in cell i's gauge, ψ_j carried by
+/// e^{−iθ_ij}. Cell j's side carries ψ_i by e^{−iθ_ji} = e^{iθ_ij}, so the pair (ψ_i,
+/// e^{−iθ_ij}ψ_j) takes the lab frame's exact rotation: still unitary, the block now
+/// complex-Hermitian.
+inline Complex face_rotated_magnetic(const Grid& g, const Rotation& r,
+                                     const FaceColouring& colouring, const Complex* k, int colour,
+                                     const Complex* psi, std::int64_t sx, std::int64_t sy,
+                                     std::int64_t sz, int l, std::int64_t i) {
+  const int f = colouring.face_of(colour, cell_parity(sx, sy, sz + g.z_offset), l);
+  if (f < 0) {
+    return psi[i];
+  }
+  const int e = g.row_begin[l] + f;
+  const StencilEntry& s = g.stencil[static_cast<std::size_t>(e)];
+  std::int64_t j = 0;
+  if (neighbour_index(g, s, sx, sy, sz, j)) {
+    const lattices::Vec3 c_i = from_axis(g, r, sx, sy, sz, l);
+    const lattices::Vec3 c_j = from_axis(g, r, sx + s.dx, sy + s.dy, sz + s.dz, s.neighbour);
+    return rotate_face(
+        psi[i], transported(psi[j], rotating_phase(r.omega, c_i.x, c_i.y, c_j.x, c_j.y)), k[2 * e]);
+  }
+  return rotate_face(psi[i], Complex{0.0, 0.0}, k[2 * e + 1]);
+}
+
+/// The diagnostics' sums in a rotating frame: `frame` with M's own terms (½L_A and V − ½Ω²ρ²: E,
+/// the norm, the invariant, M's diagonal), `lab` with the lab frame's ½L and V (the kinetic and
+/// trap terms).
+struct RotatingSums {
+  CellSums frame{}, lab{};
+};
+
+/// Cell i's terms: lap_a its magnetic face sum, lap the plain one, v_frame = V_i − ½Ω²ρ_i².
+inline void accumulate_rotating(RotatingSums& s, double volume, double weight_sum, Complex previous,
+                                Complex psi, Complex reference, Complex lap_a, double v_frame,
+                                Complex lap, double v, double g) {
+  accumulate(s.frame, volume, weight_sum, previous, psi, reference, lap_a, v_frame, g);
+  accumulate(s.lab, volume, weight_sum, previous, psi, reference, lap, v, g);
+}
+
+inline RotatingSums combine(const RotatingSums& a, const RotatingSums& b) {
+  return {combine(a.frame, b.frame), combine(a.lab, b.lab)};
+}
+
+inline Diagnostics rotating_diagnostics(const RotatingSums& s) {
+  Diagnostics d = Diagnostics::from(s.frame);
+  d.kinetic = s.lab.kinetic;
+  d.trap = s.lab.trap;
+  d.rotation = (s.frame.kinetic + s.frame.trap) - (s.lab.kinetic + s.lab.trap);
+  return d;
 }
 
 /// What a stencil kernel does with a cell once its face sum is known: the one place the kernels'

@@ -83,6 +83,10 @@ public:
   }
 
   void rotate_faces(const FaceSweep& s) override {
+    if (p_.potential.rotation.active()) {
+      rotate_faces_magnetic(s);
+      return;
+    }
     const Complex* psi = vectors_[s.in];
     Complex* out = vectors_[s.out];
     const FaceColouring& colouring = face_colouring(p_.grid);
@@ -125,14 +129,19 @@ public:
 
   void rotate_phase(VectorId v, double tau) override {
     Complex* psi = vectors_[v];
-    for_each_index(0, p_.grid.size[2],
-                   [&](std::int64_t sx, std::int64_t sy, std::int64_t sz, int l, std::int64_t i) {
-                     psi[i] = decgpe::rotate_phase(psi[i], potential_at(p_, sx, sy, sz, l, i), p_.g,
-                                                   tau);
-                   });
+    with_frame_potential(p_, [&](auto potential) {
+      for_each_index(0, p_.grid.size[2],
+                     [&](std::int64_t sx, std::int64_t sy, std::int64_t sz, int l, std::int64_t i) {
+                       psi[i] =
+                           decgpe::rotate_phase(psi[i], potential(sx, sy, sz, l, i), p_.g, tau);
+                     });
+    });
   }
 
   Diagnostics diagnostics(VectorId current, VectorId previous, VectorId reference) override {
+    if (p_.potential.rotation.active()) {
+      return rotating_diagnostics(current, previous, reference);
+    }
     const Complex* psi = vectors_[current];
     const Complex* prev = vectors_.optional(previous);
     const Complex* ref = vectors_[reference];
@@ -161,18 +170,20 @@ public:
     const Complex* ys = vectors_.optional(y);
     const Grid& g = p_.grid;
     StepSums total{};
+    with_frame_potential(p_, [&](auto potential) {
 #pragma omp parallel
-    {
-      StepSums mine{};
-      for_each_index_in_team(
-          g.owned_begin, g.owned_end,
-          [&](std::int64_t sx, std::int64_t sy, std::int64_t sz, int l, std::int64_t i) {
-            accumulate_step(mine, xs[i], ys != nullptr ? ys[i] : Complex{},
-                            potential_at(p_, sx, sy, sz, l, i), p_.g, density_floor);
-          });
+      {
+        StepSums mine{};
+        for_each_index_in_team(
+            g.owned_begin, g.owned_end,
+            [&](std::int64_t sx, std::int64_t sy, std::int64_t sz, int l, std::int64_t i) {
+              accumulate_step(mine, xs[i], ys != nullptr ? ys[i] : Complex{},
+                              potential(sx, sy, sz, l, i), p_.g, density_floor);
+            });
 #pragma omp critical
-      total = combine(total, mine);
-    }
+        total = combine(total, mine);
+      }
+    });
     return StepMaxima::from(total);
   }
 
@@ -262,9 +273,13 @@ private:
     for_each_cell_in_team(f, psi, z_begin, z_end);
   }
 
-  /// The work-shared loop; call inside a parallel region.
+  /// The work-shared loop; call inside a parallel region. A rotating frame takes its own loop.
   template <class F>
   void for_each_cell_in_team(F&& f, const Complex* psi, int z_begin, int z_end) const {
+    if (p_.potential.rotation.active()) {
+      for_each_magnetic_cell_in_team(f, psi, z_begin, z_end);
+      return;
+    }
     const Grid& g = p_.grid;
     const std::int64_t nx = g.size[0], ny = g.size[1];
 #pragma omp for collapse(2) schedule(static)
@@ -284,6 +299,66 @@ private:
         }
       }
     }
+  }
+
+  /// f(i, the magnetic face sum, V_i − ½Ω²ρ_i²) on every cell of the local slices [z_begin,
+  /// z_end): bounds and phases per face, in the reference's order.
+  template <class F>
+  void for_each_magnetic_cell_in_team(F&& f, const Complex* psi, int z_begin, int z_end) const {
+    const Rotation& r = p_.potential.rotation;
+    for_each_index_in_team(
+        z_begin, z_end,
+        [&](std::int64_t sx, std::int64_t sy, std::int64_t sz, int l, std::int64_t i) {
+          f(i, magnetic_laplacian(p_.grid, r, psi, sx, sy, sz, l, i),
+            p_.potential.in_frame(p_.grid, sx, sy, sz, l, i));
+        });
+  }
+
+  void rotate_faces_magnetic(const FaceSweep& s) {
+    const Complex* psi = vectors_[s.in];
+    Complex* out = vectors_[s.out];
+    const FaceColouring& colouring = face_colouring(p_.grid);
+    const Complex* k = rotations_.at(p_.grid, s.tau).data();
+    const Rotation& r = p_.potential.rotation;
+    split_phase(plan(access(s)), [&](int z_begin, int z_end) {
+      for_each_index(
+          z_begin, z_end,
+          [&](std::int64_t sx, std::int64_t sy, std::int64_t sz, int l, std::int64_t i) {
+            out[i] =
+                face_rotated_magnetic(p_.grid, r, colouring, k, s.colour, psi, sx, sy, sz, l, i);
+            if (s.phase_tau != 0.0) {
+              out[i] = decgpe::rotate_phase(
+                  out[i], p_.potential.in_frame(p_.grid, sx, sy, sz, l, i), p_.g, s.phase_tau);
+            }
+          });
+    });
+  }
+
+  Diagnostics rotating_diagnostics(VectorId current, VectorId previous, VectorId reference) {
+    const Complex* psi = vectors_[current];
+    const Complex* prev = vectors_.optional(previous);
+    const Complex* ref = vectors_[reference];
+    const Grid& g = p_.grid;
+    split_phase(plan(diagnostics_access(current, previous, reference)),
+                [](int, int) {}); // ψ's halos for both face sums
+    RotatingSums total;
+#pragma omp parallel
+    {
+      RotatingSums mine;
+      for_each_index_in_team(
+          g.owned_begin, g.owned_end,
+          [&](std::int64_t sx, std::int64_t sy, std::int64_t sz, int l, std::int64_t i) {
+            accumulate_rotating(mine, g.volume[l], g.weight_sum[l],
+                                prev != nullptr ? prev[i] : Complex{}, psi[i], ref[i],
+                                magnetic_laplacian(g, p_.potential.rotation, psi, sx, sy, sz, l, i),
+                                p_.potential.in_frame(g, sx, sy, sz, l, i),
+                                laplacian_checked(g, psi, sx, sy, sz, l, i),
+                                potential_at(p_, sx, sy, sz, l, i), p_.g);
+          });
+#pragma omp critical
+      total = combine(total, mine);
+    }
+    return decgpe::cpu::rotating_diagnostics(total);
   }
 
   Complex laplacian_interior(const Complex* psi, int l, std::int64_t i) const {

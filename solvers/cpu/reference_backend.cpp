@@ -53,6 +53,10 @@ public:
   }
 
   void rotate_faces(const FaceSweep& s) override {
+    if (p_.potential.rotation.active()) {
+      rotate_faces_magnetic(s);
+      return;
+    }
     const Complex* psi = vectors_[s.in];
     Complex* out = vectors_[s.out];
     const FaceColouring& colouring = face_colouring(p_.grid);
@@ -71,9 +75,8 @@ public:
     const Complex* prev = vectors_.optional(t.prev);
     Complex* out = vectors_[t.out];
     Complex* acc = vectors_[t.acc];
-    for_each_index([&](std::int64_t sx, std::int64_t sy, std::int64_t sz, int l, std::int64_t i) {
-      CellUpdate::polynomial(t, in, prev, out, acc, i,
-                             laplacian_checked(p_.grid, in, sx, sy, sz, l, i));
+    for_each_cell(in, [&](std::int64_t i, const Complex& lap, double) {
+      CellUpdate::polynomial(t, in, prev, out, acc, i, lap);
     });
   }
 
@@ -94,6 +97,9 @@ public:
   }
 
   Diagnostics diagnostics(VectorId current, VectorId previous, VectorId reference) override {
+    if (p_.potential.rotation.active()) {
+      return rotating_diagnostics(current, previous, reference);
+    }
     const Complex* psi = vectors_[current];
     const Complex* prev = vectors_.optional(previous);
     const Complex* ref = vectors_[reference];
@@ -125,18 +131,60 @@ public:
   }
 
 private:
-  /// f(i, Σ_F w_F (ψ_i − ψ_j), V_i) for every cell in memory order.
+  /// f(i, Σ_F w_F (ψ_i − ψ_j), V_i) for every cell in memory order; in a rotating frame the
+  /// magnetic face sum and V − ½Ω²ρ².
   template <class F> void for_each_cell(const Complex* psi, F&& f) const {
+    const Rotation& r = p_.potential.rotation;
+    if (r.active()) {
+      for_each_index([&](std::int64_t sx, std::int64_t sy, std::int64_t sz, int l, std::int64_t i) {
+        f(i, magnetic_laplacian(p_.grid, r, psi, sx, sy, sz, l, i),
+          p_.potential.in_frame(p_.grid, sx, sy, sz, l, i));
+      });
+      return;
+    }
     for_each_index([&](std::int64_t sx, std::int64_t sy, std::int64_t sz, int l, std::int64_t i) {
       f(i, laplacian_checked(p_.grid, psi, sx, sy, sz, l, i), potential_at(p_, sx, sy, sz, l, i));
     });
   }
 
-  /// f(i, V_i) for every cell in memory order.
+  /// f(i, V_i) for every cell in memory order (V − ½Ω²ρ² in a rotating frame).
   template <class F> void for_each_position(F&& f) const {
-    for_each_index([&](std::int64_t sx, std::int64_t sy, std::int64_t sz, int l, std::int64_t i) {
-      f(i, potential_at(p_, sx, sy, sz, l, i));
+    with_frame_potential(p_, [&](auto potential) {
+      for_each_index([&](std::int64_t sx, std::int64_t sy, std::int64_t sz, int l, std::int64_t i) {
+        f(i, potential(sx, sy, sz, l, i));
+      });
     });
+  }
+
+  void rotate_faces_magnetic(const FaceSweep& s) {
+    const Complex* psi = vectors_[s.in];
+    Complex* out = vectors_[s.out];
+    const FaceColouring& colouring = face_colouring(p_.grid);
+    const Complex* k = rotations_.at(p_.grid, s.tau).data();
+    const Rotation& r = p_.potential.rotation;
+    for_each_index([&](std::int64_t sx, std::int64_t sy, std::int64_t sz, int l, std::int64_t i) {
+      out[i] = face_rotated_magnetic(p_.grid, r, colouring, k, s.colour, psi, sx, sy, sz, l, i);
+      if (s.phase_tau != 0.0) {
+        out[i] = decgpe::rotate_phase(out[i], p_.potential.in_frame(p_.grid, sx, sy, sz, l, i),
+                                      p_.g, s.phase_tau);
+      }
+    });
+  }
+
+  Diagnostics rotating_diagnostics(VectorId current, VectorId previous, VectorId reference) {
+    const Complex* psi = vectors_[current];
+    const Complex* prev = vectors_.optional(previous);
+    const Complex* ref = vectors_[reference];
+    const Grid& g = p_.grid;
+    RotatingSums sums;
+    for_each_index([&](std::int64_t sx, std::int64_t sy, std::int64_t sz, int l, std::int64_t i) {
+      accumulate_rotating(
+          sums, g.volume[l], g.weight_sum[l], prev != nullptr ? prev[i] : Complex{}, psi[i], ref[i],
+          magnetic_laplacian(g, p_.potential.rotation, psi, sx, sy, sz, l, i),
+          p_.potential.in_frame(g, sx, sy, sz, l, i), laplacian_checked(g, psi, sx, sy, sz, l, i),
+          potential_at(p_, sx, sy, sz, l, i), p_.g);
+    });
+    return decgpe::cpu::rotating_diagnostics(sums);
   }
 
   /// f(sx, sy, sz, l, i) for every cell in memory order.

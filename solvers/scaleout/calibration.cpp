@@ -16,7 +16,8 @@ Problem trial_problem(const Problem& whole, int slices) {
   p.grid.z_offset = 0;
   p.grid.owned_begin = 0;
   p.grid.owned_end = slices;
-  p.potential.lambda = whole.potential.lambda; // harmonic: a table's values do not change speed
+  p.potential.lambda = whole.potential.lambda;     // harmonic: a table's values do not change speed
+  p.potential.rotation = whole.potential.rotation; // the rotating kernels run slower
   p.g = whole.g;
   return p;
 }

@@ -170,6 +170,7 @@ Problem Decomposition::local(const Problem& whole) const {
   p.grid = local(whole.grid);
   p.potential.kind = whole.potential.kind;
   p.potential.lambda = whole.potential.lambda;
+  p.potential.rotation = whole.potential.rotation;
   if (whole.potential.kind == Potential::Kind::tabulated) {
     const auto values =
         stored(std::span<const double>(whole.potential.values), whole.grid.slice_cells());
