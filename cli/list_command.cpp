@@ -50,6 +50,7 @@ std::pair<std::vector<std::string>, ordered_json> scheme_list() {
     details.push_back(
         {{"name", s.name},
          {"description", s.description},
+         {"order", s.order},
          {"limit_factor", std::isfinite(s.limit_factor) ? ordered_json(s.limit_factor) : nullptr},
          {"invariant", s.invariant},
          {"adaptive", s.adaptive != StepControl::fixed}});

@@ -119,6 +119,7 @@ TEST(ListCommand, JsonCarriesEachEntrysFacts) {
   for (const auto& entry : nlohmann::json::parse(schemes.output)) {
     const SchemeEntry& s = find_scheme(entry.at("name").get<std::string>());
     EXPECT_EQ(entry.at("limit_factor").is_null(), s.limit_factor == kUnconditionallyStable);
+    EXPECT_EQ(entry.at("order").get<int>(), s.order);
   }
 }
 

@@ -15,6 +15,7 @@ inline constexpr double kUnconditionallyStable = std::numeric_limits<double>::in
 struct SchemeEntry {
   std::string_view name;
   std::string_view description;
+  int order; ///< its order of accuracy in Δt (what the work-precision study asserts)
   /// Stable while Δt·ρ(M) < this: the scheme's stability interval on the imaginary axis
   /// (kUnconditionallyStable: any Δt).
   double limit_factor;
