@@ -389,14 +389,14 @@ std::vector<CaseKey> analysis_output_tuning_keys() {
        "none",
        {},
        "Replay pairs of leapfrog steps as CUDA graphs; unset: `DECGPE_CUDA_GRAPHS`, else on."},
-      {"cuda.steps_per_sweep", KeyType::integer, "steps", "1", between(1, 8, false, false),
+      {"cuda.steps_per_sweep", KeyType::integer, "steps", "none", between(1, 8, false, false),
        "k: the `cuda` leapfrog's steps per launch on one GPU (the wavefront: step j + 1 follows "
        "step j a few z-slices behind and reads its level back from L2; bitwise k single steps). "
        "Not yet faster: on the H100 at 64M DOFs k = 2 runs at 0.53-0.64 of the single step's "
        "rate though it moves 32 B per update instead of 48 on cubic (docs/gpu.md, \"Several "
        "steps a launch\"). Runs of steps that are not a multiple of k end with single steps. "
-       "Recorded as `tuning_cuda_steps_per_sweep`; slab ranks and the other schemes step one at "
-       "a time."},
+       "Unset: 1. Recorded as `tuning_cuda_steps_per_sweep`; slab ranks and the other schemes "
+       "step one at a time."},
       {"scaleout.halo_depth", KeyType::integer, "z-slices", "none", between(1, 64, false, false),
        "k: the halo slices each slab stores towards a neighbouring slab (deep halos). A "
        "vector's halos are exchanged every k stencil kernels instead of every one, the slices in "
