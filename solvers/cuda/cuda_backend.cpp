@@ -428,7 +428,8 @@ private:
     const int bands = (p_.grid.size[1] + w.rows - 1) / w.rows;
     order_d_ = to_device(wavefront_order(steps, slabs, bands, w.lag));
     counters_d_ = DeviceBuffer<unsigned>(1 + static_cast<std::size_t>(steps) * slabs * bands);
-    wave_ = {steps, w.slab, slabs, w.rows, bands, w.blocks, order_d_.get(), counters_d_.get()};
+    wave_ = {steps, w.slab, slabs, w.rows, bands, 0, order_d_.get(), counters_d_.get()};
+    wave_.blocks = wavefront_blocks(wavefront_tiling_, dg_, wave_, w.blocks, sms);
   }
 
   /// One fused leapfrog step, older ← older − 2iΔt M(newer)·newer, on the stream.

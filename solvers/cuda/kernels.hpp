@@ -68,13 +68,16 @@ struct Wavefront {
   int slabs;          ///< ⌈Sz / slab⌉
   int rows;           ///< y-rows a unit
   int bands;          ///< ⌈Sy / rows⌉: unit u = slab · bands + band
-  int blocks_per_sm;  ///< at most, as the occupancy allows
+  int blocks;         ///< the launch's grid (wavefront_blocks)
   const int2* order;  ///< [steps · units]: (step, unit) in the order they are dealt
   unsigned* counters; ///< [1 + steps · units]: tickets dealt, then tiles done per (step, unit)
 };
 /// The (step, unit) pairs in the order a wavefront deals them: front by front, step j of front f
 /// on unit f − (lag · bands + 1) · j.
 std::vector<int2> wavefront_order(int steps, int slabs, int bands, int lag);
+/// The grid of w's launches: at most `per_sm` blocks per SM as the occupancy allows, on `sms`
+/// SMs, and no more than w's tickets (once per backend: an occupancy query is no launch's work).
+int wavefront_blocks(const Tiling& t, const DeviceGrid& g, const Wavefront& w, int per_sm, int sms);
 /// w.steps leapfrog steps from (older, newer) (the roles swap after each, as in launch_step's
 /// sequence), bitwise those single steps; `t` is a sweep tiling with t.slices = w.slab. Resets
 /// w.counters on the stream first.

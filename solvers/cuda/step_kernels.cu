@@ -339,30 +339,37 @@ std::vector<int2> wavefront_order(int steps, int slabs, int bands, int lag) {
   return order;
 }
 
+/// Calls f(kernel) with the wavefront kernel of g's lattice and t's register cap.
+template <class F> void with_wavefront_kernel(const Tiling& t, const DeviceGrid& g, F&& f) {
+  dispatch_lattice(g.ms, g.max_faces, [&](auto ms, auto faces) {
+    if (t.min_blocks == 3) {
+      f(leapfrog_wavefront<ms, faces, 3>);
+    } else {
+      f(leapfrog_wavefront<ms, faces, 4>);
+    }
+  });
+}
+
+int wavefront_blocks(const Tiling& t, const DeviceGrid& g, const Wavefront& w, int per_sm,
+                     int sms) {
+  int resident = 0;
+  with_wavefront_kernel(t, g, [&](auto kernel) {
+    DECGPE_CUDA_CHECK(
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&resident, kernel, t.threads, 0));
+  });
+  // Fewer blocks than fit keep fewer tickets in flight: step j + 1 then waits less far behind.
+  const long long tickets = static_cast<long long>(w.steps) * w.slabs * w.bands * t.tiles_per_row;
+  return static_cast<int>(
+      std::min<long long>(tickets, static_cast<long long>(std::clamp(resident, 1, per_sm)) * sms));
+}
+
 void launch_leapfrog_wavefront(const Tiling& t, const DeviceGrid& g, const Wavefront& w,
                                Complex* older, Complex* newer, cudaStream_t stream) {
   const std::size_t units = static_cast<std::size_t>(w.slabs) * w.bands;
   DECGPE_CUDA_CHECK(
       cudaMemsetAsync(w.counters, 0, sizeof(unsigned) * (1 + w.steps * units), stream));
-  int device = 0, sms = 0;
-  DECGPE_CUDA_CHECK(cudaGetDevice(&device));
-  DECGPE_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  const long long tickets = static_cast<long long>(w.steps * units) * t.tiles_per_row;
-  dispatch_lattice(g.ms, g.max_faces, [&](auto ms, auto faces) {
-    const auto launch = [&](auto kernel) {
-      int resident = 0;
-      DECGPE_CUDA_CHECK(
-          cudaOccupancyMaxActiveBlocksPerMultiprocessor(&resident, kernel, t.threads, 0));
-      // Fewer blocks than fit keep fewer tickets in flight: step j + 1 then waits less far behind.
-      const int per_sm = std::clamp(resident, 1, w.blocks_per_sm);
-      const auto blocks = static_cast<unsigned>(std::min<long long>(tickets, per_sm * sms));
-      kernel<<<blocks, t.threads, 0, stream>>>(g, t, older, newer, w);
-    };
-    if (t.min_blocks == 3) {
-      launch(leapfrog_wavefront<ms, faces, 3>);
-    } else {
-      launch(leapfrog_wavefront<ms, faces, 4>);
-    }
+  with_wavefront_kernel(t, g, [&](auto kernel) {
+    kernel<<<static_cast<unsigned>(w.blocks), t.threads, 0, stream>>>(g, t, older, newer, w);
   });
   DECGPE_CUDA_CHECK(cudaGetLastError());
 }
