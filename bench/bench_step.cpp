@@ -20,6 +20,8 @@
 //   --cuda-shapes=1x256,1x256z8a1 cuda:plain's block shapes to compare (default: the backend's)
 //   --cuda-sweeps=1,2,3s2l1      cuda:plain's leapfrog steps per launch, each optionally with the
 //                                wavefront's shape (s<slab>l<lag>); each adds /k<value> to the name
+//   --omegas=0,0.5               frames rotating at Ω about the trap's axis (default: 0, the lab
+//                                frame); each Ω ≠ 0 adds /w<value> to the name
 //
 // With a GPU, the same binary first measures a device-to-device copy (bytes read + written), and
 // every GPU result carries copy_fraction = its 48-B/update bandwidth over that copy's: the
@@ -50,6 +52,7 @@
 #include <limits>
 #include <sstream>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace {
@@ -98,14 +101,15 @@ std::array<int, 3> closest_counts(const lattices::CellComplex& c, double dofs) {
 }
 
 /// About `dofs` cells in a box of side 14 (trap units), the g = 300 interacting trap of the
-/// paper's accuracy case.
-Problem make_problem(const std::string& lattice, double dofs) {
+/// paper's accuracy case, in a frame rotating at `omega` about its axis.
+Problem make_problem(const std::string& lattice, double dofs, double omega) {
   const lattices::CellComplex& c = lattices::cell_complex(lattice);
   const std::array<int, 3> counts = closest_counts(c, dofs);
   Problem p;
   p.grid = make_grid(c, counts, 14.0 / (counts[0] * c.box.x));
   p.potential.lambda = 1.0;
   p.g = 300.0;
+  p.potential.rotation.omega = omega;
   return p;
 }
 
@@ -135,27 +139,28 @@ void run_samples(benchmark::State& state, Backend& backend, Scheme& scheme, long
 /// share them instead of building a 64M-cell state five times.
 struct Prepared {
   std::string lattice;
-  double dofs = 0.0;
+  double dofs = 0.0, omega = 0.0;
   Problem problem;
   std::vector<Complex> psi;
 };
 
-const Prepared& prepare(const std::string& lattice, double dofs) {
+const Prepared& prepare(const std::string& lattice, double dofs, double omega) {
   static Prepared last;
-  if (last.lattice != lattice || last.dofs != dofs) {
+  if (last.lattice != lattice || last.dofs != dofs || last.omega != omega) {
     last.psi.clear();
-    last.problem = make_problem(lattice, dofs);
+    last.problem = make_problem(lattice, dofs, omega);
     last.psi = sample_normalised(last.problem.grid, HarmonicVortex{1, 1.0}, 0.0);
     last.lattice = lattice;
     last.dofs = dofs;
+    last.omega = omega;
   }
   return last;
 }
 
 void step_benchmark(benchmark::State& state, const std::string& scheme_name,
                     const std::string& backend_name, const std::string& lattice, double dofs,
-                    const BackendTuning& tuning) {
-  const Prepared& prepared = prepare(lattice, dofs);
+                    double omega, const BackendTuning& tuning) {
+  const Prepared& prepared = prepare(lattice, dofs, omega);
   const Problem& problem = prepared.problem;
   const std::vector<Complex>& psi = prepared.psi;
   // Half the limit by the Gershgorin radius (one pass, safe): the speed of the explicit schemes
@@ -195,6 +200,7 @@ void step_benchmark(benchmark::State& state, const std::string& scheme_name,
                          static_cast<double>(state.iterations());
   state.counters["dofs"] = cells;
   state.counters["steps_per_sweep"] = static_cast<double>(k);
+  state.counters["omega"] = omega;
   state.counters["bytes_per_update"] = bytes_per_update;
   state.counters["dof_updates_per_second"] =
       benchmark::Counter(updates, benchmark::Counter::kIsRate);
@@ -228,13 +234,17 @@ std::string take_flag(int& argc, char** argv, const std::string& name,
   return fallback;
 }
 
-/// Every (block shape, steps per sweep) pair of the two lists (either may be {""}: the default).
-std::vector<std::pair<std::string, std::string>>
-tuning_grid(const std::vector<std::string>& shapes, const std::vector<std::string>& sweeps) {
-  std::vector<std::pair<std::string, std::string>> out;
+/// Every (block shape, steps per sweep, Ω) of the three lists (the first two may be {""}: the
+/// default).
+std::vector<std::tuple<std::string, std::string, std::string>>
+tuning_grid(const std::vector<std::string>& shapes, const std::vector<std::string>& sweeps,
+            const std::vector<std::string>& omegas) {
+  std::vector<std::tuple<std::string, std::string, std::string>> out;
   for (const std::string& shape : shapes.empty() ? std::vector<std::string>{""} : shapes) {
     for (const std::string& sweep : sweeps.empty() ? std::vector<std::string>{""} : sweeps) {
-      out.emplace_back(shape, sweep);
+      for (const std::string& omega : omegas) {
+        out.emplace_back(shape, sweep, omega);
+      }
     }
   }
   return out;
@@ -268,6 +278,7 @@ int main(int argc, char** argv) {
   // cuda:plain's block shapes ([cuda] block_shape) to compare; each adds /<shape> to the name.
   const auto shapes = split(take_flag(argc, argv, "cuda-shapes", ""));
   const auto sweeps = split(take_flag(argc, argv, "cuda-sweeps", ""));
+  const auto omegas = split(take_flag(argc, argv, "omegas", "0"));
   for (const std::string& scheme : schemes) {
     find_scheme(scheme); // an unknown name fails here, with the known ones
   }
@@ -281,11 +292,12 @@ int main(int argc, char** argv) {
         for (const std::string& backend : backends) {
           const bool plain = backend == "cuda:plain";
           const std::vector<std::string> none{""};
-          for (const auto& [shape, sweep] :
-               tuning_grid(plain ? shapes : none, plain && scheme == "leapfrog" ? sweeps : none)) {
+          for (const auto& [shape, sweep, omega] : tuning_grid(
+                   plain ? shapes : none, plain && scheme == "leapfrog" ? sweeps : none, omegas)) {
             const std::string name = prefix + "/" + backend + "/" + lattice + "/" + size +
                                      (shape.empty() ? "" : "/" + shape) +
-                                     (sweep.empty() ? "" : "/k" + sweep);
+                                     (sweep.empty() ? "" : "/k" + sweep) +
+                                     (std::stod(omega) == 0.0 ? "" : "/w" + omega);
             BackendTuning tuning;
             tuning.cuda_block_shape = shape;
             if (!sweep.empty()) {
@@ -294,7 +306,7 @@ int main(int argc, char** argv) {
               tuning.cuda_wavefront = shape_at == std::string::npos ? "" : sweep.substr(shape_at);
             }
             auto* b = benchmark::RegisterBenchmark(name.c_str(), step_benchmark, scheme, backend,
-                                                   lattice, dofs, tuning);
+                                                   lattice, dofs, std::stod(omega), tuning);
             b->Unit(benchmark::kMillisecond)
                 ->MinTime(backend == "reference"        ? 2.0
                           : backend.starts_with("cuda") ? 0.2

@@ -68,8 +68,7 @@ std::pair<std::vector<std::string>, ordered_json> backend_list() {
                        {"description", b.description},
                        {"available", why_not.empty()},
                        {"unavailable_because", why_not},
-                       {"runs_on_slabs", b.runs_on_slabs},
-                       {"rotates", b.rotates}});
+                       {"runs_on_slabs", b.runs_on_slabs}});
   }
   return {names, details};
 }

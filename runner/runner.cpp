@@ -170,11 +170,6 @@ private:
   }
 
   void set_up() {
-    if (config_.omega != 0.0) { // before the set-up's work, which the backend would waste
-      if (const std::string why = rotation_unsupported(o_.backend); !why.empty()) {
-        throw std::invalid_argument(why);
-      }
-    }
     if (config_.lattice_stationary && mpi_.size() > 1) {
       throw std::invalid_argument("initial.lattice_stationary runs in one process, not on " +
                                   std::to_string(mpi_.size()) + " MPI ranks");

@@ -73,6 +73,15 @@ struct Diagnostics {
             s.max_diagonal,
             s.nonfinite == 0.0};
   }
+  /// In a rotating frame: E, the norm, the invariant and M's diagonal from the frame's sums, the
+  /// kinetic and trap terms from the lab's, and the rotation term the difference.
+  static Diagnostics from(const RotatingSums& s) {
+    Diagnostics d = from(s.frame);
+    d.kinetic = s.lab.kinetic;
+    d.trap = s.lab.trap;
+    d.rotation = (s.frame.kinetic + s.frame.trap) - (s.lab.kinetic + s.lab.trap);
+    return d;
+  }
 };
 
 /// The two numbers an adaptive step is decided from (one device max-reduction, the max-reduction

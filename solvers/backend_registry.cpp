@@ -26,15 +26,15 @@ std::unique_ptr<Backend> untuned(const Problem& problem, HaloExchange* halo, con
 constexpr BackendEntry kBackends[] = {
 #if DECGPE_HAVE_CUDA
     {"cuda", "NVIDIA GPU, z-sweeping blocks with L2 prefetch", cuda::why_unavailable,
-     cuda::make_cuda, true, MemorySpace::cuda_device, cuda::free_device_memory, false},
+     cuda::make_cuda, true, MemorySpace::cuda_device, cuda::free_device_memory},
     // The name the benchmark data and scripts carry (cuda:shared, its sibling, was retired).
     {"cuda:plain", "NVIDIA GPU, the same as cuda", cuda::why_unavailable, cuda::make_cuda, true,
-     MemorySpace::cuda_device, cuda::free_device_memory, false},
+     MemorySpace::cuda_device, cuda::free_device_memory},
 #endif
     {"openmp", "all host cores, bitwise equal to reference", always_available,
-     untuned<cpu::make_openmp_backend>, true, MemorySpace::host, free_host_memory, true},
+     untuned<cpu::make_openmp_backend>, true, MemorySpace::host, free_host_memory},
     {"reference", "one host core, plain loops: the oracle", always_available,
-     untuned<cpu::make_reference_backend>, false, MemorySpace::host, free_host_memory, true},
+     untuned<cpu::make_reference_backend>, false, MemorySpace::host, free_host_memory},
 };
 
 const BackendEntry* find(std::string_view name) {
@@ -79,23 +79,9 @@ const BackendEntry& backend_entry(std::string_view name) {
   return *find(resolve_backend(name));
 }
 
-std::string rotation_unsupported(std::string_view name) {
-  const BackendEntry& e = backend_entry(name);
-  if (e.rotates) {
-    return {};
-  }
-  return "rotation is not implemented on the " + std::string(e.name.substr(0, e.name.find(':'))) +
-         " backend yet (run it with --backend openmp)";
-}
-
 std::unique_ptr<Backend> make_backend(std::string_view name, const Problem& problem,
                                       HaloExchange* halo, const BackendTuning& tuning) {
   const BackendEntry& e = backend_entry(name);
-  if (problem.potential.rotation.active()) {
-    if (const std::string why = rotation_unsupported(name); !why.empty()) {
-      throw std::invalid_argument(why);
-    }
-  }
   if (const std::string why = e.unavailable(); !why.empty()) {
     throw std::runtime_error("backend '" + std::string(e.name) + "': " + why);
   }

@@ -25,7 +25,6 @@ struct BackendEntry {
   MemorySpace memory; ///< where its vectors live
   /// Bytes free where its vectors live (the host's for host backends).
   std::uint64_t (*free_bytes)();
-  bool rotates; ///< implements the rotating frame (Rotation: the magnetic Laplacian)
 };
 
 /// In order of preference for "auto".
@@ -41,12 +40,8 @@ std::string backend_unavailable(std::string_view name);
 /// The registry's entry of `name` ("auto" resolved); throws as resolve_backend() does.
 const BackendEntry& backend_entry(std::string_view name);
 
-/// The one line refusing a rotating frame on `name` ("auto" resolved), or empty where it runs one.
-std::string rotation_unsupported(std::string_view name);
-
 /// Makes a backend by name ("auto" included); throws std::invalid_argument for an unknown name and
-/// std::runtime_error when it cannot run here; std::invalid_argument for a rotating problem on a
-/// backend without the rotating frame (rotation_unsupported()).
+/// std::runtime_error when it cannot run here.
 std::unique_ptr<Backend> make_backend(std::string_view name, const Problem& problem,
                                       HaloExchange* halo = nullptr,
                                       const BackendTuning& tuning = {});

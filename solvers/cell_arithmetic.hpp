@@ -206,4 +206,23 @@ DECGPE_HD CellSums combine(const CellSums& a, const CellSums& b) {
           a.nonfinite + b.nonfinite};
 }
 
+/// The diagnostics' sums in a rotating frame: `frame` with M's own terms (½L_A and V − ½Ω²ρ²: E,
+/// the norm, the invariant, M's diagonal), `lab` with the lab frame's ½L and V (the kinetic and
+/// trap terms). Trivial like CellSums: value-initialise it for zeros.
+struct RotatingSums {
+  CellSums frame, lab;
+};
+
+/// Cell i's terms: lap_a its magnetic face sum, lap the plain one, v_frame = V_i − ½Ω²ρ_i².
+DECGPE_HD void accumulate_rotating(RotatingSums& s, double volume, double weight_sum,
+                                   Complex previous, Complex psi, Complex reference, Complex lap_a,
+                                   double v_frame, Complex lap, double v, double g) {
+  accumulate(s.frame, volume, weight_sum, previous, psi, reference, lap_a, v_frame, g);
+  accumulate(s.lab, volume, weight_sum, previous, psi, reference, lap, v, g);
+}
+
+DECGPE_HD RotatingSums combine(const RotatingSums& a, const RotatingSums& b) {
+  return {combine(a.frame, b.frame), combine(a.lab, b.lab)};
+}
+
 } // namespace decgpe

@@ -257,6 +257,18 @@ TEST_P(Gpu, CudaSlabsAreBitwiseIdenticalToReference) {
 #endif
 }
 
+TEST_P(Gpu, RotatingCudaSlabsAreBitwiseIdenticalToReference) {
+#if DECGPE_HAVE_CUDA
+  if (cuda::device_count() < ranks()) {
+    GTEST_SKIP() << "needs one GPU per rank (" << ranks() << "); this machine has "
+                 << cuda::device_count();
+  }
+  expect_slabs_match_reference(GetParam(), "cuda", {}, Rotation{0.6, 0.3, -0.2});
+#else
+  GTEST_SKIP() << "this build has no CUDA backend";
+#endif
+}
+
 INSTANTIATE_TEST_SUITE_P(EveryStencil, Gpu, verify::every_stencil(), verify::lattice_name);
 
 class Hybrid : public ::testing::TestWithParam<std::string_view> {};
@@ -272,6 +284,21 @@ TEST_P(Hybrid, OneGpuRankBesideOpenMPRanksIsBitwiseIdenticalToReference) {
   std::vector<double> weights(static_cast<std::size_t>(ranks()), 1.0);
   weights[0] = 3.0;
   expect_slabs_match_reference(GetParam(), rank() == 0 ? "cuda" : "openmp", weights);
+#else
+  GTEST_SKIP() << "this build has no CUDA backend";
+#endif
+}
+
+// The GPU rank's rotating kernels take their phases from global coordinates, as the host ranks do.
+TEST_P(Hybrid, RotatingGpuRankBesideOpenMPRanksIsBitwiseIdenticalToReference) {
+#if DECGPE_HAVE_CUDA
+  int gpu = rank() == 0 && cuda::device_count() > 0 ? 1 : 0;
+  MPI_Bcast(&gpu, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  if (gpu == 0 || ranks() < 2) {
+    GTEST_SKIP() << "needs a GPU for rank 0 and at least 2 ranks";
+  }
+  expect_slabs_match_reference(GetParam(), rank() == 0 ? "cuda" : "openmp", {},
+                               Rotation{0.6, 0.3, -0.2});
 #else
   GTEST_SKIP() << "this build has no CUDA backend";
 #endif

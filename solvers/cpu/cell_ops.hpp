@@ -124,33 +124,6 @@ inline Complex face_rotated_magnetic(const Grid& g, const Rotation& r,
   return rotate_face(psi[i], Complex{0.0, 0.0}, k[2 * e + 1]);
 }
 
-/// The diagnostics' sums in a rotating frame: `frame` with M's own terms (½L_A and V − ½Ω²ρ²: E,
-/// the norm, the invariant, M's diagonal), `lab` with the lab frame's ½L and V (the kinetic and
-/// trap terms).
-struct RotatingSums {
-  CellSums frame{}, lab{};
-};
-
-/// Cell i's terms: lap_a its magnetic face sum, lap the plain one, v_frame = V_i − ½Ω²ρ_i².
-inline void accumulate_rotating(RotatingSums& s, double volume, double weight_sum, Complex previous,
-                                Complex psi, Complex reference, Complex lap_a, double v_frame,
-                                Complex lap, double v, double g) {
-  accumulate(s.frame, volume, weight_sum, previous, psi, reference, lap_a, v_frame, g);
-  accumulate(s.lab, volume, weight_sum, previous, psi, reference, lap, v, g);
-}
-
-inline RotatingSums combine(const RotatingSums& a, const RotatingSums& b) {
-  return {combine(a.frame, b.frame), combine(a.lab, b.lab)};
-}
-
-inline Diagnostics rotating_diagnostics(const RotatingSums& s) {
-  Diagnostics d = Diagnostics::from(s.frame);
-  d.kinetic = s.lab.kinetic;
-  d.trap = s.lab.trap;
-  d.rotation = (s.frame.kinetic + s.frame.trap) - (s.lab.kinetic + s.lab.trap);
-  return d;
-}
-
 /// What a stencil kernel does with a cell once its face sum is known: the one place the kernels'
 /// per-cell updates are spelt out for the CPU backends.
 struct CellUpdate {

@@ -341,10 +341,10 @@ private:
     const Grid& g = p_.grid;
     split_phase(plan(diagnostics_access(current, previous, reference)),
                 [](int, int) {}); // ψ's halos for both face sums
-    RotatingSums total;
+    RotatingSums total{};
 #pragma omp parallel
     {
-      RotatingSums mine;
+      RotatingSums mine{};
       for_each_index_in_team(
           g.owned_begin, g.owned_end,
           [&](std::int64_t sx, std::int64_t sy, std::int64_t sz, int l, std::int64_t i) {
@@ -358,7 +358,7 @@ private:
 #pragma omp critical
       total = combine(total, mine);
     }
-    return decgpe::cpu::rotating_diagnostics(total);
+    return Diagnostics::from(total);
   }
 
   Complex laplacian_interior(const Complex* psi, int l, std::int64_t i) const {

@@ -176,7 +176,7 @@ private:
     const Complex* prev = vectors_.optional(previous);
     const Complex* ref = vectors_[reference];
     const Grid& g = p_.grid;
-    RotatingSums sums;
+    RotatingSums sums{};
     for_each_index([&](std::int64_t sx, std::int64_t sy, std::int64_t sz, int l, std::int64_t i) {
       accumulate_rotating(
           sums, g.volume[l], g.weight_sum[l], prev != nullptr ? prev[i] : Complex{}, psi[i], ref[i],
@@ -184,7 +184,7 @@ private:
           p_.potential.in_frame(g, sx, sy, sz, l, i), laplacian_checked(g, psi, sx, sy, sz, l, i),
           potential_at(p_, sx, sy, sz, l, i), p_.g);
     });
-    return decgpe::cpu::rotating_diagnostics(sums);
+    return Diagnostics::from(sums);
   }
 
   /// f(sx, sy, sz, l, i) for every cell in memory order.

@@ -6,6 +6,8 @@
 #include "solvers/cell_arithmetic.hpp"
 #include "solvers/cuda/device_tables.hpp"
 
+#include <type_traits>
+
 namespace decgpe::cuda {
 
 __device__ __forceinline__ Complex load_ro(const Complex* p) {
@@ -20,17 +22,20 @@ __device__ __forceinline__ void store(Complex* p, Complex z) {
   *reinterpret_cast<double2*>(p) = make_double2(z.re, z.im);
 }
 
-/// V at cell l of instance (sx, sy) in global z-slice gz, with the host's position arithmetic:
-/// (origin + centre) + s · box.
+/// Coordinate `axis` of cell l of instance s along it: Grid::position's arithmetic, (origin +
+/// centre) + s · box, bit for bit.
+__device__ __forceinline__ double coordinate(const DeviceGrid& g, int axis, int s, int l) {
+  return (g.origin[axis] + __ldg(g.centre + 3 * l + axis)) + static_cast<double>(s) * g.box[axis];
+}
+
+/// V at cell l of instance (sx, sy) in global z-slice gz, with the host's position arithmetic.
 __device__ __forceinline__ double potential_at_global(const DeviceGrid& g, int sx, int sy, int gz,
                                                       int l, long long i) {
   if (g.potential != nullptr) {
     return __ldg(g.potential + i);
   }
-  const double x = (g.origin[0] + __ldg(g.centre + 3 * l)) + static_cast<double>(sx) * g.box[0];
-  const double y = (g.origin[1] + __ldg(g.centre + 3 * l + 1)) + static_cast<double>(sy) * g.box[1];
-  const double z = (g.origin[2] + __ldg(g.centre + 3 * l + 2)) + static_cast<double>(gz) * g.box[2];
-  return harmonic_potential(x, y, z, g.lambda);
+  return harmonic_potential(coordinate(g, 0, sx, l), coordinate(g, 1, sy, l),
+                            coordinate(g, 2, gz, l), g.lambda);
 }
 
 /// The same at the local z-slice sz of a slab (the whole domain: sz itself).
@@ -81,11 +86,115 @@ __device__ __forceinline__ bool inside(const DeviceGrid& g, const Face& f, int s
   return in;
 }
 
+/// (x, y) of cell l of instance (sx, sy) relative to the rotation axis (cpu::from_axis's bits).
+__device__ __forceinline__ double2 from_axis(const DeviceGrid& g, int sx, int sy, int l) {
+  return make_double2(coordinate(g, 0, sx, l) - g.axis[0], coordinate(g, 1, sy, l) - g.axis[1]);
+}
+
+/// e^{−iθ_ij} for the neighbour across face fc of cell l of instance (sx, sy): what transported()
+/// multiplies ψ_j by, from global positions (so a slab's phases are the whole domain's).
+__device__ __forceinline__ Complex face_phase(const DeviceGrid& g, int sx, int sy, int l,
+                                              const Face& fc) {
+  const double2 c_i = from_axis(g, sx, sy, l);
+  const double2 c_j = from_axis(g, sx + fc.dx, sy + fc.dy, fc.local);
+  return cos_sin(-rotating_phase(g.omega, c_i.x, c_i.y, c_j.x, c_j.y));
+}
+
+/// V at a cell in the kernels' frame: V, or V − ½Ω²ρ² when g rotates (Potential::in_frame).
+__device__ __forceinline__ double frame_potential(const DeviceGrid& g, int sx, int sy, int gz,
+                                                  int l, long long i) {
+  const double v = potential_at_global(g, sx, sy, gz, l, i);
+  if (g.omega == 0.0) {
+    return v;
+  }
+  const double2 c = from_axis(g, sx, sy, l);
+  return v + centrifugal_potential(g.omega, c.x, c.y);
+}
+
+/// The lab frame: a face sum's neighbours as they are, V as the trap or the table gives it.
+struct LabFrame {
+  __device__ static LabFrame at(const DeviceGrid&, int, int, int) { return {}; }
+  __device__ Complex carried(int, Complex psi_j) const { return psi_j; }
+  __device__ double potential(const DeviceGrid& g, int sx, int sy, int gz, int l,
+                              long long i) const {
+    return potential_at_global(g, sx, sy, gz, l, i);
+  }
+};
+
+/// Threads a block of the stencil kernels has at most (the sweep's and the one-slice kernels').
+constexpr int kMaxStencilThreads = 256;
+
+/// The frame rotating at g.omega: each neighbour carried into cell i's gauge, V − ½Ω²ρ². Neither
+/// depends on z, so a sweep's thread computes its cell's F phases once for all the slices it walks.
+/// They wait in shared memory, each thread its own column (F complex numbers in registers spilled
+/// on cubic, FCC and cubic4 under the sweep's register cap).
+template <int MS, int F> struct RotatingFrame {
+  const double2* phase; ///< this thread's: phase[f · kMaxStencilThreads]
+  double centrifugal;
+
+  __device__ static RotatingFrame at(const DeviceGrid& g, int sx, int sy, int l) {
+    __shared__ double2 phases[F * kMaxStencilThreads];
+    double2* mine = phases + threadIdx.x;
+#pragma unroll
+    for (int f = 0; f < F; ++f) {
+      const Complex p = face_phase(g, sx, sy, l, face(g, f * MS + l));
+      mine[f * kMaxStencilThreads] = make_double2(p.re, p.im);
+    }
+    const double2 c = from_axis(g, sx, sy, l);
+    return {mine, centrifugal_potential(g.omega, c.x, c.y)};
+  }
+  __device__ Complex carried(int f, Complex psi_j) const {
+    const double2 p = phase[f * kMaxStencilThreads];
+    return mul(Complex{p.x, p.y}, psi_j);
+  }
+  __device__ double potential(const DeviceGrid& g, int sx, int sy, int gz, int l,
+                              long long i) const {
+    return potential_at_global(g, sx, sy, gz, l, i) + centrifugal;
+  }
+};
+
+/// The same frame for a kernel that meets each cell once: the phases computed as the faces are met
+/// (the same bits as RotatingFrame's), no shared memory.
+template <int MS> struct RotatingCell {
+  const DeviceGrid& g;
+  int sx, sy, l;
+  double centrifugal;
+
+  __device__ static RotatingCell at(const DeviceGrid& g, int sx, int sy, int l) {
+    const double2 c = from_axis(g, sx, sy, l);
+    return {g, sx, sy, l, centrifugal_potential(g.omega, c.x, c.y)};
+  }
+  __device__ Complex carried(int f, Complex psi_j) const {
+    return mul(face_phase(g, sx, sy, l, face(g, f * MS + l)), psi_j);
+  }
+  __device__ double potential(const DeviceGrid& grid, int x, int y, int gz, int local,
+                              long long i) const {
+    return potential_at_global(grid, x, y, gz, local, i) + centrifugal;
+  }
+};
+
+/// A sweep's frame: its threads walk columns of cells.
+template <int MS, int F, bool ROTATES>
+using FrameOf = std::conditional_t<ROTATES, RotatingFrame<MS, F>, LabFrame>;
+/// A one-slice kernel's frame: its threads meet one cell each.
+template <int MS, bool ROTATES>
+using CellFrameOf = std::conditional_t<ROTATES, RotatingCell<MS>, LabFrame>;
+
+/// f(std::bool_constant<g rotates>): a kernel's frame chosen once per launch.
+template <class Fn> void with_frame(const DeviceGrid& g, Fn&& f) {
+  if (g.omega != 0.0) {
+    f(std::true_type{});
+  } else {
+    f(std::false_type{});
+  }
+}
+
 /// Σ_F w_F (ψ_i − ψ_j) of cell i = (sx, sy, sz, l) in the faces' table order, ψ_j = 0 beyond the
-/// domain; p = ψ_i.
-template <int MS, int F>
+/// domain and carried by `frame`; p = ψ_i.
+template <int MS, int F, class Frame = LabFrame>
 __device__ __forceinline__ Complex face_sum(const DeviceGrid& g, const Complex* psi, long long i,
-                                            int sx, int sy, int sz, int l, Complex p) {
+                                            int sx, int sy, int sz, int l, Complex p,
+                                            const Frame& frame = {}) {
   const bool inner_row =
       sy > 0 && sy < g.sy - 1 && sz + g.z_offset > 0 && sz + g.z_offset < g.global_z - 1;
   Complex lap{0.0, 0.0};
@@ -94,8 +203,9 @@ __device__ __forceinline__ Complex face_sum(const DeviceGrid& g, const Complex* 
     const Face fc = face(g, f * MS + l);
     if (fc.weight != 0.0) {
       lap = add_face(lap, fc.weight, p,
-                     inside(g, fc, sx, sy, sz, inner_row) ? load_ro(psi + i + fc.delta)
-                                                          : Complex{0.0, 0.0});
+                     inside(g, fc, sx, sy, sz, inner_row)
+                         ? frame.carried(f, load_ro(psi + i + fc.delta))
+                         : Complex{0.0, 0.0});
     }
   }
   return lap;

@@ -16,6 +16,7 @@ namespace decgpe::cuda {
 namespace {
 
 constexpr int kCellThreads = 256;
+static_assert(kCellThreads <= kMaxStencilThreads, "a rotating frame keeps a phase per thread");
 
 /// Operands none: the pass reads only its stencil input.
 struct NoEarly {};
@@ -110,25 +111,27 @@ struct Polynomial {
 /// op(i, early, ψ_i, r) for every cell of one slice per block of the one-row tiling: r = (M(ψ)ψ)_i
 /// (APPLY_M) or Σ_F w_F (ψ_i − ψ_j). The pass's other operands are loaded last here (cubic's and
 /// cubic4's RK4 stages and Chebyshev terms measured 3.5–9% slower with them first on the H100).
-template <int MS, int F, bool APPLY_M, class Op>
+template <int MS, int F, bool APPLY_M, bool ROTATES, class Op>
 __global__ void __launch_bounds__(kCellThreads)
     stencil_cells(DeviceGrid g, Tiling t, const Complex* __restrict__ in, Op op, int z_begin) {
   CellIndex c{};
   if (!cell_of_thread<MS>(g, t, z_begin, c)) {
     return;
   }
+  const CellFrameOf<MS, ROTATES> frame = CellFrameOf<MS, ROTATES>::at(g, c.sx, c.sy, c.l);
   const Complex p = load_ro(in + c.i);
-  const Complex lap = face_sum<MS, F>(g, in, c.i, c.sx, c.sy, c.sz, c.l, p);
+  const Complex lap = face_sum<MS, F>(g, in, c.i, c.sx, c.sy, c.sz, c.l, p, frame);
   Complex r = lap;
   if constexpr (APPLY_M) {
-    r = apply_m(p, lap, potential_at(g, c.sx, c.sy, c.sz, c.l, c.i), g.g);
+    r = apply_m(p, lap, frame.potential(g, c.sx, c.sy, c.sz + g.z_offset, c.l, c.i), g.g);
   }
   op(c.i, op.early(c.i), p, r);
 }
 
 /// Cell c after one colour of a Trotter–Suzuki sweep: rotated with its partner across its face of
-/// the colour (both sides compute the same pair update from the old values), or as it was.
-template <int MS>
+/// the colour (both sides compute the same pair update from the old values), or as it was. In a
+/// rotating frame the pair is (ψ_i, e^{−iθ_ij} ψ_j), cell i's gauge (cpu::face_rotated_magnetic).
+template <int MS, bool ROTATES>
 __device__ __forceinline__ Complex face_rotated(const DeviceGrid& g, const CellIndex& c,
                                                 const Complex* __restrict__ in,
                                                 const std::int8_t* __restrict__ faces,
@@ -143,13 +146,17 @@ __device__ __forceinline__ Complex face_rotated(const DeviceGrid& g, const CellI
   const bool inner_row =
       c.sy > 0 && c.sy < g.sy - 1 && c.sz + g.z_offset > 0 && c.sz + g.z_offset < g.global_z - 1;
   if (inside(g, fc, c.sx, c.sy, c.sz, inner_row)) {
-    return rotate_face(p, load_ro(in + c.i + fc.delta), load_ro(k + 2 * e));
+    Complex partner = load_ro(in + c.i + fc.delta);
+    if constexpr (ROTATES) {
+      partner = mul(face_phase(g, c.sx, c.sy, c.l, fc), partner);
+    }
+    return rotate_face(p, partner, load_ro(k + 2 * e));
   }
   return rotate_face(p, Complex{0.0, 0.0}, load_ro(k + 2 * e + 1));
 }
 
 /// One colour of a sweep, and the split's phase after it when phase_tau ≠ 0 (FaceSweep).
-template <int MS>
+template <int MS, bool ROTATES>
 __global__ void __launch_bounds__(kCellThreads)
     face_cells(DeviceGrid g, Tiling t, const Complex* __restrict__ in, Complex* __restrict__ out,
                const std::int8_t* __restrict__ faces, const Complex* __restrict__ k,
@@ -158,10 +165,11 @@ __global__ void __launch_bounds__(kCellThreads)
   if (!cell_of_thread<MS>(g, t, z_begin, c)) {
     return;
   }
-  const Complex rotated = face_rotated<MS>(g, c, in, faces, k);
+  const Complex rotated = face_rotated<MS, ROTATES>(g, c, in, faces, k);
   store(out + c.i,
         phase_tau != 0.0
-            ? rotate_phase(rotated, potential_at(g, c.sx, c.sy, c.sz, c.l, c.i), g.g, phase_tau)
+            ? rotate_phase(rotated, frame_potential(g, c.sx, c.sy, c.sz + g.z_offset, c.l, c.i),
+                           g.g, phase_tau)
             : rotated);
 }
 
@@ -171,7 +179,8 @@ __global__ void __launch_bounds__(kCellThreads)
   CellIndex c{};
   if (cell_of_thread<MS>(g, t, 0, c)) {
     store(psi + c.i,
-          rotate_phase(load(psi + c.i), potential_at(g, c.sx, c.sy, c.sz, c.l, c.i), g.g, tau));
+          rotate_phase(load(psi + c.i), frame_potential(g, c.sx, c.sy, c.sz + g.z_offset, c.l, c.i),
+                       g.g, tau));
   }
 }
 
@@ -188,8 +197,8 @@ unsigned blocks_for(const Tiling& t, const DeviceGrid& g, int z_begin, int z_end
                                std::max(0, z_end - z_begin));
 }
 
-/// The pass of `op` over the slices [z_begin, z_end): a sweep where t is one, else one slice a
-/// block.
+/// The pass of `op` over the slices [z_begin, z_end) in g's frame: a sweep where t is one, else one
+/// slice a block.
 template <bool APPLY_M, class Op>
 void launch_stencil(const Tiling& t, const DeviceGrid& g, const Complex* in, const Op& op,
                     int z_begin, int z_end, cudaStream_t stream) {
@@ -201,7 +210,10 @@ void launch_stencil(const Tiling& t, const DeviceGrid& g, const Complex* in, con
     if (t.sweep) {
       launch_sweep<ms, faces, APPLY_M>(t, g, in, op, z_begin, z_end, stream);
     } else {
-      stencil_cells<ms, faces, APPLY_M><<<blocks, t.threads, 0, stream>>>(g, t, in, op, z_begin);
+      with_frame(g, [&](auto rotates) {
+        stencil_cells<ms, faces, APPLY_M, rotates>
+            <<<blocks, t.threads, 0, stream>>>(g, t, in, op, z_begin);
+      });
     }
   });
   DECGPE_CUDA_CHECK(cudaGetLastError());
@@ -242,7 +254,10 @@ void launch_rotate_faces(const Tiling& t, const DeviceGrid& g, const Complex* in
     return;
   }
   dispatch_lattice(g.ms, g.max_faces, [&](auto ms, auto) {
-    face_cells<ms><<<blocks, t.threads, 0, stream>>>(g, t, in, out, faces, k, phase_tau, z_begin);
+    with_frame(g, [&](auto rotates) {
+      face_cells<ms, rotates>
+          <<<blocks, t.threads, 0, stream>>>(g, t, in, out, faces, k, phase_tau, z_begin);
+    });
   });
   DECGPE_CUDA_CHECK(cudaGetLastError());
 }

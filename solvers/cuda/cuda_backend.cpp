@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <cuda_runtime.h>
 #include <limits>
 #include <numeric>
@@ -124,14 +125,24 @@ public:
     found_d_ = DeviceBuffer<unsigned long long>(1);
     const PlainShape shape = parse_plain_shape(shape_.value);
     tiling_ = make_tiling(dg_, shape, prop.multiProcessorCount);
+    if (rotates() && !tiling_.sweep) { // the rotating frame's step is the sweep's alone
+      tiling_ = make_cell_tiling(dg_);
+      shape_.source += "; the rotating frame steps as a sweep of one slice a block";
+    }
     cell_tiling_ = make_cell_tiling(dg_);
     stencil_tiling_ = make_passes_tiling(dg_, shape, p_.grid.lattice, prop.multiProcessorCount);
     plan_wavefront(tuning, shape, prop.multiProcessorCount);
     const auto partial_count = static_cast<std::size_t>(diagnostics_blocks(cell_tiling_, dg_));
+    const std::size_t sums_size = rotates() ? sizeof(RotatingSums) : sizeof(CellSums);
     reserve(static_cast<double>(p_.potential.values.size()) * sizeof(double) +
-            static_cast<double>(partial_count) * (sizeof(CellSums) + sizeof(StepSums)));
-    partials_ = DeviceBuffer<CellSums>(partial_count);
-    result_ = DeviceBuffer<CellSums>(1);
+            static_cast<double>(partial_count) * static_cast<double>(sums_size + sizeof(StepSums)));
+    if (rotates()) {
+      rotating_partials_ = DeviceBuffer<RotatingSums>(partial_count);
+      rotating_result_ = DeviceBuffer<RotatingSums>(1);
+    } else {
+      partials_ = DeviceBuffer<CellSums>(partial_count);
+      result_ = DeviceBuffer<CellSums>(1);
+    }
     step_partials_ = DeviceBuffer<StepSums>(partial_count);
     step_result_ = DeviceBuffer<StepSums>(1);
     if (p_.potential.kind == Potential::Kind::tabulated) {
@@ -147,7 +158,7 @@ public:
       DECGPE_CUDA_CHECK(cudaEventCreateWithFlags(&fork_, cudaEventDisableTiming));
       DECGPE_CUDA_CHECK(cudaEventCreateWithFlags(&join_, cudaEventDisableTiming));
     }
-    DECGPE_CUDA_CHECK(cudaMallocHost(&host_result_, sizeof(CellSums)));
+    DECGPE_CUDA_CHECK(cudaMallocHost(&host_result_, sizeof(RotatingSums)));
     DECGPE_CUDA_CHECK(cudaMallocHost(&host_step_result_, sizeof(StepSums)));
   }
 
@@ -290,12 +301,15 @@ public:
   Diagnostics diagnostics(VectorId current, VectorId previous, VectorId reference) override {
     stencil(plan(diagnostics_access(current, previous, reference)),
             [](int, int, cudaStream_t) {}); // for ½Lψ
-    launch_diagnostics(cell_tiling_, dg_, previous == kNoVector ? nullptr : at(previous),
-                       at(current), at(reference), partials_.get(), result_.get(), stream_);
-    DECGPE_CUDA_CHECK(cudaMemcpyAsync(host_result_, result_.get(), sizeof(CellSums),
-                                      cudaMemcpyDeviceToHost, stream_));
-    synchronize();
-    return Diagnostics::from(*host_result_);
+    const Complex* before = previous == kNoVector ? nullptr : at(previous);
+    if (rotates()) {
+      launch_diagnostics(cell_tiling_, dg_, before, at(current), at(reference),
+                         rotating_partials_.get(), rotating_result_.get(), stream_);
+      return Diagnostics::from(read_back(rotating_result_.get()));
+    }
+    launch_diagnostics(cell_tiling_, dg_, before, at(current), at(reference), partials_.get(),
+                       result_.get(), stream_);
+    return Diagnostics::from(read_back(result_.get()));
   }
 
   StepMaxima step_maxima(VectorId x, VectorId y, double density_floor) override {
@@ -336,6 +350,19 @@ public:
   }
 
 private:
+  bool rotates() const { return p_.potential.rotation.active(); }
+
+  /// A device reduction's result, through the pinned buffer.
+  template <class Sums> Sums read_back(const Sums* result) {
+    static_assert(sizeof(Sums) <= sizeof(RotatingSums));
+    DECGPE_CUDA_CHECK(
+        cudaMemcpyAsync(host_result_, result, sizeof(Sums), cudaMemcpyDeviceToHost, stream_));
+    synchronize();
+    Sums sums;
+    std::memcpy(&sums, host_result_, sizeof(Sums));
+    return sums;
+  }
+
   Complex* at(VectorId v) const {
     if (v < 0 || static_cast<std::size_t>(v) >= vectors_.size() || vectors_[v].get() == nullptr) {
       throw std::logic_error("no such vector: " + std::to_string(v));
@@ -412,6 +439,10 @@ private:
                         tuning.cuda_wavefront.empty() ? "default" : "case"};
     const WavefrontShape w = parse_wavefront(wavefront_shape_.value);
     if (steps == 1) {
+      return;
+    }
+    if (rotates()) {
+      steps_per_sweep_ = {"1", "the rotating frame steps one at a time"};
       return;
     }
     if (halo_ != nullptr) {
@@ -573,7 +604,9 @@ private:
                      wide_cells,
                      p_.potential.lambda,
                      p_.g,
-                     0.0};
+                     0.0,
+                     p_.potential.rotation.omega,
+                     {p_.potential.rotation.x0, p_.potential.rotation.y0}};
   }
 
   struct PairGraph {
@@ -595,7 +628,8 @@ private:
   DeviceBuffer<double> centre_d_, volume_d_, weight_sum_d_, potential_;
   DeviceBuffer<int> by_faces_d_;
   std::vector<DeviceBuffer<Complex>> vectors_; ///< by VectorId; a destroyed one is empty
-  DeviceBuffer<CellSums> partials_, result_;
+  DeviceBuffer<CellSums> partials_, result_;   ///< the lab frame's sums
+  DeviceBuffer<RotatingSums> rotating_partials_, rotating_result_; ///< a rotating frame's
   DeviceBuffer<StepSums> step_partials_, step_result_;
   DeviceBuffer<std::int8_t> colouring_d_;
   DeviceBuffer<std::int32_t> ring_begin_d_; ///< RingTable's, uploaded once
@@ -608,7 +642,7 @@ private:
   cudaStream_t stream_ = nullptr;
   cudaStream_t edge_stream_ = nullptr;          ///< a slab's exchanges and edge slices
   cudaEvent_t fork_ = nullptr, join_ = nullptr; ///< between stream_ and edge_stream_
-  CellSums* host_result_ = nullptr;
+  void* host_result_ = nullptr;                 ///< pinned, room for RotatingSums
   StepSums* host_step_result_ = nullptr;
   Setting shape_; ///< the plain kernel's block
   Setting steps_per_sweep_, wavefront_shape_;

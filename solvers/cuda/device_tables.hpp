@@ -33,6 +33,9 @@ struct DeviceGrid {
   double lambda;
   double g;
   double two_dt; ///< the leapfrog kernels' 2Δt, set per launch
+  /// The rotating frame (Rotation): Ω, 0 in the lab frame, and the axis's (x0, y0).
+  double omega;
+  double axis[2];
 };
 
 /// Launch geometry shared by every kernel: a block is a tile of `tile` consecutive structure

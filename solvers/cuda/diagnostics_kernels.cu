@@ -28,6 +28,10 @@ __device__ __forceinline__ CellSums shuffle_down(const CellSums& s, int offset) 
           __shfl_down_sync(0xffffffffu, s.nonfinite, offset)};
 }
 
+__device__ __forceinline__ RotatingSums shuffle_down(const RotatingSums& s, int offset) {
+  return {shuffle_down(s.frame, offset), shuffle_down(s.lab, offset)};
+}
+
 __device__ __forceinline__ StepSums shuffle_down(const StepSums& s, int offset) {
   return {__shfl_down_sync(0xffffffffu, s.phase_rate, offset),
           __shfl_down_sync(0xffffffffu, s.difference, offset)};
@@ -54,20 +58,42 @@ template <class Sums> __device__ Sums block_reduce(Sums s) {
   return s;
 }
 
+/// Cell c's diagnostics terms in the lab frame.
 template <int MS, int F>
+__device__ __forceinline__ void accumulate_cell(CellSums& s, const DeviceGrid& g,
+                                                const CellIndex& c, Complex previous, Complex p,
+                                                Complex reference, const Complex* psi) {
+  const Complex lap = face_sum<MS, F>(g, psi, c.i, c.sx, c.sy, c.sz, c.l, p);
+  accumulate(s, __ldg(g.volume + c.l), __ldg(g.weight_sum + c.l), previous, p, reference, lap,
+             potential_at(g, c.sx, c.sy, c.sz, c.l, c.i), g.g);
+}
+
+/// The same in a rotating frame: the frame's terms (½L_A, V − ½Ω²ρ²) and the lab's.
+template <int MS, int F>
+__device__ __forceinline__ void accumulate_cell(RotatingSums& s, const DeviceGrid& g,
+                                                const CellIndex& c, Complex previous, Complex p,
+                                                Complex reference, const Complex* psi) {
+  const auto frame = RotatingCell<MS>::at(g, c.sx, c.sy, c.l);
+  const int gz = c.sz + g.z_offset;
+  accumulate_rotating(s, __ldg(g.volume + c.l), __ldg(g.weight_sum + c.l), previous, p, reference,
+                      face_sum<MS, F>(g, psi, c.i, c.sx, c.sy, c.sz, c.l, p, frame),
+                      frame.potential(g, c.sx, c.sy, gz, c.l, c.i),
+                      face_sum<MS, F>(g, psi, c.i, c.sx, c.sy, c.sz, c.l, p),
+                      potential_at_global(g, c.sx, c.sy, gz, c.l, c.i), g.g);
+}
+
+template <int MS, int F, class Sums>
 __global__ void __launch_bounds__(544)
     cell_sums(DeviceGrid g, Tiling t, const Complex* __restrict__ previous,
               const Complex* __restrict__ psi, const Complex* __restrict__ reference,
-              CellSums* partials) {
-  CellSums s{};
+              Sums* partials) {
+  Sums s{};
   CellIndex c{};
   // Owned slices only: a slab's halo slices belong to its neighbours' sums.
   if (cell_of_thread<MS>(g, t, g.owned_begin, c)) {
-    const Complex p = load_ro(psi + c.i);
-    const Complex lap = face_sum<MS, F>(g, psi, c.i, c.sx, c.sy, c.sz, c.l, p);
-    accumulate(s, __ldg(g.volume + c.l), __ldg(g.weight_sum + c.l),
-               previous != nullptr ? load_ro(previous + c.i) : Complex{0.0, 0.0}, p,
-               load_ro(reference + c.i), lap, potential_at(g, c.sx, c.sy, c.sz, c.l, c.i), g.g);
+    accumulate_cell<MS, F>(s, g, c,
+                           previous != nullptr ? load_ro(previous + c.i) : Complex{0.0, 0.0},
+                           load_ro(psi + c.i), load_ro(reference + c.i), psi);
   }
   s = block_reduce(s);
   if (threadIdx.x == 0) {
@@ -84,7 +110,8 @@ __global__ void __launch_bounds__(544)
   CellIndex c{};
   if (cell_of_thread<MS>(g, t, g.owned_begin, c)) {
     accumulate_step(s, load_ro(x + c.i), y != nullptr ? load_ro(y + c.i) : Complex{0.0, 0.0},
-                    potential_at(g, c.sx, c.sy, c.sz, c.l, c.i), g.g, density_floor);
+                    frame_potential(g, c.sx, c.sy, c.sz + g.z_offset, c.l, c.i), g.g,
+                    density_floor);
   }
   s = block_reduce(s);
   if (threadIdx.x == 0) {
@@ -105,6 +132,19 @@ __global__ void __launch_bounds__(kReduceThreads)
   }
 }
 
+template <class Sums>
+void launch_sums(const Tiling& t, const DeviceGrid& g, const Complex* previous, const Complex* psi,
+                 const Complex* reference, Sums* partials, Sums* result, cudaStream_t stream) {
+  const long blocks = diagnostics_blocks(t, g);
+  dispatch_lattice(g.ms, g.max_faces, [&](auto ms, auto faces) {
+    cell_sums<ms, faces><<<static_cast<unsigned>(blocks), t.threads, 0, stream>>>(
+        g, t, previous, psi, reference, partials);
+  });
+  DECGPE_CUDA_CHECK(cudaGetLastError());
+  reduce_partials<<<1, kReduceThreads, 0, stream>>>(partials, blocks, result);
+  DECGPE_CUDA_CHECK(cudaGetLastError());
+}
+
 } // namespace
 
 long diagnostics_blocks(const Tiling& t, const DeviceGrid& g) {
@@ -114,14 +154,13 @@ long diagnostics_blocks(const Tiling& t, const DeviceGrid& g) {
 void launch_diagnostics(const Tiling& t, const DeviceGrid& g, const Complex* previous,
                         const Complex* psi, const Complex* reference, CellSums* partials,
                         CellSums* result, cudaStream_t stream) {
-  const long blocks = diagnostics_blocks(t, g);
-  dispatch_lattice(g.ms, g.max_faces, [&](auto ms, auto faces) {
-    cell_sums<ms, faces><<<static_cast<unsigned>(blocks), t.threads, 0, stream>>>(
-        g, t, previous, psi, reference, partials);
-  });
-  DECGPE_CUDA_CHECK(cudaGetLastError());
-  reduce_partials<<<1, kReduceThreads, 0, stream>>>(partials, blocks, result);
-  DECGPE_CUDA_CHECK(cudaGetLastError());
+  launch_sums(t, g, previous, psi, reference, partials, result, stream);
+}
+
+void launch_diagnostics(const Tiling& t, const DeviceGrid& g, const Complex* previous,
+                        const Complex* psi, const Complex* reference, RotatingSums* partials,
+                        RotatingSums* result, cudaStream_t stream) {
+  launch_sums(t, g, previous, psi, reference, partials, result, stream);
 }
 
 void launch_step_maxima(const Tiling& t, const DeviceGrid& g, const Complex* x, const Complex* y,

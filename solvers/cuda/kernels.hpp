@@ -38,9 +38,10 @@ Tiling make_cell_tiling(const DeviceGrid& g);
 
 /// The block of the stencil passes other than the leapfrog step (M·ψ, the RK4 stages, the
 /// Chebyshev terms) under "sweep" for a lattice: a calibration (docs/gpu.md).
-PlainShape passes_shape(std::string_view lattice);
-/// Those passes' tiling when the leapfrog's block is `shape`: passes_shape(lattice) under "sweep",
-/// else `shape`; one slice a block (make_cell_tiling) where it does not sweep.
+/// In a rotating frame they sweep on every lattice, a column's phases computed once for its slices.
+PlainShape passes_shape(std::string_view lattice, bool rotates);
+/// Those passes' tiling when the leapfrog's block is `shape`: passes_shape() under "sweep", else
+/// `shape`; one slice a block (make_cell_tiling) where it does not sweep.
 Tiling make_passes_tiling(const DeviceGrid& g, PlainShape shape, std::string_view lattice, int sms);
 /// "1x256z<slices>a<ahead>b<blocks>[f]" for a sweeping tiling, else "one slice a block".
 std::string describe(const Tiling& t);
@@ -127,6 +128,10 @@ void launch_rotate_phase(const Tiling& t, const DeviceGrid& g, Complex* psi, dou
 void launch_diagnostics(const Tiling& t, const DeviceGrid& g, const Complex* previous,
                         const Complex* psi, const Complex* reference, CellSums* partials,
                         CellSums* result, cudaStream_t stream);
+/// The same in a rotating frame: the frame's sums and the lab's (Diagnostics::from(RotatingSums)).
+void launch_diagnostics(const Tiling& t, const DeviceGrid& g, const Complex* previous,
+                        const Complex* psi, const Complex* reference, RotatingSums* partials,
+                        RotatingSums* result, cudaStream_t stream);
 long diagnostics_blocks(const Tiling& t, const DeviceGrid& g);
 
 /// The pierced edges of the instances of slices [z_begin, z_end) whose ring cells all have

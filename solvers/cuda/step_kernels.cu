@@ -169,9 +169,9 @@ __global__ void __launch_bounds__(kSweepThreads, MIN_BLOCKS)
     const int first_row = (stage.y - slab * w.bands) * w.rows;
     const int tile = static_cast<int>(ticket % tiles);
     for (int sy = first_row; sy < min(first_row + w.rows, g.sy); ++sy) {
-      sweep_cells<MS, F, true, CoherentLoads>(g, t, even ? newer : older,
-                                              LeapfrogStep{even ? older : newer, g.two_dt},
-                                              sy * t.tiles_per_row + tile, z_begin, z_end);
+      sweep_cells<MS, F, true, false, CoherentLoads>(g, t, even ? newer : older,
+                                                     LeapfrogStep{even ? older : newer, g.two_dt},
+                                                     sy * t.tiles_per_row + tile, z_begin, z_end);
     }
     __syncthreads(); // every store of the ticket is made; then released with the count
     if (threadIdx.x == 0) {
@@ -262,13 +262,13 @@ Tiling make_tiling(const DeviceGrid& g, PlainShape shape, int sms) {
   return t;
 }
 
-PlainShape passes_shape(std::string_view lattice) {
+PlainShape passes_shape(std::string_view lattice, bool rotates) {
   // These passes stream 64–80 B a cell through four or five vectors where the leapfrog streams 48
   // through three: chunks of 4 slices, one ahead, measured best at 64M DOFs on the H100
   // (reports/data/nvidia-h100-80gb-hbm3/kernel-study/shapes-schemes.json: 85–93% of the copy rate);
   // Z's chunks of 8 without prefetch. Cubic's and cubic4's stream fastest one slice a block (as
   // sweeps: 3.5–5% slower, same machine and call).
-  if (lattice == "cubic" || lattice == "cubic4") {
+  if (!rotates && (lattice == "cubic" || lattice == "cubic4")) {
     return parse_plain_shape("1x256");
   }
   PlainShape shape = parse_plain_shape(lattice == "z" ? "1x256z8a0b4f" : "1x256z4a1b4f");
@@ -278,7 +278,8 @@ PlainShape passes_shape(std::string_view lattice) {
 
 Tiling make_passes_tiling(const DeviceGrid& g, PlainShape shape, std::string_view lattice,
                           int sms) {
-  const Tiling t = make_tiling(g, shape.fits_grid ? passes_shape(lattice) : shape, sms);
+  const Tiling t =
+      make_tiling(g, shape.fits_grid ? passes_shape(lattice, g.omega != 0.0) : shape, sms);
   return t.sweep ? t : make_cell_tiling(g);
 }
 
@@ -382,7 +383,7 @@ void launch_step(const Tiling& t, const DeviceGrid& g, const Complex* psi, Compl
   const auto grid = static_cast<unsigned>(static_cast<long long>(t.tiles_per_row) * t.row_groups *
                                           (z_end - z_begin));
   dispatch_lattice(g.ms, g.max_faces, [&](auto ms, auto faces) {
-    if (t.sweep) {
+    if (t.sweep || g.omega != 0.0) { // the rotating frame's step is the sweep's alone
       launch_sweep<ms, faces, true>(t, g, psi, LeapfrogStep{out, g.two_dt}, z_begin, z_end, stream);
     } else if (t.rows == 2) {
       step_plain<ms, faces, 2, 256, 4><<<grid, t.threads, 0, stream>>>(g, t, psi, out, z_begin);

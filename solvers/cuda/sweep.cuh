@@ -19,6 +19,7 @@
 namespace decgpe::cuda {
 
 constexpr int kSweepThreads = 256;
+static_assert(kSweepThreads <= kMaxStencilThreads, "a rotating frame keeps a phase per thread");
 
 /// Asks the bulk-copy engine to bring `bytes` from global memory into L2.
 __device__ __forceinline__ void prefetch_l2(const void* p, unsigned bytes) {
@@ -55,13 +56,13 @@ struct CoherentLoads {
   __device__ static Complex at(const Complex* p) { return load(p); }
 };
 
-/// Σ_F w_F (ψ_i − ψ_j) in the table's order (padding, weight 0, comes last in a row); `inner`:
-/// no neighbour leaves the domain, so the loop skips the tests.
-template <int MS, int F, class Loads = ReadOnlyLoads>
-__device__ __forceinline__ Complex sweep_face_sum(const DeviceGrid& g, const Complex* in,
-                                                  long long i, int sx, int sy, int gz, int l,
-                                                  Complex psi_i, bool inner, bool y_inner,
-                                                  bool z_inner) {
+/// Σ_F w_F (ψ_i − ψ_j) in the table's order (padding, weight 0, comes last in a row), ψ_j carried
+/// by `frame`; `inner`: no neighbour leaves the domain, so the loop skips the tests.
+template <int MS, int F, class Loads, class Frame>
+__device__ __forceinline__ Complex sweep_face_sum(const DeviceGrid& g, const Frame& frame,
+                                                  const Complex* in, long long i, int sx, int sy,
+                                                  int gz, int l, Complex psi_i, bool inner,
+                                                  bool y_inner, bool z_inner) {
   Complex lap{0.0, 0.0};
   if (inner) {
 #pragma unroll
@@ -70,7 +71,7 @@ __device__ __forceinline__ Complex sweep_face_sum(const DeviceGrid& g, const Com
       if (fw.weight == 0.0) {
         break;
       }
-      lap = add_face(lap, fw.weight, psi_i, Loads::at(in + i + fw.delta));
+      lap = add_face(lap, fw.weight, psi_i, frame.carried(f, Loads::at(in + i + fw.delta)));
     }
     return lap;
   }
@@ -84,14 +85,14 @@ __device__ __forceinline__ Complex sweep_face_sum(const DeviceGrid& g, const Com
     const bool in_domain = nx >= 0 && nx < g.sx && (y_inner || (ny >= 0 && ny < g.sy)) &&
                            (z_inner || (nz >= 0 && nz < g.global_z));
     lap = add_face(lap, fc.weight, psi_i,
-                   in_domain ? Loads::at(in + i + fc.delta) : Complex{0.0, 0.0});
+                   in_domain ? frame.carried(f, Loads::at(in + i + fc.delta)) : Complex{0.0, 0.0});
   }
   return lap;
 }
 
 /// The sweep of block `block` over the slices [z_begin, z_end) (the blocks: tiles × y-rows × chunks
-/// of t.slices).
-template <int MS, int F, bool APPLY_M, class Loads, class Op>
+/// of t.slices), in the lab frame or the rotating one (ROTATES).
+template <int MS, int F, bool APPLY_M, bool ROTATES, class Loads, class Op>
 __device__ __forceinline__ void sweep_cells(const DeviceGrid& g, const Tiling& t, const Complex* in,
                                             const Op& op, int block, int z_begin, int z_end) {
   const int column = block / t.tiles_per_row; // (sy, chunk of slices)
@@ -126,6 +127,7 @@ __device__ __forceinline__ void sweep_cells(const DeviceGrid& g, const Tiling& t
   const bool y_inner = sy > 0 && sy < g.sy - 1;
   const bool xy_inner = y_inner && x0 > 0 && x0 + t.tile < g.sx;
   const int own = segment + tx * MS + l;
+  const FrameOf<MS, F, ROTATES> frame = FrameOf<MS, F, ROTATES>::at(g, sx, sy, l);
 #pragma unroll 1
   for (int sz = z_first; sz < z_last; ++sz) {
     if (threadIdx.x == 0) {
@@ -136,10 +138,10 @@ __device__ __forceinline__ void sweep_cells(const DeviceGrid& g, const Tiling& t
     const bool z_inner = gz > 0 && gz < g.global_z - 1;
     const typename Op::Early early = op.early(i); // issued first: independent of the face sum
     const Complex psi_i = Loads::at(in + i);
-    const Complex sum = sweep_face_sum<MS, F, Loads>(g, in, i, sx, sy, gz, l, psi_i,
+    const Complex sum = sweep_face_sum<MS, F, Loads>(g, frame, in, i, sx, sy, gz, l, psi_i,
                                                      xy_inner && z_inner, y_inner, z_inner);
     if constexpr (APPLY_M) {
-      const double v = potential_at_global(g, sx, sy, gz, l, i);
+      const double v = frame.potential(g, sx, sy, gz, l, i);
       op(i, early, psi_i, apply_m(psi_i, sum, v, g.g));
     } else {
       op(i, early, psi_i, sum);
@@ -147,14 +149,14 @@ __device__ __forceinline__ void sweep_cells(const DeviceGrid& g, const Tiling& t
   }
 }
 
-template <int MS, int F, int MIN_BLOCKS, bool APPLY_M, class Op>
+template <int MS, int F, int MIN_BLOCKS, bool APPLY_M, bool ROTATES, class Op>
 __global__ void __launch_bounds__(kSweepThreads, MIN_BLOCKS)
     sweep(DeviceGrid g, Tiling t, const Complex* __restrict__ in, Op op, int z_begin, int z_end) {
-  sweep_cells<MS, F, APPLY_M, ReadOnlyLoads>(g, t, in, op, static_cast<int>(blockIdx.x), z_begin,
-                                             z_end);
+  sweep_cells<MS, F, APPLY_M, ROTATES, ReadOnlyLoads>(g, t, in, op, static_cast<int>(blockIdx.x),
+                                                      z_begin, z_end);
 }
 
-/// Launches the sweep of `op` over [z_begin, z_end) with t's register cap.
+/// Launches the sweep of `op` over [z_begin, z_end) with t's register cap, in g's frame.
 template <int MS, int F, bool APPLY_M, class Op>
 void launch_sweep(const Tiling& t, const DeviceGrid& g, const Complex* in, const Op& op,
                   int z_begin, int z_end, cudaStream_t stream) {
@@ -164,11 +166,15 @@ void launch_sweep(const Tiling& t, const DeviceGrid& g, const Complex* in, const
   if (blocks == 0) {
     return;
   }
-  if (t.min_blocks == 3) {
-    sweep<MS, F, 3, APPLY_M><<<blocks, t.threads, 0, stream>>>(g, t, in, op, z_begin, z_end);
-  } else {
-    sweep<MS, F, 4, APPLY_M><<<blocks, t.threads, 0, stream>>>(g, t, in, op, z_begin, z_end);
-  }
+  with_frame(g, [&](auto rotates) {
+    if (t.min_blocks == 3) {
+      sweep<MS, F, 3, APPLY_M, rotates>
+          <<<blocks, t.threads, 0, stream>>>(g, t, in, op, z_begin, z_end);
+    } else {
+      sweep<MS, F, 4, APPLY_M, rotates>
+          <<<blocks, t.threads, 0, stream>>>(g, t, in, op, z_begin, z_end);
+    }
+  });
 }
 
 } // namespace decgpe::cuda
