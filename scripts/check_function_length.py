@@ -34,7 +34,6 @@ ALLOWED = {
     "solvers/cuda/step_kernels.cu": ("step_plain", "parse_plain_shape"),
     "solvers/cuda/sweep.cuh": ("sweep_cells",),
     # Not yet split (the commits after this one split them).
-    "bench/bench_step.cpp": ("step_benchmark", "main"),
     "verify/test_fuzz_cases.cpp": ("mutate", "check_mutant"),
     "verify/test_integrators.cpp": ("dense_kinetic_exponential",),
     "verify/test_visualisation.cpp": ("TEST_F(Visualisation, CellsAreTheGridsWithTheirVolumesAndSharedVertices)",),
