@@ -33,10 +33,6 @@ ALLOWED = {
     "solvers/cuda/cuda_backend.cpp": ("CudaBackend::build_tables",),
     "solvers/cuda/step_kernels.cu": ("step_plain", "parse_plain_shape"),
     "solvers/cuda/sweep.cuh": ("sweep_cells",),
-    # Not yet split (the commits after this one split them).
-    "verify/test_fuzz_cases.cpp": ("mutate", "check_mutant"),
-    "verify/test_integrators.cpp": ("dense_kinetic_exponential",),
-    "verify/test_visualisation.cpp": ("TEST_F(Visualisation, CellsAreTheGridsWithTheirVolumesAndSharedVertices)",),
 }
 
 # Words that take a parenthesised argument without being the name of the function the parentheses belong to.
