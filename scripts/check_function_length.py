@@ -121,8 +121,10 @@ def blank(text):
             i = j + 1
             continue
         elif c == "'":
-            run = re.search(r"[\w.']*$", text[:i]).group()
-            if run[:1].isdigit():  # a digit separator: 1'000
+            k = i
+            while k > 0 and (text[k - 1].isalnum() or text[k - 1] in "_.'"):
+                k -= 1
+            if text[k].isdigit():  # a digit separator: 1'000
                 i += 1
                 continue
             j = _quoted_end(text, i, "'")
@@ -289,8 +291,10 @@ def _lambda_body(clean, i, pairs):
     """The index of the `{` of the lambda whose introducer `[` is at i, or None."""
     if clean[i + 1:pairs[i]].lstrip().startswith("["):
         return None
-    before = clean[:i].rstrip()
-    if before and (before[-1].isalnum() or before[-1] in "_)]>\"'"):
+    k = i - 1
+    while k >= 0 and clean[k].isspace():
+        k -= 1
+    if k >= 0 and (clean[k].isalnum() or clean[k] in "_)]>\"'"):  # a subscript or an array's declarator
         return None
     j, n = pairs[i] + 1, len(clean)
     while j < n:
@@ -315,6 +319,8 @@ def _lambda_body(clean, i, pairs):
 
 
 class Scanner:
+    """The functions of one source, found scope by scope from its blanked text."""
+
     def __init__(self, text):
         self.clean = blank(text)
         self.breaks = [k for k, c in enumerate(self.clean) if c == "\n"]
@@ -336,7 +342,7 @@ class Scanner:
             if c in ";}" or c == "," and kind == "expr":
                 head = i + 1
             elif c == "[" and (body := _lambda_body(clean, i, pairs)) is not None:
-                named = re.search(r"(\w+)\s*=\s*$", clean[head:i])
+                named = re.search(r"(\w+)\s*=\s*$", clean[max(head, i - 200):i])
                 self.record(f"lambda {named.group(1) if named else 'in ' + (owner or '?')}", i, pairs[body])
                 i = pairs[body] + 1
                 continue
@@ -367,7 +373,7 @@ class Scanner:
             named = re.findall(r"\b(?:class|struct|union)\s+(?:alignas\s*\([^)]*\)\s*)?(\w+)", self.clean[head:i])
             self.scan(i + 1, close, what, named[-1] if named else "")
         elif what in ("init", "member"):
-            declared = re.search(r"(\w+)\s*(?:\[[^]]*\])?\s*=?\s*$", self.clean[head:i])
+            declared = re.search(r"(\w+)\s*(?:\[[^]]*\])?\s*=?\s*$", self.clean[max(head, i - 200):i])
             self.scan(i + 1, close, "expr", declared.group(1) if declared else owner)
             return close + 1, False
         return close + 1, True
