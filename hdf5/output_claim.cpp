@@ -60,10 +60,8 @@ void remove_stale_temporaries(const fs::path& target) {
   }
 }
 
-} // namespace
-
-OutputClaim::OutputClaim(const std::vector<OutputTarget>& targets,
-                         const std::vector<fs::path>& inputs) {
+/// Refuses names too long for the files beside them and two targets that are one file.
+void check_names(const std::vector<OutputTarget>& targets) {
   // The longest name given to a target's files: its temporary, "<name>.tmp-<pid>" (pid ≤ 4194304).
   constexpr std::size_t kLongestSuffix = std::string_view(".tmp-4194304").size();
   for (const OutputTarget& t : targets) {
@@ -83,6 +81,37 @@ OutputClaim::OutputClaim(const std::vector<OutputTarget>& targets,
       }
     }
   }
+}
+
+/// The descriptor of `lock` (target's lock file), opened and locked, or a refusal when another run
+/// holds it.
+int take_lock(const fs::path& target, const fs::path& lock) {
+  // The lock file may have been unlinked by the run that held it between our open and flock:
+  // then it is not the file under that name, and we try again.
+  for (;;) {
+    const int fd = ::open(lock.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (fd < 0) {
+      refuse(target, std::string("cannot create its lock: ") + std::strerror(errno));
+    }
+    if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+      ::close(fd);
+      refuse(target, "another run is writing it (" + lock.string() + " is locked)");
+    }
+    struct stat held {
+    }, named{};
+    if (::fstat(fd, &held) == 0 && ::stat(lock.c_str(), &named) == 0 &&
+        held.st_ino == named.st_ino && held.st_dev == named.st_dev) {
+      return fd;
+    }
+    ::close(fd);
+  }
+}
+
+} // namespace
+
+OutputClaim::OutputClaim(const std::vector<OutputTarget>& targets,
+                         const std::vector<fs::path>& inputs) {
+  check_names(targets);
   try {
     for (const auto& [target, may_replace] : targets) {
       check_target(target, inputs, may_replace);
@@ -96,27 +125,8 @@ OutputClaim::OutputClaim(const std::vector<OutputTarget>& targets,
       }
       fs::path lock = target;
       lock += ".lock";
-      // The lock file may have been unlinked by the run that held it between our open and flock:
-      // then it is not the file under that name, and we try again.
-      for (;;) {
-        const int fd = ::open(lock.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-        if (fd < 0) {
-          refuse(target, std::string("cannot create its lock: ") + std::strerror(errno));
-        }
-        if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
-          ::close(fd);
-          refuse(target, "another run is writing it (" + lock.string() + " is locked)");
-        }
-        struct stat held {
-        }, named{};
-        if (::fstat(fd, &held) == 0 && ::stat(lock.c_str(), &named) == 0 &&
-            held.st_ino == named.st_ino && held.st_dev == named.st_dev) {
-          locks_.push_back({lock, fd});
-          remove_stale_temporaries(target);
-          break;
-        }
-        ::close(fd);
-      }
+      locks_.push_back({lock, take_lock(target, lock)});
+      remove_stale_temporaries(target);
     }
   } catch (...) {
     release();

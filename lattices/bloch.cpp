@@ -56,12 +56,10 @@ void cholesky_solve(const Hermitian& l, std::vector<Complex>& x) {
   }
 }
 
-} // namespace
-
-double lowest_bloch_eigenvalue(const CellComplex& complex, const Vec3& k) {
+/// A = D^{-1/2} K D^{-1/2} with K the symmetric stiffness Σ_F |F|/|E*| (u_i − u_j) and D =
+/// diag(|B|): similar to the Laplacian D^{-1} K, Hermitian, and positive definite for k ≠ 0.
+Hermitian bloch_matrix(const CellComplex& complex, const Vec3& k) {
   const int n = complex.cells_per_structure();
-  // A = D^{-1/2} K D^{-1/2} with K the symmetric stiffness Σ_F |F|/|E*| (u_i − u_j) and D =
-  // diag(|B|): similar to the Laplacian D^{-1} K, Hermitian, and positive definite for k ≠ 0.
   Hermitian a{n, std::vector<Complex>(static_cast<std::size_t>(n) * n)};
   for (int i = 0; i < n; ++i) {
     const Cell& cell = complex.cells[i];
@@ -76,33 +74,49 @@ double lowest_bloch_eigenvalue(const CellComplex& complex, const Vec3& k) {
       a(i, f.neighbour) -= stiffness * s * Complex(std::cos(phase), std::sin(phase));
     }
   }
+  return a;
+}
+
+/// Scales x to unit length.
+void normalise(std::vector<Complex>& x) {
+  double len = 0.0;
+  for (const Complex& v : x) {
+    len += std::norm(v);
+  }
+  len = std::sqrt(len);
+  for (Complex& v : x) {
+    v /= len;
+  }
+}
+
+/// The Rayleigh quotient x^H A x.
+Complex rayleigh_quotient(const Hermitian& a, const std::vector<Complex>& x) {
+  Complex q = 0.0;
+  for (int i = 0; i < a.n; ++i) {
+    Complex ax = 0.0;
+    for (int j = 0; j < a.n; ++j) {
+      ax += a(i, j) * x[j];
+    }
+    q += std::conj(x[i]) * ax;
+  }
+  return q;
+}
+
+} // namespace
+
+double lowest_bloch_eigenvalue(const CellComplex& complex, const Vec3& k) {
+  const Hermitian a = bloch_matrix(complex, k);
   Hermitian factor = a;
   cholesky(factor);
   // Inverse iteration: the gap to the next band is O(1/h²) against λ₀ = O(|k|²), so it converges in
   // a few sweeps.
-  std::vector<Complex> x(n, Complex(1.0, 0.0));
+  std::vector<Complex> x(a.n, Complex(1.0, 0.0));
   double lambda = 0.0;
   for (int iter = 0; iter < 50; ++iter) {
     cholesky_solve(factor, x);
-    double len = 0.0;
-    for (const Complex& v : x) {
-      len += std::norm(v);
-    }
-    len = std::sqrt(len);
-    for (Complex& v : x) {
-      v /= len;
-    }
-    // Rayleigh quotient x^H A x.
-    Complex q = 0.0;
-    for (int i = 0; i < n; ++i) {
-      Complex ax = 0.0;
-      for (int j = 0; j < n; ++j) {
-        ax += a(i, j) * x[j];
-      }
-      q += std::conj(x[i]) * ax;
-    }
+    normalise(x);
     const double previous = lambda;
-    lambda = q.real();
+    lambda = rayleigh_quotient(a, x).real();
     if (iter > 2 && std::abs(lambda - previous) <= 1e-15 * std::abs(lambda)) {
       break;
     }

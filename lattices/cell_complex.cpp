@@ -146,6 +146,31 @@ struct Polygon {
   Vec3 normal; // outward
 };
 
+/// The facet of the points `on` (indices into pts) with outward normal nrm, its corners ordered by
+/// angle around their centroid within the facet plane.
+Polygon facet_polygon(const std::vector<Vec3>& pts, const std::vector<std::size_t>& on,
+                      const Vec3& nrm) {
+  Polygon poly{{}, nrm};
+  Vec3 centroid;
+  for (std::size_t l : on) {
+    centroid += pts[l];
+  }
+  centroid *= 1.0 / static_cast<double>(on.size());
+  const Vec3 e1 = (pts[on[0]] - centroid) * (1.0 / norm(pts[on[0]] - centroid));
+  const Vec3 e2 = cross(nrm, e1);
+  std::vector<std::pair<double, Vec3>> by_angle;
+  for (std::size_t l : on) {
+    const Vec3 r = pts[l] - centroid;
+    by_angle.emplace_back(std::atan2(dot(r, e2), dot(r, e1)), pts[l]);
+  }
+  std::sort(by_angle.begin(), by_angle.end(),
+            [](const auto& a, const auto& b) { return a.first < b.first; });
+  for (const auto& [angle, p] : by_angle) {
+    poly.corners.push_back(p);
+  }
+  return poly;
+}
+
 /// Facets of the convex hull of a handful of cospherical points (brute force over triples: at most
 /// 8 points here).
 std::vector<Polygon> hull_facets(const std::vector<Vec3>& pts) {
@@ -180,26 +205,7 @@ std::vector<Polygon> hull_facets(const std::vector<Vec3>& pts) {
         if (above != 0) {
           nrm *= -1.0;
         }
-        Polygon poly{{}, nrm};
-        Vec3 centroid;
-        for (std::size_t l : on) {
-          centroid += pts[l];
-        }
-        centroid *= 1.0 / static_cast<double>(on.size());
-        // Order the corners by angle around the centroid within the facet plane.
-        const Vec3 e1 = (pts[on[0]] - centroid) * (1.0 / norm(pts[on[0]] - centroid));
-        const Vec3 e2 = cross(nrm, e1);
-        std::vector<std::pair<double, Vec3>> by_angle;
-        for (std::size_t l : on) {
-          const Vec3 r = pts[l] - centroid;
-          by_angle.emplace_back(std::atan2(dot(r, e2), dot(r, e1)), pts[l]);
-        }
-        std::sort(by_angle.begin(), by_angle.end(),
-                  [](const auto& a, const auto& b) { return a.first < b.first; });
-        for (const auto& [angle, p] : by_angle) {
-          poly.corners.push_back(p);
-        }
-        facets.push_back(std::move(poly));
+        facets.push_back(facet_polygon(pts, on, nrm));
       }
     }
   }

@@ -205,7 +205,8 @@ std::vector<CaseKey> rotation_keys() {
   };
 }
 
-std::vector<CaseKey> time_keys() {
+/// The scheme, the step and the run's length.
+std::vector<CaseKey> time_step_keys() {
   return {
       {"time.scheme", KeyType::string, "—", "\"leapfrog\"", schemes_known(),
        "The time integrator (the README's table); `decgpe run --scheme` overrides it."},
@@ -237,6 +238,12 @@ std::vector<CaseKey> time_keys() {
        "`end_time` and `steps`."},
       {"time.steps", KeyType::integer, "steps", "required", at_least(1),
        "Number of steps to run; exactly one of `end_time` and `steps`."},
+  };
+}
+
+/// The samples' cadence and the error threshold's stop.
+std::vector<CaseKey> time_sampling_keys() {
+  return {
       {"time.diagnostics_every", KeyType::integer, "steps", "10", at_least(1),
        "Steps between the samples of the diagnostics series (`/diagnostics`)."},
       {"time.snapshot_every", KeyType::integer, "steps", "0", at_least(0),
@@ -248,6 +255,12 @@ std::vector<CaseKey> time_keys() {
       {"time.stop_when_error_exceeds", KeyType::number, "—", "none", between(0, 1, true, true),
        "Stop at the first diagnostics step where E = 1 − |⟨ψ⁰|ψ⟩| exceeds this (the vortex "
        "split: 0.01 in the paper); needs `end_time`, the longest run."},
+  };
+}
+
+/// Relaxation by damping, and adaptive steps.
+std::vector<CaseKey> time_damping_adaptive_keys() {
+  return {
       {"time.damping", KeyType::number, "—", "0", at_least(0),
        "γ of the damped equation (i − γ)∂ψ/∂t = (M(ψ) − μ)ψ, μ = ⟨ψ, M(ψ)ψ⟩, for relaxation: the "
        "energy falls and ψ is renormalised to Σ|B||ψ|² = 1 after every step (docs/cases.md, "
@@ -358,7 +371,7 @@ std::vector<CaseKey> initial_addition_keys() {
   };
 }
 
-std::vector<CaseKey> analysis_output_tuning_keys() {
+std::vector<CaseKey> analysis_output_keys() {
   return {
       {"analysis.vortex_lines_every", KeyType::integer, "steps", "0", at_least(0),
        "Steps between samples of the vortex lines (0: none): the edges ψ's phase winds around, "
@@ -378,6 +391,12 @@ std::vector<CaseKey> analysis_output_tuning_keys() {
        "Steps between checkpoints (0: none by steps; a stopped run writes one anyway)."},
       {"output.checkpoint_minutes", KeyType::number, "minutes", "0.0", at_least(0),
        "Wall-clock minutes between checkpoints (0: none by time)."},
+  };
+}
+
+/// The tuning of the CUDA backend and of the slabs.
+std::vector<CaseKey> tuning_keys() {
+  return {
       {"cuda.block_shape", KeyType::string, "name", "none",
        one_of({"sweep", "1x256", "1x512", "2x256"}),
        "The `cuda:plain` leapfrog kernel's blocks: `sweep` (blocks walk z-slices, the fastest on "
@@ -469,8 +488,9 @@ std::span<const CaseTable> case_tables() {
 const std::vector<CaseKey>& case_keys() {
   static const std::vector<CaseKey> keys = [] {
     std::vector<CaseKey> all;
-    for (auto part : {top_level_keys, potential_keys, rotation_keys, time_keys, initial_keys,
-                      initial_addition_keys, analysis_output_tuning_keys}) {
+    for (auto part : {top_level_keys, potential_keys, rotation_keys, time_step_keys,
+                      time_sampling_keys, time_damping_adaptive_keys, initial_keys,
+                      initial_addition_keys, analysis_output_keys, tuning_keys}) {
       std::ranges::move(part(), std::back_inserter(all));
     }
     return all;

@@ -204,13 +204,9 @@ std::vector<Complex> initial_level(RunSetup& run, const StateSampler& state) {
   return psi0;
 }
 
-/// Everything after the state is chosen, for every kind of state (`mu`: its chemical potential,
-/// NaN where it has none).
-void finish(RunSetup& run, double mu, const StateSampler& state,
-            const lattices::CellComplex& complex, const BeforeAllocating& before_allocating,
-            MPI_Comm comm, const SlabBalance& balance, const Poll& poll) {
-  const CaseConfig& config = run.config;
-  Problem& p = run.problem;
+/// The structures along x, y and z the case asks for, refused when the grid's cells would not fit
+/// an index.
+std::array<int, 3> structures_of(const CaseConfig& config, const lattices::CellComplex& complex) {
   std::array<int, 3> size{};
   if (config.structures) {
     size = *config.structures;
@@ -218,8 +214,16 @@ void finish(RunSetup& run, double mu, const StateSampler& state,
     size = domain_structures(config, complex);
   }
   checked_cell_count(size, complex.cells_per_structure());
-  Grid whole = make_grid(complex, size, config.h);
-  whole.origin += lattices::Vec3{config.shift[0], config.shift[1], config.shift[2]} * config.h;
+  return size;
+}
+
+/// run.layout: the z-slices of `whole` shared among the ranks (in proportion to their measured
+/// throughputs where `balance` measures them, run.calibration), then the memory check on this
+/// rank's part.
+void lay_out_slabs(RunSetup& run, const Grid& whole, const std::array<int, 3>& size,
+                   const lattices::CellComplex& complex, const BeforeAllocating& before_allocating,
+                   MPI_Comm comm, const SlabBalance& balance, const Poll& poll) {
+  const CaseConfig& config = run.config;
   if (balance && comm != MPI_COMM_NULL) {
     Problem trial;
     trial.grid = whole;
@@ -240,6 +244,41 @@ void finish(RunSetup& run, double mu, const StateSampler& state,
     before_allocating(
         checked_cell_count({size[0], size[1], stored}, complex.cells_per_structure()));
   }
+}
+
+/// run.schedule: the case's cadences and error threshold.
+void set_schedule(RunSetup& run) {
+  const CaseConfig& config = run.config;
+  run.schedule.diagnostics_every = config.diagnostics_every;
+  run.schedule.snapshot_every = config.snapshot_every;
+  run.schedule.spectrum_every = config.spectrum_every;
+  run.schedule.vortex_lines_every = config.vortex_lines_every;
+  run.schedule.checkpoint_every = config.checkpoint_every;
+  run.schedule.stop_when_error_exceeds = config.stop_when_error_exceeds.value_or(0.0);
+}
+
+/// run.previous for the paper's start: the continuum state at −Δt, normalised and seeded as ψ⁰ is.
+void paper_previous_level(RunSetup& run, const StateSampler& state) {
+  run.previous = state(run.problem.grid, -run.dt);
+  for (Complex& z : run.previous) {
+    z = run.normalisation * z;
+  }
+  if (run.seed) { // the same perturbation on both levels
+    apply_seed(run.problem.grid, *run.seed, run.previous);
+  }
+}
+
+/// Everything after the state is chosen, for every kind of state (`mu`: its chemical potential,
+/// NaN where it has none).
+void finish(RunSetup& run, double mu, const StateSampler& state,
+            const lattices::CellComplex& complex, const BeforeAllocating& before_allocating,
+            MPI_Comm comm, const SlabBalance& balance, const Poll& poll) {
+  const CaseConfig& config = run.config;
+  Problem& p = run.problem;
+  const std::array<int, 3> size = structures_of(config, complex);
+  Grid whole = make_grid(complex, size, config.h);
+  whole.origin += lattices::Vec3{config.shift[0], config.shift[1], config.shift[2]} * config.h;
+  lay_out_slabs(run, whole, size, complex, before_allocating, comm, balance, poll);
   p.grid = run.layout.local(whole);
   p.potential = make_potential(config, p.grid);
   call(poll, "reading the potential");
@@ -253,20 +292,9 @@ void finish(RunSetup& run, double mu, const StateSampler& state,
   choose_step(run, psi0, [&poll] { call(poll, "estimating the spectrum of M"); });
   call(poll, "estimating the spectrum of M");
   run.operations_per_time = operations_per_step(p.grid) / run.dt;
-  run.schedule.diagnostics_every = config.diagnostics_every;
-  run.schedule.snapshot_every = config.snapshot_every;
-  run.schedule.spectrum_every = config.spectrum_every;
-  run.schedule.vortex_lines_every = config.vortex_lines_every;
-  run.schedule.checkpoint_every = config.checkpoint_every;
-  run.schedule.stop_when_error_exceeds = config.stop_when_error_exceeds.value_or(0.0);
+  set_schedule(run);
   if (config.start == LeapfrogStart::paper && !config.lattice_stationary) {
-    run.previous = state(p.grid, -run.dt);
-    for (Complex& z : run.previous) {
-      z = run.normalisation * z;
-    }
-    if (run.seed) { // the same perturbation on both levels
-      apply_seed(p.grid, *run.seed, run.previous);
-    }
+    paper_previous_level(run, state);
   }
   run.current = std::move(psi0);
 }

@@ -59,40 +59,72 @@ std::vector<std::string> lines_of(const std::string& text) {
   return lines;
 }
 
+/// Hostile values a mutation puts in place of a key's value.
+const std::vector<std::string> kValues = {
+    "0",   "-1",     "1e300",    "-1e300",     "nan",
+    "inf", "-inf",   "1e-300",   "\"x\"",      "\"\"",
+    "[]",  "[1, 2]", "true",     "2147483648", "9223372036854775807",
+    "0.5", "3",      "\"auto\"", "[0, 0, 0]",  "1e-3",
+    "{}",  "5e-324", "1e15",     "-0.0"};
+/// Lines a mutation inserts.
+const std::vector<std::string> kInserted = {"[time]",
+                                            "x = 1",
+                                            "[output]\ncheckpoint_every = -1",
+                                            "lattice = \"hcp\"",
+                                            "structures = [1, 1, 1]",
+                                            "shift = [0.5, 0.5]",
+                                            "[initial]\nkappa = 2",
+                                            "[potential]",
+                                            "[output]\ncheckpoint_minutes = nan",
+                                            "scheme = \"rk4\"",
+                                            "start = \"paper\"",
+                                            "\"k\\u0000\" = 1"};
+/// Factors a mutation scales a number by.
+const std::vector<double> kFactors = {0.0, -1.0, 2.0, 0.5, 1e6, 1e-6};
+
+/// A uniform draw from 0 to n − 1.
+std::size_t pick(std::mt19937_64& rng, std::size_t n) {
+  return std::uniform_int_distribution<std::size_t>(0, n - 1)(rng);
+}
+
+std::string joined(const std::vector<std::string>& lines) {
+  std::string text;
+  for (const std::string& l : lines) {
+    text += l + "\n";
+  }
+  return text;
+}
+
+/// A random line, preferring one with a key's value (mutations of a value want a line that has
+/// one).
+std::size_t line_with_value(const std::vector<std::string>& lines, std::mt19937_64& rng) {
+  std::size_t at = pick(rng, lines.size());
+  for (int tries = 0; tries < 20 && lines[at].find(" = ") == std::string::npos; ++tries) {
+    at = pick(rng, lines.size());
+  }
+  return at;
+}
+
+/// The line with its first number scaled by a random factor (unchanged when it has none).
+void scale_number(std::string& line, std::mt19937_64& rng) {
+  std::smatch number;
+  if (std::regex_search(line, number, std::regex("-?[0-9][0-9.e+-]*"))) {
+    const double factor = kFactors[pick(rng, kFactors.size())];
+    std::ostringstream scaled;
+    scaled.precision(17);
+    scaled << std::stod(number.str()) * factor;
+    line = number.prefix().str() + scaled.str() + number.suffix().str();
+  }
+}
+
 /// One random mutation of `text`: a line deleted, duplicated or misspelt, a value replaced by a
 /// hostile one or scaled, a line inserted, the file truncated, or a byte changed.
 std::string mutate(const std::string& text, std::mt19937_64& rng) {
-  static const std::vector<std::string> kValues = {
-      "0",   "-1",     "1e300",    "-1e300",     "nan",
-      "inf", "-inf",   "1e-300",   "\"x\"",      "\"\"",
-      "[]",  "[1, 2]", "true",     "2147483648", "9223372036854775807",
-      "0.5", "3",      "\"auto\"", "[0, 0, 0]",  "1e-3",
-      "{}",  "5e-324", "1e15",     "-0.0"};
-  static const std::vector<std::string> kInserted = {"[time]",
-                                                     "x = 1",
-                                                     "[output]\ncheckpoint_every = -1",
-                                                     "lattice = \"hcp\"",
-                                                     "structures = [1, 1, 1]",
-                                                     "shift = [0.5, 0.5]",
-                                                     "[initial]\nkappa = 2",
-                                                     "[potential]",
-                                                     "[output]\ncheckpoint_minutes = nan",
-                                                     "scheme = \"rk4\"",
-                                                     "start = \"paper\"",
-                                                     "\"k\\u0000\" = 1"};
-  static const std::vector<double> kFactors = {0.0, -1.0, 2.0, 0.5, 1e6, 1e-6};
   std::vector<std::string> lines = lines_of(text);
-  const auto pick = [&rng](std::size_t n) {
-    return std::uniform_int_distribution<std::size_t>(0, n - 1)(rng);
-  };
-  std::size_t at = pick(lines.size());
-  // Mutations of a key's value want a line that has one.
-  for (int tries = 0; tries < 20 && lines[at].find(" = ") == std::string::npos; ++tries) {
-    at = pick(lines.size());
-  }
+  const std::size_t at = line_with_value(lines, rng);
   std::string& line = lines[at];
   const std::size_t eq = line.find(" = ");
-  switch (pick(10)) {
+  switch (pick(rng, 10)) {
   case 0:
     lines.erase(lines.begin() + static_cast<std::ptrdiff_t>(at));
     break;
@@ -103,7 +135,7 @@ std::string mutate(const std::string& text, std::mt19937_64& rng) {
   case 8:
   case 9:
     if (eq != std::string::npos) {
-      line = line.substr(0, eq) + " = " + kValues[pick(kValues.size())];
+      line = line.substr(0, eq) + " = " + kValues[pick(rng, kValues.size())];
     }
     break;
   case 3:
@@ -113,40 +145,22 @@ std::string mutate(const std::string& text, std::mt19937_64& rng) {
     break;
   case 4:
     lines.insert(lines.begin() + static_cast<std::ptrdiff_t>(at),
-                 kInserted[pick(kInserted.size())]);
+                 kInserted[pick(rng, kInserted.size())]);
     break;
-  case 5: {
-    std::smatch number;
-    if (std::regex_search(line, number, std::regex("-?[0-9][0-9.e+-]*"))) {
-      const double factor = kFactors[pick(kFactors.size())];
-      std::ostringstream scaled;
-      scaled.precision(17);
-      scaled << std::stod(number.str()) * factor;
-      line = number.prefix().str() + scaled.str() + number.suffix().str();
-    }
+  case 5:
+    scale_number(line, rng);
     break;
-  }
-  case 6: {
-    std::string joined; // truncated
-    for (const std::string& l : lines) {
-      joined += l + "\n";
-    }
-    return joined.substr(0, pick(joined.size()));
+  case 6: { // truncated
+    const std::string whole = joined(lines);
+    return whole.substr(0, pick(rng, whole.size()));
   }
   default: {
-    std::string joined;
-    for (const std::string& l : lines) {
-      joined += l + "\n";
-    }
-    joined[pick(joined.size())] = static_cast<char>(pick(256));
-    return joined;
+    std::string whole = joined(lines);
+    whole[pick(rng, whole.size())] = static_cast<char>(pick(rng, 256));
+    return whole;
   }
   }
-  std::string joined;
-  for (const std::string& l : lines) {
-    joined += l + "\n";
-  }
-  return joined;
+  return joined(lines);
 }
 
 /// A stop signal sent `delay` seconds after the run has claimed its outputs (its handlers are in
@@ -157,16 +171,10 @@ struct Signal {
   double delay;
 };
 
-/// Empty when the mutant's run (with the command-line `flags`, and `signal` if any) kept the
-/// contract, else what went wrong.
-std::string check_mutant(const fs::path& dir, const std::string& toml,
-                         const std::string& flags = "",
-                         const std::optional<Signal>& signal = std::nullopt) {
-  fs::create_directories(dir);
-  const fs::path case_file = dir / "m.toml";
-  std::ofstream(case_file, std::ios::binary) << toml;
-  const fs::path out_dir = dir / "out";
-  const fs::path out = out_dir / "r.h5";
+/// The run of the case file in `dir` with the command-line `flags`, and `signal` if any.
+verify::CommandResult run_mutant(const fs::path& dir, const fs::path& case_file,
+                                 const fs::path& out, const std::string& flags,
+                                 const std::optional<Signal>& signal) {
   // A wall-clock limit already passed stops any run that starts stepping at its first boundary.
   // timeout in the foreground passes a signal on to decgpe alone (else once more to its group).
   const std::string run =
@@ -175,43 +183,34 @@ std::string check_mutant(const fs::path& dir, const std::string& toml,
       case_file.string() + " --quiet --backend openmp --max-hours 1e-9" +
       (flags.find("--out ") == std::string::npos ? " --out " + out.string() : "") + " " + flags +
       " >/dev/null";
-  const verify::CommandResult r = verify::run_command(
+  return verify::run_command(
       !signal
           ? "{ " + run + "; }"
           : "{ " + run + " & pid=$!; for i in $(seq 12000); do [ -e " + out.string() +
                 ".lock ] && break; kill -0 $pid 2>/dev/null || break; sleep 0.01; done; sleep " +
                 std::to_string(signal->delay) + "; kill -" + signal->name +
                 " $pid 2>/dev/null; wait $pid; }");
-  std::vector<fs::path> left;
-  if (fs::exists(out_dir)) {
-    for (const fs::directory_entry& e : fs::directory_iterator(out_dir)) {
-      left.push_back(e.path().filename());
-    }
+}
+
+/// Empty when a run stopped by `signal` kept the contract: one line; nothing left when stopped in
+/// the set-up, the results so far and a checkpoint when stopped in the steps.
+std::string check_stopped(const verify::CommandResult& r, const Signal& signal, long lines,
+                          const std::vector<fs::path>& left, const fs::path& out) {
+  const std::string stopped = std::string("decgpe: stopped by SIG") + signal.name;
+  if (lines != 1 || !r.output.starts_with(stopped)) {
+    return "stopped with " + std::to_string(lines) + " lines: " + r.output.substr(0, 2000);
   }
-  const long lines = std::count(r.output.begin(), r.output.end(), '\n');
-  if (signal && r.exit_code == 128 + signal->number) {
-    // Stopped in the set-up: nothing left; in the steps: the results so far and a checkpoint.
-    const std::string stopped = std::string("decgpe: stopped by SIG") + signal->name;
-    if (lines != 1 || !r.output.starts_with(stopped)) {
-      return "stopped with " + std::to_string(lines) + " lines: " + r.output.substr(0, 2000);
-    }
-    if (r.output.find("nothing written") != std::string::npos) {
-      return left.empty() ? "" : "a stop in the set-up left " + left.front().string();
-    }
-    return fs::exists(out) && fs::exists(out_dir / "r.checkpoint.h5")
-               ? ""
-               : "a stop in the steps without its results and checkpoint: " + r.output;
+  if (r.output.find("nothing written") != std::string::npos) {
+    return left.empty() ? "" : "a stop in the set-up left " + left.front().string();
   }
-  if (r.exit_code == 1) {
-    if (lines != 1 || !r.output.starts_with("decgpe: error: ")) {
-      return "exit 1 with " + std::to_string(lines) +
-             " lines on stderr: " + r.output.substr(0, 2000);
-    }
-    return left.empty() ? "" : "exit 1 left " + left.front().string();
-  }
-  if (r.exit_code != 0) {
-    return "exit " + std::to_string(r.exit_code) + ": " + r.output.substr(0, 2000);
-  }
+  return fs::exists(out) && fs::exists(out.parent_path() / "r.checkpoint.h5")
+             ? ""
+             : "a stop in the steps without its results and checkpoint: " + r.output;
+}
+
+/// Empty when a run that exited 0 left results that open, with diagnostics, and nothing but them,
+/// their sidecar and (when incomplete) a checkpoint.
+std::string check_results(const fs::path& out, const std::vector<fs::path>& left) {
   try {
     const io::InputFile results(out);
     const bool complete = results.integer_attribute("complete") == 1;
@@ -226,6 +225,44 @@ std::string check_mutant(const fs::path& dir, const std::string& toml,
     }
   } catch (const std::exception& e) {
     return std::string("exit 0 but the results do not open: ") + e.what();
+  }
+  return "";
+}
+
+/// Empty when the mutant's run (with the command-line `flags`, and `signal` if any) kept the
+/// contract, else what went wrong.
+std::string check_mutant(const fs::path& dir, const std::string& toml,
+                         const std::string& flags = "",
+                         const std::optional<Signal>& signal = std::nullopt) {
+  fs::create_directories(dir);
+  const fs::path case_file = dir / "m.toml";
+  std::ofstream(case_file, std::ios::binary) << toml;
+  const fs::path out_dir = dir / "out";
+  const fs::path out = out_dir / "r.h5";
+  const verify::CommandResult r = run_mutant(dir, case_file, out, flags, signal);
+  std::vector<fs::path> left;
+  if (fs::exists(out_dir)) {
+    for (const fs::directory_entry& e : fs::directory_iterator(out_dir)) {
+      left.push_back(e.path().filename());
+    }
+  }
+  const long lines = std::count(r.output.begin(), r.output.end(), '\n');
+  if (signal && r.exit_code == 128 + signal->number) {
+    return check_stopped(r, *signal, lines, left, out);
+  }
+  if (r.exit_code == 1) {
+    if (lines != 1 || !r.output.starts_with("decgpe: error: ")) {
+      return "exit 1 with " + std::to_string(lines) +
+             " lines on stderr: " + r.output.substr(0, 2000);
+    }
+    return left.empty() ? "" : "exit 1 left " + left.front().string();
+  }
+  if (r.exit_code != 0) {
+    return "exit " + std::to_string(r.exit_code) + ": " + r.output.substr(0, 2000);
+  }
+  const std::string problem = check_results(out, left);
+  if (!problem.empty()) {
+    return problem;
   }
   return r.output.empty() ? "" : "exit 0 with stderr: " + r.output.substr(0, 2000);
 }

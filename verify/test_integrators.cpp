@@ -181,8 +181,8 @@ Dense multiply(const Dense& a, const Dense& b) {
   return c;
 }
 
-/// exp(−iτ ½L) of the whole (small) grid, Dirichlet faces included.
-Dense dense_kinetic_exponential(const Grid& g, double tau) {
+/// ½L of the whole (small) grid as a dense matrix, Dirichlet faces included.
+Dense dense_half_laplacian(const Grid& g) {
   const auto n = static_cast<std::size_t>(g.cells());
   Dense a(n, std::vector<Complex>(n, Complex{0.0, 0.0}));
   for (std::int64_t i = 0; i < g.cells(); ++i) {
@@ -201,7 +201,11 @@ Dense dense_kinetic_exponential(const Grid& g, double tau) {
       }
     }
   }
-  // −iτA / 2^k small enough for 24 Taylor terms, then squared k times.
+  return a;
+}
+
+/// The largest row sum of |Re a_ij|: the ∞-norm of a real matrix.
+double max_row_sum(const Dense& a) {
   double norm = 0.0;
   for (const auto& row : a) {
     double sum = 0.0;
@@ -210,6 +214,15 @@ Dense dense_kinetic_exponential(const Grid& g, double tau) {
     }
     norm = std::max(norm, sum);
   }
+  return norm;
+}
+
+/// exp(−iτ ½L) of the whole (small) grid, Dirichlet faces included.
+Dense dense_kinetic_exponential(const Grid& g, double tau) {
+  const auto n = static_cast<std::size_t>(g.cells());
+  const Dense a = dense_half_laplacian(g);
+  // −iτA / 2^k small enough for 24 Taylor terms, then squared k times.
+  const double norm = max_row_sum(a);
   const int squarings = std::max(0, static_cast<int>(std::ceil(std::log2(tau * norm / 0.25))));
   const double scale = tau / std::ldexp(1.0, squarings);
   Dense x(n, std::vector<Complex>(n)), term(n, std::vector<Complex>(n, Complex{0.0, 0.0})),

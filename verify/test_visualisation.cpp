@@ -124,6 +124,42 @@ TEST_F(Visualisation, SidecarNamesEveryFrameInTimeOrderWithDatasetsOfTheRightSiz
   EXPECT_EQ(matches(xmf, "Attribute Name=\"([^\"]+)\"").front(), "density [a_ho^-3]");
 }
 
+/// The vertices the sidecar's cells index, as /viz/vertices holds them: x, y, z a vertex.
+struct Vertices {
+  const std::vector<float>& xyz;
+  lattices::Vec3 operator()(std::int64_t id) const {
+    EXPECT_LT(3 * id + 2, static_cast<std::int64_t>(xyz.size()));
+    const auto k = static_cast<std::size_t>(3 * id);
+    return lattices::Vec3{xyz[k], xyz[k + 1], xyz[k + 2]};
+  }
+};
+
+/// The volume of the tetrahedron whose four vertices v points at.
+double tetrahedron_volume(const Vertices& vertex, const std::int64_t* v) {
+  return dot(vertex(v[1]) - vertex(v[0]),
+             cross(vertex(v[2]) - vertex(v[0]), vertex(v[3]) - vertex(v[0]))) /
+         6;
+}
+
+/// The volume of the polyhedron of `faces` faces listed from stream[at] (each its vertex count,
+/// then its vertices), by the divergence theorem over each face's fan of triangles; `at` moves past
+/// them.
+double polyhedron_volume(const Vertices& vertex, const std::vector<std::int64_t>& stream,
+                         std::size_t& at, std::int64_t faces) {
+  const auto triangle = [&](std::int64_t a, std::int64_t b, std::int64_t c) {
+    return dot(vertex(a), cross(vertex(b), vertex(c))) / 6;
+  };
+  double volume = 0;
+  for (std::int64_t f = 0; f < faces; ++f) {
+    const std::int64_t n = stream[at];
+    for (std::int64_t k = 2; k < n; ++k) {
+      volume += triangle(stream[at + 1], stream[at + k], stream[at + k + 1]);
+    }
+    at += static_cast<std::size_t>(n) + 1;
+  }
+  return volume;
+}
+
 // The cells ParaView draws are the grid's: in memory order, each of the volume the solver gives
 // it (the divergence theorem over its faces, so their vertices must run anticlockwise seen from
 // outside), their vertices shared: on the cubic grid the (S + 1)³ corners. BCC's cells are
@@ -136,35 +172,19 @@ TEST_F(Visualisation, CellsAreTheGridsWithTheirVolumesAndSharedVertices) {
     const Grid grid = setup::prepare_run(setup::parse_case(text, "case.toml")).problem.grid;
     const std::vector<std::int64_t> stream = integers(out(), "/viz/cells");
     const std::vector<float> xyz = floats(out(), "/viz/vertices");
-    const auto vertex = [&](std::int64_t id) {
-      EXPECT_LT(3 * id + 2, static_cast<std::int64_t>(xyz.size()));
-      const auto k = static_cast<std::size_t>(3 * id);
-      return lattices::Vec3{xyz[k], xyz[k + 1], xyz[k + 2]};
-    };
-    const auto triangle = [&](std::int64_t a, std::int64_t b, std::int64_t c) {
-      return dot(vertex(a), cross(vertex(b), vertex(c))) / 6;
-    };
+    const Vertices vertex{xyz};
     std::size_t at = 0;
     for (std::int64_t i = 0; i < grid.cells(); ++i) {
       ASSERT_LT(at, stream.size()) << lattice;
       double volume = 0;
       if (stream[at] == 6) { // a tetrahedron: 6 a b c d
-        const std::int64_t* v = &stream[at + 1];
-        volume = dot(vertex(v[1]) - vertex(v[0]),
-                     cross(vertex(v[2]) - vertex(v[0]), vertex(v[3]) - vertex(v[0]))) /
-                 6;
+        volume = tetrahedron_volume(vertex, &stream[at + 1]);
         at += 5;
       } else { // a polyhedron: 16 faces, then per face its count and vertices
         ASSERT_EQ(stream[at], 16) << lattice << " cell " << i;
         const std::int64_t faces = stream[at + 1];
         at += 2;
-        for (std::int64_t f = 0; f < faces; ++f) {
-          const std::int64_t n = stream[at];
-          for (std::int64_t k = 2; k < n; ++k) {
-            volume += triangle(stream[at + 1], stream[at + k], stream[at + k + 1]);
-          }
-          at += static_cast<std::size_t>(n) + 1;
-        }
+        volume = polyhedron_volume(vertex, stream, at, faces);
       }
       const double expected = grid.volume[static_cast<std::size_t>(i % grid.ms)];
       ASSERT_NEAR(volume, expected, 1e-4 * expected) << lattice << " cell " << i;

@@ -8,12 +8,17 @@ namespace decgpe::vortex_detail {
 
 namespace {
 
-/// Zeros of p_n: Sturm-count bisection on the Jacobi matrix, then Newton steps on the recurrence,
-/// which restore full relative accuracy to the small zeros.
-std::vector<double> laguerre_zeros(double alpha, int n) {
-  const auto a = [&](int k) { return 2.0 * k + alpha + 1.0; };
-  const auto b = [&](int k) { return k * (k + alpha); };
-  const auto count_below = [&](double s) {
+/// The Jacobi matrix of the normalised Laguerre polynomials p_k of parameter α, k < n: diagonal
+/// a_k, off-diagonal squared b_k.
+struct LaguerreJacobi {
+  double alpha;
+  int n;
+
+  double a(int k) const { return 2.0 * k + alpha + 1.0; }
+  double b(int k) const { return k * (k + alpha); }
+
+  /// The number of eigenvalues below s (Sturm's count).
+  int count_below(double s) const {
     int count = 0;
     double d = 1.0;
     for (int k = 0; k < n; ++k) {
@@ -24,13 +29,19 @@ std::vector<double> laguerre_zeros(double alpha, int n) {
       count += d < 0.0 ? 1 : 0;
     }
     return count;
-  };
-  double upper = 0.0; // Gershgorin
-  for (int k = 0; k < n; ++k) {
-    upper = std::max(upper, a(k) + std::sqrt(b(k)) + std::sqrt(b(k + 1)));
   }
-  std::vector<double> zeros(static_cast<std::size_t>(n));
-  for (int i = 0; i < n; ++i) {
+
+  /// Gershgorin's bound above the eigenvalues.
+  double upper() const {
+    double upper = 0.0;
+    for (int k = 0; k < n; ++k) {
+      upper = std::max(upper, a(k) + std::sqrt(b(k)) + std::sqrt(b(k + 1)));
+    }
+    return upper;
+  }
+
+  /// The i-th eigenvalue, bisected to the last bit between 0 and `upper`.
+  double bisected(int i, double upper) const {
     double lo = 0.0, hi = upper;
     for (;;) {
       const double mid = 0.5 * (lo + hi);
@@ -39,7 +50,11 @@ std::vector<double> laguerre_zeros(double alpha, int n) {
       }
       (count_below(mid) > i ? hi : lo) = mid;
     }
-    double s = 0.5 * (lo + hi);
+    return 0.5 * (lo + hi);
+  }
+
+  /// The zero of p_n near s after up to three Newton steps on the recurrence.
+  double polished(double s) const {
     for (int step = 0; step < 3; ++step) {
       // p_n(s) and p_n'(s); the recurrence is linear, so all four values may be rescaled together.
       double p0 = 0.0, p1 = 1.0, d0 = 0.0, d1 = 0.0;
@@ -58,7 +73,18 @@ std::vector<double> laguerre_zeros(double alpha, int n) {
       }
       s -= delta;
     }
-    zeros[static_cast<std::size_t>(i)] = s;
+    return s;
+  }
+};
+
+/// Zeros of p_n: Sturm-count bisection on the Jacobi matrix, then Newton steps on the recurrence,
+/// which restore full relative accuracy to the small zeros.
+std::vector<double> laguerre_zeros(double alpha, int n) {
+  const LaguerreJacobi jacobi{alpha, n};
+  const double upper = jacobi.upper();
+  std::vector<double> zeros(static_cast<std::size_t>(n));
+  for (int i = 0; i < n; ++i) {
+    zeros[static_cast<std::size_t>(i)] = jacobi.polished(jacobi.bisected(i, upper));
   }
   return zeros;
 }

@@ -155,6 +155,44 @@ double step_angle(const Discretisation& d, const std::vector<double>& a,
   return line_search(quad, quart);
 }
 
+/// Scales the modes `a` to unit norm.
+void normalise(std::vector<double>& a) {
+  const double norm = std::sqrt(dot(a, a));
+  for (double& v : a) {
+    v /= norm;
+  }
+}
+
+/// Whether the relaxation has converged at iteration `it` (residual r of the state y with μ);
+/// refuses one that has run out of iterations or diverged.
+bool converged(const Discretisation& d, const std::vector<double>& r, const std::vector<double>& y,
+               double mu, int it) {
+  const double residual = d.relative_residual(r, y, mu);
+  if (residual < kResidualTolerance) {
+    return true;
+  }
+  if (it >= kMaxIterations || !std::isfinite(residual)) {
+    throw std::runtime_error("stationary vortex: no convergence (relative residual " +
+                             std::to_string(residual) + " after " + std::to_string(it) +
+                             " iterations)");
+  }
+  return false;
+}
+
+/// Moves the state (modes a, nodal values y) by θ along the great circle towards the unit direction
+/// ph (nodal values pn), and transports ph along it, scaled back to the search direction's length
+/// p_norm.
+void step_on_sphere(std::vector<double>& a, std::vector<double>& y, std::vector<double>& ph,
+                    const std::vector<double>& pn, double theta, double p_norm) {
+  const double c = std::cos(theta), s = std::sin(theta);
+  for (std::size_t ij = 0; ij < a.size(); ++ij) {
+    const double a_new = c * a[ij] + s * ph[ij];
+    ph[ij] = (c * ph[ij] - s * a[ij]) * p_norm; // p transported along the great circle
+    a[ij] = a_new;
+    y[ij] = c * y[ij] + s * pn[ij];
+  }
+}
+
 /// Minimises the GP energy over normalised states from `a` (modes) by preconditioned nonlinear
 /// conjugate gradients on the sphere (Polak–Ribière, restarted when not a descent direction). The
 /// preconditioner (H₀ + σ)⁻¹ is diagonal in the modes; σ of the order of max g f² makes it
@@ -163,10 +201,7 @@ double step_angle(const Discretisation& d, const std::vector<double>& a,
 /// is called before each iteration and may throw.
 std::vector<double> relax(const Discretisation& d, std::vector<double> a,
                           const std::function<void()>& poll) {
-  const double norm_a = std::sqrt(dot(a, a));
-  for (double& v : a) {
-    v /= norm_a;
-  }
+  normalise(a);
   std::vector<double> y = d.to_nodal(a);
   const double e0 = *std::min_element(d.energy.begin(), d.energy.end());
   std::vector<double> r_old, z_old, p_old;
@@ -176,10 +211,7 @@ std::vector<double> relax(const Discretisation& d, std::vector<double> a,
       poll();
     }
     if (it > 0 && it % kResyncEvery == 0) {
-      const double norm = std::sqrt(dot(a, a));
-      for (double& v : a) {
-        v /= norm;
-      }
+      normalise(a);
       y = d.to_nodal(a);
     }
     Gradient grad = gradient(d, a, y);
@@ -187,16 +219,8 @@ std::vector<double> relax(const Discretisation& d, std::vector<double> a,
     for (std::size_t ij = 0; ij < size; ++ij) {
       r[ij] -= grad.mu * a[ij];
     }
-    if (it % kCheckEvery == 0) {
-      const double residual = d.relative_residual(r, y, grad.mu);
-      if (residual < kResidualTolerance) {
-        return a;
-      }
-      if (it >= kMaxIterations || !std::isfinite(residual)) {
-        throw std::runtime_error("stationary vortex: no convergence (relative residual " +
-                                 std::to_string(residual) + " after " + std::to_string(it) +
-                                 " iterations)");
-      }
+    if (it % kCheckEvery == 0 && converged(d, r, y, grad.mu, it)) {
+      return a;
     }
     std::vector<double> z = preconditioned(d, r, a, y, e0);
     std::vector<double> p = search_direction(r, z, a, r_old, z_old, p_old);
@@ -209,14 +233,7 @@ std::vector<double> relax(const Discretisation& d, std::vector<double> a,
       ph[ij] = p[ij] / p_norm;
     }
     const std::vector<double> pn = d.to_nodal(ph);
-    const double theta = step_angle(d, a, y, ph, pn);
-    const double c = std::cos(theta), s = std::sin(theta);
-    for (std::size_t ij = 0; ij < size; ++ij) {
-      const double a_new = c * a[ij] + s * ph[ij];
-      ph[ij] = (c * ph[ij] - s * a[ij]) * p_norm; // p transported along the great circle
-      a[ij] = a_new;
-      y[ij] = c * y[ij] + s * pn[ij];
-    }
+    step_on_sphere(a, y, ph, pn, step_angle(d, a, y, ph, pn), p_norm);
     p_old = std::move(ph);
     r_old = std::move(r);
     z_old = std::move(z);
@@ -336,6 +353,55 @@ std::string exact(double v) {
   return ec == std::errc{} ? std::string(buffer.data(), end) : std::to_string(v);
 }
 
+/// A cache file refused: why it is not the one asked for.
+[[noreturn]] void reject(const std::string& why) {
+  throw std::runtime_error(why);
+}
+
+/// The resolution a cache record holds, refused unless the record is of these parameters, key and
+/// resolution (any, when adaptive) and its sizes agree.
+VortexResolution checked_record(const vortex_cache::Record& r, const VortexParameters& p,
+                                const std::string& key, VortexResolution resolution,
+                                bool adaptive) {
+  if (r.lambda != p.lambda) {
+    reject("it holds λ = " + exact(r.lambda));
+  }
+  if (r.g != p.g) {
+    reject("it holds g = " + exact(r.g));
+  }
+  if (r.kappa != p.kappa) {
+    reject("it holds κ = " + std::to_string(r.kappa));
+  }
+  if (r.key != key) {
+    reject("its resolution key is '" + r.key + "'");
+  }
+  const VortexResolution stored{int(r.radial), int(r.axial)};
+  if (stored.radial < 1 || stored.axial < 1 || stored.radial > kMaxModes ||
+      stored.axial > kMaxModes || (!adaptive && !(stored == resolution))) {
+    reject("its resolution is " + std::to_string(r.radial) + " × " + std::to_string(r.axial));
+  }
+  const std::size_t size = std::size_t(stored.radial) * stored.axial;
+  if (r.rho.size() != std::size_t(stored.radial) || r.z.size() != std::size_t(stored.axial) ||
+      r.f.size() != size || r.modal.size() != size) {
+    reject("its data sizes are inconsistent");
+  }
+  return stored;
+}
+
+/// Refuses a record whose profile grid is not the discretisation's nodes.
+void check_nodes(const vortex_cache::Record& r, const Discretisation& d) {
+  for (int i = 0; i < d.nr; ++i) {
+    if (!(std::abs(r.rho[i] - d.rho.x[i]) <= 1e-12 * d.rho.x[i])) {
+      reject("its radial nodes are not this discretisation's");
+    }
+  }
+  for (int j = 0; j < d.nz; ++j) {
+    if (!(std::abs(r.z[j] - d.z.x[j]) <= 1e-12 * d.z.x[j])) {
+      reject("its axial nodes are not this discretisation's");
+    }
+  }
+}
+
 } // namespace
 
 void StationaryVortex::Builder::finish(StationaryVortex& v, const Discretisation& d) {
@@ -419,40 +485,10 @@ StationaryVortex StationaryVortex::Builder::load(const std::filesystem::path& fi
                                                  const VortexParameters& p, const std::string& key,
                                                  VortexResolution resolution, bool adaptive) {
   const vortex_cache::Record r = vortex_cache::read(file);
-  const auto reject = [](const std::string& why) { throw std::runtime_error(why); };
-  if (r.lambda != p.lambda) {
-    reject("it holds λ = " + exact(r.lambda));
-  }
-  if (r.g != p.g) {
-    reject("it holds g = " + exact(r.g));
-  }
-  if (r.kappa != p.kappa) {
-    reject("it holds κ = " + std::to_string(r.kappa));
-  }
-  if (r.key != key) {
-    reject("its resolution key is '" + r.key + "'");
-  }
-  const VortexResolution stored{int(r.radial), int(r.axial)};
-  if (stored.radial < 1 || stored.axial < 1 || stored.radial > kMaxModes ||
-      stored.axial > kMaxModes || (!adaptive && !(stored == resolution))) {
-    reject("its resolution is " + std::to_string(r.radial) + " × " + std::to_string(r.axial));
-  }
+  const VortexResolution stored = checked_record(r, p, key, resolution, adaptive);
   const std::size_t size = std::size_t(stored.radial) * stored.axial;
-  if (r.rho.size() != std::size_t(stored.radial) || r.z.size() != std::size_t(stored.axial) ||
-      r.f.size() != size || r.modal.size() != size) {
-    reject("its data sizes are inconsistent");
-  }
   const Discretisation d(p, stored);
-  for (int i = 0; i < d.nr; ++i) {
-    if (!(std::abs(r.rho[i] - d.rho.x[i]) <= 1e-12 * d.rho.x[i])) {
-      reject("its radial nodes are not this discretisation's");
-    }
-  }
-  for (int j = 0; j < d.nz; ++j) {
-    if (!(std::abs(r.z[j] - d.z.x[j]) <= 1e-12 * d.z.x[j])) {
-      reject("its axial nodes are not this discretisation's");
-    }
-  }
+  check_nodes(r, d);
   StationaryVortex v;
   v.parameters_ = p;
   v.resolution_ = stored;
