@@ -53,8 +53,7 @@ std::pair<std::vector<std::string>, ordered_json> scheme_list() {
          {"order", s.order},
          {"limit_factor", std::isfinite(s.limit_factor) ? ordered_json(s.limit_factor) : nullptr},
          {"invariant", s.invariant},
-         {"adaptive", s.adaptive != StepControl::fixed},
-         {"damped", s.no_damped_form.empty()}});
+         {"adaptive", s.adaptive != StepControl::fixed}});
   }
   return {names, details};
 }
