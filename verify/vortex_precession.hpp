@@ -34,17 +34,24 @@ struct PrecessionRun {
   int samples = 0;
 };
 
+/// Where a line crosses z = 0, and its charge signed by the direction (upwards > 0).
+struct ZCrossing {
+  lattices::Vec3 at;
+  int charge;
+};
+
 /// Where the lines cross z = 0 (each crossing counted once, from the half-open test z < 0),
 /// interpolated along the segment.
-inline std::vector<lattices::Vec3> crossings_of_z0(const std::vector<analysis::VortexLine>& lines) {
-  std::vector<lattices::Vec3> found;
+inline std::vector<ZCrossing> crossings_of_z0(const std::vector<analysis::VortexLine>& lines) {
+  std::vector<ZCrossing> found;
   for (const analysis::VortexLine& line : lines) {
     const std::size_t n = line.points.size();
     for (std::size_t k = 0; k + (line.closed ? 0 : 1) < n; ++k) {
       const lattices::Vec3 &a = line.points[k], &b = line.points[(k + 1) % n];
       if ((a.z < 0.0) != (b.z < 0.0)) {
         const double s = a.z / (a.z - b.z);
-        found.push_back({a.x + s * (b.x - a.x), a.y + s * (b.y - a.y), 0.0});
+        found.push_back({{a.x + s * (b.x - a.x), a.y + s * (b.y - a.y), 0.0},
+                         b.z < 0.0 ? -line.charge : line.charge});
       }
     }
   }
@@ -158,20 +165,21 @@ inline PrecessionRun precession_run(const std::string& lattice, double spacing, 
     scheme->advance(step - done);
     done = step;
     scheme->download(0, psi);
-    const std::vector<lattices::Vec3> found =
+    const std::vector<ZCrossing> found =
         crossings_of_z0(analysis::vortex_lines(primal, scheme->vortex_flux(kCut)));
-    if (found.size() != 1) {
-      throw std::runtime_error(lattice + ": " + std::to_string(found.size()) +
-                               " line crossings of z = 0 at step " + std::to_string(step));
+    if (found.size() != 1 || found[0].charge != 1) {
+      throw std::runtime_error(lattice + ": not one upward crossing of z = 0 of charge 1 at step " +
+                               std::to_string(step) + " (" + std::to_string(found.size()) +
+                               " crossings)");
     }
-    const lattices::Vec3 core = fitted_zero(grid, psi, found[0], 1.5 * spacing);
+    const lattices::Vec3 core = fitted_zero(grid, psi, found[0].at, 1.5 * spacing);
     out.largest_gap =
-        std::max(out.largest_gap, std::hypot(core.x - found[0].x, core.y - found[0].y));
+        std::max(out.largest_gap, std::hypot(core.x - found[0].at.x, core.y - found[0].at.y));
     out.radius += std::hypot(core.x, core.y) / (samples + 1);
     t.push_back(static_cast<double>(step) * run.dt);
     phi.push_back(unwrapped_angle(core, phi.empty() ? std::nullopt : std::optional(phi.back())));
     phi_detector.push_back(unwrapped_angle(
-        found[0], phi_detector.empty() ? std::nullopt : std::optional(phi_detector.back())));
+        found[0].at, phi_detector.empty() ? std::nullopt : std::optional(phi_detector.back())));
   }
   out.rate = fitted_rate(t, phi);
   out.rate_detector = fitted_rate(t, phi_detector);
