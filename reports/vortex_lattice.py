@@ -4,8 +4,8 @@
     vortex_lattice.py FOLDER [--out DIR]
 
 Writes vortex_lattice.{png,pdf} (per lattice: the density on the cells nearest z = 0, the vortices where the
-detector's lines cross z = 0, the Thomas–Fermi radius R in the rotating frame) and vortex_lattice.md (the count
-against Feynman's ΩR², each vortex's nearest-neighbour distance against the spacing √(2π/(√3Ω)) of the triangular
+detector's lines cross z = 0 inside R and beyond it, the Thomas–Fermi radius R in the rotating frame) and
+vortex_lattice.md (the counts against Feynman's ΩR², each vortex's nearest-neighbour distance against the spacing √(2π/(√3Ω)) of the triangular
 lattice of density Ω/π).
 """
 
@@ -44,19 +44,23 @@ def figure(summary, vortices, density, provenance):
         radius = float(s["tf_radius"])
         ax.tripcolor(d[:, 0], d[:, 1], d[:, 2], shading="gouraud", cmap="Blues")
         v = vortices.get(name, np.zeros((0, 3)))
-        ax.plot(v[:, 0], v[:, 1], "o", ms=3.5, color="crimson")
+        inside = np.hypot(v[:, 0], v[:, 1]) < radius
+        ax.plot(v[inside, 0], v[inside, 1], "o", ms=3.5, color="crimson")
+        ax.plot(v[~inside, 0], v[~inside, 1], "o", ms=3.5, mfc="none", color="darkorange")
         ax.add_patch(plt.Circle((0, 0), radius, fill=False, ls="--", lw=0.8, color="k"))
-        ax.set_title(f"{LABELS.get(name, name)}: {s['count']} vortices (ΩR² = {float(s['feynman_count']):.1f})",
-                     fontsize="small")
+        ax.set_title(f"{LABELS.get(name, name)}: {s['count']} + {s['beyond_radius']} vortices "
+                     f"(ΩR² = {float(s['feynman_count']):.1f})", fontsize="small")
         ax.set_aspect("equal")
-        ax.set_xlim(-radius - 0.8, radius + 0.8)
-        ax.set_ylim(-radius - 0.8, radius + 0.8)
+        reach = np.abs(d[:, :2]).max()
+        ax.set_xlim(-reach, reach)
+        ax.set_ylim(-reach, reach)
         ax.tick_params(labelsize="x-small")
     for ax in list(axes.flat)[len(names):]:
         ax.axis("off")
     first = summary[names[0]]
     fig.suptitle(f"Rotating ground state, Ω = {first['omega']}, g = {first['g']}, λ = {first['lambda']}, mean cell "
-                 f"spacing {first['spacing']}: density at z ≈ 0, vortices (red), Thomas–Fermi radius (dashed)",
+                 f"spacing {first['spacing']}: density at z ≈ 0, vortices inside R (red) and beyond it (open), "
+                 "Thomas–Fermi radius R (dashed)",
                  fontsize="small")
     fig.text(0.01, 0.005, f"{provenance['command']} at {provenance['git_commit'][:10]}, {provenance['date']}, "
              f"{provenance['device']}", fontsize="xx-small")
@@ -64,10 +68,10 @@ def figure(summary, vortices, density, provenance):
 
 
 def table(summary):
-    header = ["lattice", "h", "cells", "R_TF", "ΩR²", "seeded", "vortices in R", "nearest (mean, min–max)",
+    header = ["lattice", "h", "cells", "R_TF", "ΩR²", "seeded", "vortices in R", "beyond R", "nearest (mean, min–max)",
               "Feynman spacing", "iterations", "residual"]
     body = [[LABELS.get(name, name), s["h"], s["cells"], s["tf_radius"], f"{float(s['feynman_count']):.1f}",
-             s["seeded"], s["count"], f"{s['nearest_mean']} ({s['nearest_min']}–{s['nearest_max']})",
+             s["seeded"], s["count"], s["beyond_radius"], f"{s['nearest_mean']} ({s['nearest_min']}–{s['nearest_max']})",
              s["feynman_spacing"], s["iterations"], s["residual"]] for name, s in summary.items()]
     return markdown_table(header, body)
 
