@@ -5,8 +5,8 @@
 
 Writes vortex_lattice.{png,pdf} (per lattice: the density on the cells nearest z = 0, the vortices where the
 detector's lines cross z = 0 inside R and beyond it, the Thomas–Fermi radius R in the rotating frame) and
-vortex_lattice.md (the counts against Feynman's ΩR², each vortex's nearest-neighbour distance against the spacing √(2π/(√3Ω)) of the triangular
-lattice of density Ω/π).
+vortex_lattice.md (the counts against Feynman's ΩR², each vortex's nearest-neighbour distance against the spacing
+√(2π/(√3Ω)) of the triangular lattice of density Ω/π).
 """
 
 import argparse
@@ -68,11 +68,12 @@ def figure(summary, vortices, density, provenance):
 
 
 def table(summary):
-    header = ["lattice", "h", "cells", "R_TF", "ΩR²", "seeded", "vortices in R", "beyond R", "nearest (mean, min–max)",
-              "Feynman spacing", "iterations", "residual"]
+    header = ["lattice", "h", "cells", "R_TF", "ΩR²", "seeded", "vortices in R", "beyond R",
+              "nearest (mean, min–max)", "Feynman spacing", "iterations", "residual"]
     body = [[LABELS.get(name, name), s["h"], s["cells"], s["tf_radius"], f"{float(s['feynman_count']):.1f}",
-             s["seeded"], s["count"], s["beyond_radius"], f"{s['nearest_mean']} ({s['nearest_min']}–{s['nearest_max']})",
-             s["feynman_spacing"], s["iterations"], s["residual"]] for name, s in summary.items()]
+             s["seeded"], s["count"], s["beyond_radius"],
+             f"{s['nearest_mean']} ({s['nearest_min']}–{s['nearest_max']})", s["feynman_spacing"],
+             s["iterations"], s["residual"]] for name, s in summary.items()]
     return markdown_table(header, body)
 
 
