@@ -15,8 +15,10 @@
 #include "solvers/backend_registry.hpp"
 #include "solvers/schemes/registry.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
+#include <memory>
 #include <numbers>
 #include <optional>
 #include <stdexcept>
