@@ -379,6 +379,12 @@ void read_rotation(const Section& r, CaseConfig& c) {
           r.as_number(*origin->get(k), r.path("origin") + "[" + std::to_string(k) + "]");
     }
   }
+  // In the rotating frame the harmonic trap's radial part is ½(1 − Ω²)ρ²: bounded below only for
+  // |Ω| < 1 (a tabulated potential's confinement is its own).
+  if (c.potential_kind == PotentialKind::harmonic && std::abs(c.omega) >= 1.0) {
+    r.fail("key '" + r.path("omega") + "' = " + number_text(c.omega) +
+           " does not confine the harmonic trap (its radial frequency is 1): |omega| must be < 1");
+  }
 }
 
 /// One line when the case's adaptive steps do not fit its scheme; empty when they do.

@@ -194,7 +194,9 @@ std::vector<CaseKey> rotation_keys() {
        "0.0",
        {},
        "Ω, the frame's angular velocity about +z (counter-clockwise seen from +z for Ω > 0); "
-       "finite; 0: the lab frame. A κ vortex on the axis of the harmonic trap has μ − κΩ."},
+       "finite, and |Ω| < 1 with the harmonic trap (its radial frequency: at |Ω| ≥ 1 the rotating "
+       "frame's trap ½(1 − Ω²)ρ² does not confine; a tabulated potential is not judged); 0: the "
+       "lab frame. A κ vortex on the axis of the harmonic trap has μ − κΩ."},
       {"rotation.origin",
        KeyType::numbers3,
        "a_ho",

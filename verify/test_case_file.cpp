@@ -404,6 +404,20 @@ TEST(CaseFile, KeyOfOtherPotentialKind) {
       "key 'potential.lambda' applies only to kind 'harmonic'"));
 }
 
+// In the rotating frame the harmonic trap is ½(1 − Ω²)ρ² radially: |Ω| ≥ 1 does not confine.
+TEST(CaseFile, ARotatingFrameThatDoesNotConfineTheHarmonicTrap) {
+  for (const char* omega : {"1.0", "-1.0", "1.5"}) {
+    EXPECT_TRUE(fails_with(kGrid + "[rotation]\nomega = " + omega + "\n" + kTime,
+                           "does not confine the harmonic trap (its radial frequency is 1): "
+                           "|omega| must be < 1"))
+        << omega;
+  }
+  EXPECT_DOUBLE_EQ(parse(kGrid + "[rotation]\nomega = -0.999\n" + kTime).omega, -0.999);
+  const std::string tabulated = "[potential]\nkind = \"tabulated\"\nfile = \"v.h5\"\n";
+  EXPECT_DOUBLE_EQ(parse(kGrid + tabulated + "[rotation]\nomega = 1.5\n" + kTime).omega, 1.5)
+      << "a tabulated potential's confinement is not judged";
+}
+
 TEST(CaseFile, KappaAboveCap) {
   EXPECT_TRUE(
       fails_with(kGrid + kTime + "[initial]\nkappa = 31\n", "key 'initial.kappa' must be <= 30"));
@@ -574,6 +588,8 @@ std::vector<std::string> context_of(const CaseKey& key) {
   const std::string_view k = key.key;
   std::vector<std::string> context;
   if (k == "potential.file" || k == "potential.dataset") {
+    context = {"potential.kind=tabulated", "potential.file=v.h5"};
+  } else if (k == "rotation.omega") { // its generic value, 1.5, does not confine a harmonic trap
     context = {"potential.kind=tabulated", "potential.file=v.h5"};
   } else if (k == "time.adaptive" || k == "time.end_time" || k == "time.stop_when_error_exceeds") {
     context = {"time.scheme=rk4", "time.steps=", "time.end_time=1.0"};

@@ -289,6 +289,11 @@ TEST_F(RunCommand, ARotatingFrameIsCheckedInOneLineAndRecorded) {
   expect_one_line_error(
       validate(replace(rotating, "dt_fraction = 0.5", "dt_fraction = 0.5\nstart = \"paper\"")),
       "not with rotation.omega");
+  expect_one_line_error(validate(replace(rotating, "omega = 0.4", "omega = -1.0")),
+                        "key 'rotation.omega' = -1 does not confine the harmonic trap (its radial "
+                        "frequency is 1): |omega| must be < 1");
+  expect_rejected(run(replace(rotating, "omega = 0.4", "omega = 1.2"), "--backend openmp"),
+                  "|omega| must be < 1");
   ASSERT_EQ(run(rotating, "--backend openmp").exit_code, 0);
   const io::InputFile f(out());
   EXPECT_EQ(f.number_attribute("rotation_omega"), 0.4);
