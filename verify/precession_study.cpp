@@ -29,23 +29,9 @@ std::string utc_now() {
   return text;
 }
 
-} // namespace
-
-int main(int argc, char** argv) {
-  if (argc < 2) {
-    std::fprintf(stderr, "usage: precession_study OUT_DIR [SPACING ...]\n");
-    return 1;
-  }
-  const std::filesystem::path out = argv[1];
-  std::vector<double> spacings;
-  for (int k = 2; k < argc; ++k) {
-    spacings.push_back(std::stod(argv[k]));
-  }
-  if (spacings.empty()) {
-    spacings = {0.35, 0.25, 0.18};
-  }
-  std::filesystem::create_directories(out);
-  std::ofstream csv(out / "precession.csv");
+/// The table: every lattice at Ω = 0 and 0.3 over `spacings`, each row also printed as it comes.
+void write_table(const std::filesystem::path& path, const std::vector<double>& spacings) {
+  std::ofstream csv(path);
   csv << "lattice,omega,spacing,h,dt,rate,error,order\n";
   for (const std::string_view name : decgpe::lattices::lattice_names()) {
     const std::string lattice(name);
@@ -69,6 +55,25 @@ int main(int argc, char** argv) {
       }
     }
   }
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2) {
+    std::fprintf(stderr, "usage: precession_study OUT_DIR [SPACING ...]\n");
+    return 1;
+  }
+  const std::filesystem::path out = argv[1];
+  std::vector<double> spacings;
+  for (int k = 2; k < argc; ++k) {
+    spacings.push_back(std::stod(argv[k]));
+  }
+  if (spacings.empty()) {
+    spacings = {0.35, 0.25, 0.18};
+  }
+  std::filesystem::create_directories(out);
+  write_table(out / "precession.csv", spacings);
   std::string command = "build/cpu/verify/precession_study";
   for (int k = 1; k < argc; ++k) {
     command += std::string(" ") + argv[k];

@@ -51,6 +51,72 @@ void write_density(std::ofstream& out, const std::string& lattice, const decgpe:
   }
 }
 
+/// The study's three tables.
+struct Tables {
+  std::ofstream summary, vortices, density;
+};
+
+/// The case on `lattice`: 1.4 x Feynman's count seeded, the relaxation stopped at residual 3e-4.
+decgpe::verify::VortexLatticeCase study_case(std::string_view lattice, double spacing, double g) {
+  decgpe::verify::VortexLatticeCase c{std::string(lattice), spacing, g, 8.0, 0.9, 0.0, 0};
+  c.half_width = c.radius() + 1.3;
+  c.seeded = static_cast<int>(std::lround(1.4 * c.feynman_count()));
+  // 1e-4 and 1e-9 took over 60000 iterations at g = 60 (cubic, spacing 0.35)
+  c.residual = 3e-4;
+  c.energy_change = 1e-8;
+  return c;
+}
+
+/// The summary row of a relaxed case: `inside` its vortices within R (net charge `net`), `beyond`
+/// how many more crossed z = 0.
+void write_summary(std::ofstream& out, const decgpe::verify::VortexLatticeCase& c,
+                   const decgpe::setup::RunSetup& run, const std::vector<ZCrossing>& inside,
+                   int net, std::size_t beyond) {
+  const std::vector<double> nearest = decgpe::verify::nearest_distances(inside);
+  const decgpe::setup::GroundStateInfo& s = *run.ground_state;
+  const bool none = inside.empty();
+  char line[512];
+  std::snprintf(line, sizeof line,
+                "%s,%.3f,%.6g,%lld,%.3f,%.6g,%.6g,%.5f,%.4f,%d,%zu,%d,%zu,%.4f,%.4f,%.4f,%.4f,%"
+                "ld,%.3e,%.8f,"
+                "%.8f,%.1f\n",
+                c.lattice.c_str(), c.spacing, run.problem.grid.h,
+                static_cast<long long>(run.problem.grid.cells()), c.omega, c.g, c.lambda,
+                c.radius(), c.feynman_count(), c.seeded, inside.size(), net, beyond,
+                none ? 0.0
+                     : std::accumulate(nearest.begin(), nearest.end(), 0.0) /
+                           static_cast<double>(nearest.size()),
+                none ? 0.0 : *std::min_element(nearest.begin(), nearest.end()),
+                none ? 0.0 : *std::max_element(nearest.begin(), nearest.end()), c.feynman_spacing(),
+                s.iterations, s.residual, s.mu, s.energy, s.seconds);
+  out << line << std::flush;
+  std::fputs(line, stdout);
+  std::fflush(stdout);
+}
+
+/// One lattice: relaxed, its vortices and density written, its summary row.
+void study(std::string_view lattice, double spacing, double g, Tables& t) {
+  const decgpe::verify::VortexLatticeCase c = study_case(lattice, spacing, g);
+  decgpe::setup::RunSetup run = decgpe::setup::prepare_run(decgpe::setup::parse_case(
+      decgpe::verify::vortex_lattice_toml(c, decgpe::verify::spacing_unit(c.lattice)),
+      "vortex_lattice.toml"));
+  const std::unique_ptr<decgpe::Backend> backend = decgpe::make_backend("openmp", run.problem);
+  decgpe::setup::settle_on_ground_state(run, *backend);
+  // Every crossing inside the domain's inscribed circle: those beyond R are the tail's.
+  const std::vector<ZCrossing> all = decgpe::verify::vortices_within(*backend, run, c.half_width);
+  std::vector<ZCrossing> inside;
+  int net = 0;
+  for (const ZCrossing& x : all) {
+    t.vortices << c.lattice << "," << x.at.x << "," << x.at.y << "," << x.charge << "\n";
+    if (std::hypot(x.at.x, x.at.y) < c.radius()) {
+      inside.push_back(x);
+      net += x.charge;
+    }
+  }
+  write_density(t.density, c.lattice, run.problem.grid, run.current);
+  write_summary(t.summary, c, run, inside, net, all.size() - inside.size());
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -61,57 +127,16 @@ int main(int argc, char** argv) {
   const std::filesystem::path out = argv[1];
   const double spacing = std::stod(argv[2]), g = std::stod(argv[3]);
   std::filesystem::create_directories(out);
-  std::ofstream summary(out / "summary.csv"), vortices(out / "vortices.csv"),
-      density(out / "density.csv");
-  summary
+  Tables t{std::ofstream(out / "summary.csv"), std::ofstream(out / "vortices.csv"),
+           std::ofstream(out / "density.csv")};
+  t.summary
       << "lattice,spacing,h,cells,omega,g,lambda,tf_radius,feynman_count,seeded,count,"
          "net_charge,beyond_radius,nearest_mean,nearest_min,nearest_max,feynman_spacing,iterations,"
          "residual,mu,energy,seconds\n";
-  vortices << "lattice,x,y,charge\n";
-  density << "lattice,x,y,rho\n";
+  t.vortices << "lattice,x,y,charge\n";
+  t.density << "lattice,x,y,rho\n";
   for (const std::string_view name : decgpe::lattices::lattice_names()) {
-    decgpe::verify::VortexLatticeCase c{std::string(name), spacing, g, 8.0, 0.9, 0.0, 0};
-    c.half_width = c.radius() + 1.3;
-    c.seeded = static_cast<int>(std::lround(1.4 * c.feynman_count()));
-    // 1e-4 and 1e-9 took over 60000 iterations at g = 60 (cubic, spacing 0.35)
-    c.residual = 3e-4;
-    c.energy_change = 1e-8;
-    decgpe::setup::RunSetup run = decgpe::setup::prepare_run(decgpe::setup::parse_case(
-        decgpe::verify::vortex_lattice_toml(c, decgpe::verify::spacing_unit(c.lattice)),
-        "vortex_lattice.toml"));
-    const std::unique_ptr<decgpe::Backend> backend = decgpe::make_backend("openmp", run.problem);
-    decgpe::setup::settle_on_ground_state(run, *backend);
-    // Every crossing inside the domain's inscribed circle: those beyond R are the tail's.
-    const std::vector<ZCrossing> all = decgpe::verify::vortices_within(*backend, run, c.half_width);
-    std::vector<ZCrossing> v;
-    int net = 0;
-    for (const ZCrossing& x : all) {
-      vortices << c.lattice << "," << x.at.x << "," << x.at.y << "," << x.charge << "\n";
-      if (std::hypot(x.at.x, x.at.y) < c.radius()) {
-        v.push_back(x);
-        net += x.charge;
-      }
-    }
-    const std::vector<double> nearest = decgpe::verify::nearest_distances(v);
-    write_density(density, c.lattice, run.problem.grid, run.current);
-    const decgpe::setup::GroundStateInfo& s = *run.ground_state;
-    char line[512];
-    std::snprintf(line, sizeof line,
-                  "%s,%.3f,%.6g,%lld,%.3f,%.6g,%.6g,%.5f,%.4f,%d,%zu,%d,%zu,%.4f,%.4f,%.4f,%.4f,%"
-                  "ld,%.3e,%.8f,"
-                  "%.8f,%.1f\n",
-                  c.lattice.c_str(), spacing, run.problem.grid.h,
-                  static_cast<long long>(run.problem.grid.cells()), c.omega, c.g, c.lambda,
-                  c.radius(), c.feynman_count(), c.seeded, v.size(), net, all.size() - v.size(),
-                  v.empty() ? 0.0
-                            : std::accumulate(nearest.begin(), nearest.end(), 0.0) /
-                                  static_cast<double>(nearest.size()),
-                  v.empty() ? 0.0 : *std::min_element(nearest.begin(), nearest.end()),
-                  v.empty() ? 0.0 : *std::max_element(nearest.begin(), nearest.end()),
-                  c.feynman_spacing(), s.iterations, s.residual, s.mu, s.energy, s.seconds);
-    summary << line << std::flush;
-    std::fputs(line, stdout);
-    std::fflush(stdout);
+    study(name, spacing, g, t);
   }
   std::ofstream(out / "provenance.json")
       << "{\n  \"device\": \"CPU, openmp backend (2 shared cores)\",\n  \"git_commit\": \""
