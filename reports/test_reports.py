@@ -388,6 +388,25 @@ class CommittedData(unittest.TestCase):
         sigma, r2 = stationary_start.growth_rate(t, flat)
         self.assertFalse(np.isfinite(sigma) and r2 >= stationary_start.MIN_R2)
 
+    def test_sigma3_window_rule_skips_the_transient(self):
+        """σ₃'s window rule on made-up runs: |c₃| oscillates at the seed's level, then grows as e^(0.2t) to the
+        split. Windows reaching into the oscillation are not admissible; the rule's window lies above it and gives 0.2."""
+        t = np.linspace(0, 75, 301)
+        runs = []
+        for seed, phase in ((1, 0.0), (2, 1.0)):
+            c = 1e-8 * (1 + 0.8 * np.sin(3 * t + phase)) + 1e-9 * np.exp(0.2 * t)
+            history = np.zeros((t.size, 4))
+            history[:, 3] = c
+            runs.append({"seed": seed, "history_t": t.tolist(), "history": history.tolist()})
+        scan = stationary_start.window_scan(runs)
+        worst = {w: rms for w, _, rms in scan}
+        self.assertFalse(stationary_start.admissible(worst[(1e-5, 1e-2)]))
+        rule = stationary_start.ruled_window(scan)
+        self.assertIsNotNone(rule)
+        self.assertLessEqual(rule[1], stationary_start.WINDOW_TOP * (1 + 1e-9))
+        sigma = next(s for w, s, _ in scan if w == rule)
+        np.testing.assert_allclose(sigma, 0.2, atol=0.004)
+
     def test_halo_depth_table_is_the_csv(self):
         """The deep-halo table: per k the median of the CSV's timings, their count and the ratio to k = 1, recomputed
         here from scaleout/halo-depth.csv."""
@@ -519,6 +538,39 @@ class CommittedData(unittest.TestCase):
             sigma = [s for s, r2 in sigma if r2 >= stationary_start.MIN_R2]
             if sigma:
                 self.assertTrue(rows[key][5].startswith(f"{statistics.mean(sigma):.3f}"), (key, rows[key][5]))
+
+    def test_sigma3_window_table_is_the_jsons(self):
+        """σ₃ against the fit window: the rule's window (the widest with ln|c₃| straight to 1% rms in every seeded
+        run, high ≤ 0.1) is the table's 0.001–0.1, so the fold table's σ₃ is the rule's; its mean and the deepest
+        window's (1e-5–0.01: the 0.187–0.208 of an earlier window) recomputed here with their own least squares."""
+        text = (self.out / H100.name / "stationary-start.md").read_text()
+        rows = {row[0]: row for row in table_rows(text.split("## σ₃ against the fit window")[1])}
+        runs = {}
+        for path in sorted(SEED_STUDY.glob("splitting-study-*.json")):
+            for r in json.loads(path.read_text())["runs"]:
+                runs.setdefault((r["lattice"], r["placement"], r["seed"]), r)
+        seeded = [r for key, r in runs.items() if key[2] > 0]
+
+        def sigma(r, low, high):
+            t, c = np.array(r["history_t"]), np.array(r["history"])[:, 3]
+            top = int(np.argmax(c))
+            first = top
+            while first > 0 and c[first - 1] >= low * c[top]:
+                first -= 1
+            keep = [k for k in range(first, top + 1) if low * c[top] <= c[k] <= high * c[top]]
+            x, y = t[keep], np.log(c[keep])
+            slope, intercept = np.polyfit(x, y, 1)
+            return slope, float(np.sqrt(np.mean((y - slope * x - intercept) ** 2)))
+
+        self.assertEqual(stationary_start.GROWTH_WINDOW, (1e-3, 1e-1))
+        for label, (low, high), admissible in (("0.001–0.1 (the rule's)", (1e-3, 1e-1), "yes"),
+                                               ("1e-05–0.01", (1e-5, 1e-2), "no")):
+            fits = [sigma(r, low, high) for r in seeded]
+            values = [s for s, _ in fits]
+            self.assertEqual(rows[label][2], f"{statistics.mean(values):.4f}", label)
+            self.assertEqual(rows[label][3], f"{min(values):.4f}–{max(values):.4f}", label)
+            self.assertEqual(rows[label][6], admissible, label)
+            self.assertEqual(max(r for _, r in fits) <= stationary_start.MAX_RMS, admissible == "yes", label)
 
     def test_seeded_growth_rate_is_the_jsons(self):
         """σ = −1/slope of BCC's split time against ln ε over the centred runs at ε ≥ 1e-7 (each seed one point),
