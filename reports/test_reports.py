@@ -390,7 +390,7 @@ class CommittedData(unittest.TestCase):
 
     def test_sigma3_window_rule_skips_the_transient(self):
         """σ₃'s window rule on made-up runs: |c₃| oscillates at the seed's level, then grows as e^(0.2t) to the
-        split. Windows reaching into the oscillation are not admissible; the rule's window lies above it and gives 0.2."""
+        split. Windows reaching into the oscillation are not admissible; the rule's window lies above it: σ₃ = 0.2."""
         t = np.linspace(0, 75, 301)
         runs = []
         for seed, phase in ((1, 0.0), (2, 1.0)):
@@ -469,7 +469,7 @@ class CommittedData(unittest.TestCase):
         """The Bogoliubov report: a row per step solved with its rates of the unstable modes as in bogoliubov.json,
         and a last row extrapolating them to h = 0 from the two finest steps as error ∝ h² (recomputed here)."""
         data = json.loads((HERE / "data" / "bogoliubov" / "bogoliubov.json").read_text())["rows"]
-        text = (self.out / "bogoliubov" / "bogoliubov.md").read_text()
+        text = (self.out / "bogoliubov" / "bogoliubov.md").read_text().split("**Against the box radius R**")[0]
         rows = [[c.strip() for c in line.strip("|").split("|")] for line in text.splitlines()
                 if line.startswith("| ") and not line.startswith("| h ")]
         self.assertEqual([r[0] for r in rows], [f"{r['h']:g}" for r in sorted(data, key=lambda r: -r["h"])] + ["→ 0"])
@@ -481,6 +481,33 @@ class CommittedData(unittest.TestCase):
             slope = (s2 - s1) / (coarse["h"] ** 2 - fine["h"] ** 2)
             self.assertEqual(cell, f"{s1 - slope * fine['h'] ** 2:.4f}")
         self.assertGreater((self.out / "bogoliubov" / "bogoliubov.png").stat().st_size, 1000)
+
+    def test_bogoliubov_radii_table_is_the_jsons(self):
+        """The rates against the box radius: a row per radius and step of bogoliubov.json and bogoliubov-radii.json
+        with its rates of m = 2, 3, and per radius that solved h = 0.3 and 0.25 their extrapolation as error ∝ h²
+        (recomputed here); beyond R = 7.5 the rates at h = 0.3 move by less than 1e-6."""
+        folder = HERE / "data" / "bogoliubov"
+        data = [*json.loads((folder / "bogoliubov.json").read_text())["rows"],
+                *json.loads((folder / "bogoliubov-radii.json").read_text())["rows"]]
+        text = (self.out / "bogoliubov" / "bogoliubov.md").read_text().split("**Against the box radius R**")[1]
+        rows = table_rows(text)
+        solved = [r for r in rows if not r[1].startswith("→")]
+        expected = sorted(data, key=lambda r: (r["radius"], -r["h"]))
+        self.assertEqual([(r[0], r[1]) for r in solved], [(f"{r['radius']:g}", f"{r['h']:g}") for r in expected])
+        for row, r in zip(solved, expected):
+            self.assertEqual(row[3:5], [f"{r['growth'][f'even_m{m}']:.4f}" for m in (2, 3)])
+        limits = {r[0]: r[3:5] for r in rows if r[1] == "→ 0 (from 0.3, 0.25)"}
+        for radius, cells in limits.items():
+            at = {r["h"]: r["growth"] for r in data if f"{r['radius']:g}" == radius}
+            for cell, m in zip(cells, (2, 3)):
+                s1, s2 = at[0.25][f"even_m{m}"], at[0.3][f"even_m{m}"]
+                self.assertEqual(cell, f"{s1 - (s2 - s1) / (0.3 ** 2 - 0.25 ** 2) * 0.25 ** 2:.4f}", radius)
+        self.assertGreaterEqual(len(limits), 2)
+        coarse = {r["radius"]: r["growth"] for r in data if r["h"] == 0.3}
+        self.assertGreaterEqual(len([R for R in coarse if R > 7.5]), 1)
+        for radius in (R for R in coarse if R > 7.5):
+            for m in (2, 3):
+                self.assertLess(abs(coarse[radius][f"even_m{m}"] - coarse[7.5][f"even_m{m}"]), 1e-6, radius)
 
     def test_stationary_start_panels_are_labelled_and_uncovered(self):
         """Fig 5's panels name their quantity and unit on the y axis; the rates panel shows only the modes that grew,
