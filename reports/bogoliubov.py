@@ -13,12 +13,14 @@ to show the convergence.
     bogoliubov.py [--out FILE.json]
 
 render() draws the committed solution (reports/data/bogoliubov/bogoliubov.json, the report "Bogoliubov"): the
-growth rate per m at every step solved, and the unstable modes' rates against h² with their extrapolation to h = 0.
+growth rate per m at every step solved, and the unstable modes' rates against h² with their extrapolation to h = 0,
+at the box radius R = 7.5; and, from bogoliubov-radii.json where committed, the rates against R at each step.
 """
 
 import argparse
 import json
 import time
+from collections import Counter
 from pathlib import Path
 
 import numpy as np
@@ -26,6 +28,7 @@ import numpy as np
 from common import Rendered, footer, markdown_table, plt, read_json, run_on_folder, save_figure, save_table
 
 FILE = "bogoliubov.json"
+RADII_FILE = "bogoliubov-radii.json"  # the same solve at other box radii
 KAPPA, G, LAMBDA = 10, 300.0, 1.0
 MU_CONTINUUM = 13.449481124903919  # setup/stationary_vortex (spectral, converged to ~1e-14)
 
@@ -102,15 +105,90 @@ def rates_by_mode(row, parity):
     return dict(sorted(found.items()))
 
 
-def extrapolated(rows, m):
-    """σ_m at h → 0 from the two finest steps, the discretisation being second order (error ∝ h²); None where
-    fewer than two steps solved m."""
+def extrapolated(rows, m, steps=None):
+    """σ_m at h → 0 from the two finest steps (or the two `steps`), the discretisation being second order (error
+    ∝ h²); None where fewer than two steps solved m."""
     solved = sorted((r["h"], rates_by_mode(r, "even").get(m)) for r in rows)
-    solved = [(h, v) for h, v in solved if v is not None]
+    solved = [(h, v) for h, v in solved if v is not None and (steps is None or any(np.isclose(h, steps)))]
     if len(solved) < 2:
         return None
     (h1, s1), (h2, s2) = solved[0], solved[1]  # the finest first
     return s1 + (s1 - s2) * h1 ** 2 / (h2 ** 2 - h1 ** 2)
+
+
+def by_radius(rows):
+    """{R: [row]} ascending in R, each radius's rows coarsest first."""
+    found = {}
+    for r in rows:
+        found.setdefault(r["radius"], []).append(r)
+    return {radius: sorted(found[radius], key=lambda r: -r["h"]) for radius in sorted(found)}
+
+
+def shared_steps(groups):
+    """The steps solved at two radii or more, coarsest first."""
+    counts = Counter(r["h"] for rows in groups.values() for r in rows)
+    return sorted((h for h, n in counts.items() if n >= 2), reverse=True)
+
+
+def rates_at(groups, m, h):
+    """{R: σ_m} at step h, over the radii that solved it."""
+    return {radius: rates_by_mode(r, "even")[m] for radius, rows in groups.items() for r in rows if r["h"] == h}
+
+
+def radius_panel(ax, groups, unstable):
+    """σ_m(R, h) − σ_m(R_largest, h) against R, per unstable m and per step solved at every radius."""
+    for m, colour in zip(unstable, ("tab:blue", "tab:orange", "tab:green")):  # as (b) draws them
+        for h, style in zip(shared_steps(groups), ("-", "--", ":")):
+            rates = rates_at(groups, m, h)
+            far = rates[max(rates)]
+            ax.plot(list(rates), [v - far for v in rates.values()], marker="o", linestyle=style, color=colour,
+                    label=f"m = {m}, h = {h:g} (against R = {max(rates):g})")
+    ax.axhline(0, color="0.5", linewidth=0.8)
+    ax.set(xlabel="box radius R (a_ho): ψ = 0 at ρ = R and |z| = R",
+           ylabel="σ_m(R) − σ_m(the largest R at that h) (ω⊥)",
+           title="(c) the rates against the box radius, at each step")
+    ax.legend(fontsize="small")
+
+
+def radius_table(groups, unstable, pair):
+    """A row per radius and step, and per radius that solved both steps of `pair` their extrapolation to h = 0."""
+    header = ["R", "h", "μ_h", *(f"σ_{m} (even in z)" for m in unstable), "seconds (one core)"]
+    table = []
+    for radius, rows in groups.items():
+        for r in rows:
+            rates = rates_by_mode(r, "even")
+            table.append([f"{radius:g}", f"{r['h']:g}", f"{r['mu']:.6f}",
+                          *(f"{rates.get(m, float('nan')):.4f}" for m in unstable),
+                          f"{r['seconds']:.0f}" if r.get("one_core") else "—"])
+        limits = [extrapolated(rows, m, pair) for m in unstable]
+        if all(v is not None for v in limits):
+            table.append([f"{radius:g}", f"→ 0 (from {', '.join(f'{h:g}' for h in pair)})", "",
+                          *(f"{v:.4f}" for v in limits), ""])
+    return markdown_table(header, table)
+
+
+def radius_note(groups, unstable, reference):
+    """What changes with R: per unstable m, at each step solved at every radius, the rate's change from the
+    reference radius to the largest and from the smallest to the reference."""
+    smallest, largest = min(groups), max(groups)
+    parts = []
+    for m in unstable:
+        for h in shared_steps(groups):
+            rate = rates_at(groups, m, h)
+            parts.append(f"m = {m}, h = {h:g}: {' → '.join(f'{rate[R]:.4f}' for R in sorted(rate))} (R = "
+                         f"{', '.join(f'{R:g}' for R in sorted(rate))})")
+    return (f"Against the box radius (ψ = 0 at ρ = R and |z| = R, solved at R = "
+            f"{', '.join(f'{R:g}' for R in groups)}; (a), (b) and the first table at R = {reference:g}): "
+            + "; ".join(parts) + f". From R = {reference:g} to {largest:g} the rates move by at most "
+            f"{max_change(groups, unstable, reference, largest):.1e}, from {smallest:g} to {reference:g} by "
+            f"{max_change(groups, unstable, smallest, reference):.1e}.")
+
+
+def max_change(groups, unstable, first, second):
+    """max |σ_m(second) − σ_m(first)| over the unstable m and the steps solved at both radii."""
+    changes = [abs(rates_by_mode(a, "even")[m] - rates_by_mode(b, "even")[m])
+               for a in groups[first] for b in groups[second] if a["h"] == b["h"] for m in unstable]
+    return max(changes)
 
 
 def render(device_dir, out_dir):
@@ -118,7 +196,15 @@ def render(device_dir, out_dir):
     rows = sorted(read_json(path)["rows"], key=lambda r: -r["h"])
     result = Rendered(inputs=[path])
     unstable = sorted({m for r in rows for m, v in rates_by_mode(r, "even").items() if v > 0})
-    fig, (spectrum, convergence) = plt.subplots(1, 2, figsize=(13, 4.8), constrained_layout=True)
+    radii_path = Path(device_dir) / RADII_FILE
+    groups = {}
+    if radii_path.exists():
+        result.inputs.append(radii_path)
+        groups = by_radius(rows + [{**r, "one_core": True} for r in read_json(radii_path)["rows"]])
+    fig, axes = plt.subplots(1, 3 if groups else 2, figsize=(19.5 if groups else 13, 4.8), constrained_layout=True)
+    spectrum, convergence = axes[:2]
+    if groups:
+        radius_panel(axes[2], groups, unstable)
     for r, marker in zip(rows, ("o", "s", "^", "D")):
         for parity, fill in (("even", "full"), ("odd", "none")):
             rates = rates_by_mode(r, parity)
@@ -139,15 +225,21 @@ def render(device_dir, out_dir):
     convergence.set(xlabel="h² (a_ho²)", ylabel="σ_m(h) − σ_m(h → 0) (ω⊥)",
                     title="(b) the unstable modes' rates converge as h² (★: the extrapolation)")
     convergence.legend(fontsize="small")
-    footer(fig, device_dir, result.inputs, f"κ = {KAPPA}, g = {G:g}, λ = {LAMBDA:g}; finite differences in (ρ, z)")
+    footer(fig, device_dir, result.inputs, f"κ = {KAPPA}, g = {G:g}, λ = {LAMBDA:g}; finite differences in (ρ, z); "
+           f"(a) and (b) at the box radius R = {rows[0]['radius']:g}")
     result.files += save_figure(fig, out_dir, "bogoliubov")
     header = ["h", "μ_h", "μ_h − μ (spectral)", "SCF residual", *(f"σ_{m} (even in z)" for m in unstable)]
     table = [[f"{r['h']:g}", f"{r['mu']:.6f}", f"{r['mu'] - r['mu_continuum']:+.2e}", f"{r['residual']:.1e}",
               *(f"{rates_by_mode(r, 'even').get(m, float('nan')):.4f}" for m in unstable)] for r in rows]
     limits = [extrapolated(rows, m) for m in unstable]
     table.append(["→ 0", "", "", "", *("—" if v is None else f"{v:.4f}" for v in limits)])
-    save_table(result, out_dir, "bogoliubov", "Bogoliubov spectrum of the κ = 10 vortex", "Bogoliubov",
-               markdown_table(header, table))
+    text = markdown_table(header, table)
+    if groups:
+        pair = [r["h"] for r in rows][:2]  # the two coarsest steps of R = 7.5: solved at the other radii too
+        text += ("\n**Against the box radius R**\n\n" + radius_table(groups, unstable, pair))
+    save_table(result, out_dir, "bogoliubov", "Bogoliubov spectrum of the κ = 10 vortex", "Bogoliubov", text)
+    if groups:
+        result.notes.append(radius_note(groups, unstable, rows[0]["radius"]))
     result.notes.append("Modes odd in z and even modes other than m = " + ", ".join(map(str, unstable)) +
                         " are stable (max |Im ω| = 0) at every step that solved them; h → 0 is the extrapolation "
                         "from the two finest steps (error ∝ h²).")

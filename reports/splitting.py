@@ -4,8 +4,10 @@ interpolated stationary state times 1 + ε Σ_{m=1..8} cos(mφ + θ_m), the phas
 stops at the split (the first diagnostics time with E(t) = 1 − |⟨ψ₀|ψ(t)⟩| > 0.01, physics.py's definition) or
 at t = 100. Per placement, a table of the folds over the seeds at ε = 1e-6 per lattice (counts, near ties, split times,
 the dominant mode's lead over the next); a figure of those counts and of BCC's split time against ε, whose
-seed-dominated part (ε ≥ 1e-7) gives the growth rate σ of the mode that splits the vortex: the seed grows as
-ε e^(σt) to a fixed size at the split, so t_split = const − ln ε / σ.
+seed-dominated part gives the growth rate σ of the mode that splits the vortex: the seed grows as ε e^(σt) to a
+fixed size at the split, so t_split = const − ln ε / σ. The fit's window of ε is chosen by a stated rule (fit_window):
+of the runs of ε values at least two decades wide, those where the split time is a straight line in ln ε to the
+seeds' own spread at ε = 1e-6 are admissible, and the widest of them is taken; σ over every window is tabled.
 
     splitting.py DEVICE_FOLDER [--out DIR]
 
@@ -26,7 +28,7 @@ from common import (LABELS, Rendered, footer, lattice_order, markdown_table, plt
 
 FILES = "splitting/seed-study-*.json"
 EPSILON = 1e-6  # the amplitude every lattice ran at
-FIT_FROM = 1e-7  # ε from which the chosen seed decides BCC's split (the fit's points)
+MIN_DECADES = 2  # the narrowest window of ε the growth fit may use
 BOUNDARY_BELOW = 1e-8  # ε below which the unseeded run's own seed decides
 ORDER = ("centred", "shifted")  # placements, in this order; any other after them
 PLACEMENTS = {"centred": "lattice centred",
@@ -193,15 +195,87 @@ class Fit:
         return float(np.exp((t - self.intercept) / self.slope))
 
 
-def growth_fit(runs):
-    """Least squares of split time against ln ε over every run (each seed one point) with ε ≥ FIT_FROM; None with
-    fewer than two such ε."""
-    points = [(run.epsilon, run.split) for run in runs if run.split_happened and run.epsilon >= FIT_FROM * (1 - 1e-9)]
+def inside(epsilon, window):
+    return window[0] * (1 - 1e-9) <= epsilon <= window[1] * (1 + 1e-9)
+
+
+def least_squares(runs, window):
+    """(Fit, rms residual) of split time against ln ε over every run that split (each seed one point) with ε in
+    `window`; (None, nan) with fewer than two such ε."""
+    points = [(run.epsilon, run.split) for run in runs if run.split_happened and inside(run.epsilon, window)]
     epsilons = tuple(sorted({e for e, _ in points}))
     if len(epsilons) < 2:
-        return None
-    slope, intercept = np.polyfit(np.log([e for e, _ in points]), [t for _, t in points], 1)
-    return Fit(float(slope), float(intercept), len(points), epsilons)
+        return None, np.nan
+    x, y = np.log([e for e, _ in points]), np.array([t for _, t in points])
+    slope, intercept = np.polyfit(x, y, 1)
+    rms = float(np.sqrt(np.mean((y - slope * x - intercept) ** 2)))
+    return Fit(float(slope), float(intercept), len(points), epsilons), rms
+
+
+def seeds_spread(runs):
+    """The split times' standard deviation over the seeds at the ε with the most of them: the noise a straight line
+    in ln ε is held to."""
+    by_epsilon = {}
+    for run in runs:
+        if run.split_happened:
+            by_epsilon.setdefault(run.epsilon, []).append(run.split)
+    most = max(by_epsilon.values(), key=len)
+    return statistics.stdev(most) if len(most) > 1 else 0.0
+
+
+def window_scan(runs):
+    """[(window, Fit, rms residual)] over every run of the scanned ε values at least MIN_DECADES wide."""
+    epsilons = sorted({run.epsilon for run in runs if run.split_happened})
+    scan = []
+    for i, low in enumerate(epsilons):
+        for high in epsilons[i + 1:]:
+            if np.log10(high / low) >= MIN_DECADES - 1e-9:
+                scan.append(((low, high), *least_squares(runs, (low, high))))
+    return scan
+
+
+def fit_window(scan, spread):
+    """The rule: of the admissible windows (rms residual ≤ the seeds' spread), the widest, the higher of equal width;
+    None where none is."""
+    chosen = [w for w, fit, rms in scan if fit is not None and rms <= spread]
+    return max(chosen, key=lambda w: (np.log10(w[1] / w[0]), w[0])) if chosen else None
+
+
+def growth_fit(runs):
+    """The fit over the rule's window (fit_window); None where no window is admissible."""
+    window = fit_window(window_scan(runs), seeds_spread(runs))
+    return None if window is None else least_squares(runs, window)[0]
+
+
+def window_table(scan, spread, fit):
+    header = ["window of ε", "runs", "σ (ω⊥)", "rms residual of the split time", f"admissible (≤ {spread:.3f})"]
+    rows = [[f"{eps(w[0])}–{eps(w[1])}" + (" (the rule's)" if fit and fit.epsilons[0] == w[0] and
+                                           fit.epsilons[-1] == w[1] else ""),
+             "—" if f is None else str(f.points), "—" if f is None else f"{f.sigma:.4f}", f"{rms:.3f}",
+             "yes" if f is not None and rms <= spread else "no"] for w, f, rms in scan]
+    return markdown_table(header, rows)
+
+
+def window_note(scan, spread, fit):
+    sigmas = [f.sigma for _, f, _ in scan if f is not None]
+    admitted = [f.sigma for _, f, rms in scan if f is not None and rms <= spread]
+    text = (f"The fit's window of ε, by a stated rule: of the windows of the scanned ε at least {MIN_DECADES} "
+            f"decades wide, admissible where the split time is a straight line in ln ε to the seeds' own spread (rms "
+            f"residual ≤ {spread:.3f}, the standard deviation of the split times over the seeds at the ε with the "
+            "most of them); the rule takes the widest admissible one.")
+    if fit is None:
+        return text + " No window is admissible."
+    text += (f" It gives ε = {eps(fit.epsilons[0])}–{eps(fit.epsilons[-1])}, σ = {fit.sigma:.4f} ω⊥ "
+             + ("(the only admissible window)." if len(admitted) == 1 else
+                f"({len(admitted)} admissible windows: σ = {min(admitted):.4f}–{max(admitted):.4f})."))
+    below = [w[0] for w, f, _ in scan if f is not None and w[0] < fit.epsilons[0]]
+    if below:
+        edge = max(below)
+        near = [(f.sigma, rms) for w, f, rms in scan if f is not None and w[0] == edge]
+        text += (f" The windows from ε = {eps(edge)} give σ = {min(s for s, _ in near):.4f}–"
+                 f"{max(s for s, _ in near):.4f} (rms {min(r for _, r in near):.3f}–{max(r for _, r in near):.3f}): "
+                 f"the boundary seed still bends the split time there; lower still, σ reaches {max(sigmas):.2f}.")
+    return text
 
 
 def bcc_scan(placed):
@@ -287,7 +361,8 @@ def scan_panel(ax, runs, fit, unseeded):
     if fit:
         inside = np.geomspace(min(fit.epsilons), max(fit.epsilons), 50)
         ax.plot(inside, fit.t(inside), "-", color="tab:red", linewidth=1.8, alpha=0.7,
-                label=f"fit over ε ≥ {eps(FIT_FROM)} ({fit.points} runs): t = a − ln ε / σ,\n"
+                label=f"fit over ε = {eps(fit.epsilons[0])}–{eps(fit.epsilons[-1])} ({fit.points} runs): "
+                      "t = a − ln ε / σ,\n"
                       f"σ = {fit.sigma:.3f} ω⊥ ({-fit.slope * np.log(10):.1f} per decade of ε)")
         if unseeded is not None and unseeded.split_happened:  # extended, dotted, to the unseeded split time
             start = max(low, min(fit.crossing(unseeded.split), min(fit.epsilons)))
@@ -367,7 +442,8 @@ def caption(placed, fit, unseeded, scan):
              f"(a) {physics.near_tie_note()}"]
     if scan:
         lines.append(f"(b) Open circles: one seed each (side by side at each ε); {boundary_text(scan, unseeded)}."
-                     + (f" Red: the fit over ε ≥ {eps(FIT_FROM)}, dotted down to the unseeded split time; "
+                     + (f" Red: the fit over ε = {eps(fit.epsilons[0])}–{eps(fit.epsilons[-1])} (the rule's "
+                        "window), dotted down to the unseeded split time; "
                         f"σ = {fit.sigma:.3f} ω⊥." if fit else "")
                      + " t in 1/ω⊥.")
     return "\n".join(lines)
@@ -396,6 +472,7 @@ def render(device_dir, out_dir):
     result = Rendered(inputs=list(paths))
     scan = bcc_scan(placed)
     fit = growth_fit(scan) if scan else None
+    windows, spread = (window_scan(scan), seeds_spread(scan)) if scan else ([], 0.0)
     unseeded = unseeded_bcc(device_dir) if scan else None
     if unseeded is not None:
         result.inputs.append(unseeded.path)
@@ -422,6 +499,10 @@ def render(device_dir, out_dir):
         table = scan_table(scan)
         sections.append(f"## {title}\n\n{table}")
         result.tables.append(f"**{title}**\n\n{table}")
+        title = "BCC, lattice centred: σ against the fit's window of ε"
+        table = window_table(windows, spread, fit)
+        sections.append(f"## {title}\n\n{table}")
+        result.tables.append(f"**{title}**\n\n{table}")
     notes = [f"Seed: {SEED}; from scripts/seed-study-run.sh. Each run stops at the split (the first diagnostics time "
              f"with E > {physics.SPLIT}) or at t = 100.",
              placements_text(placed) + " Seeds: "
@@ -430,9 +511,9 @@ def render(device_dir, out_dir):
              + " Amplitude ratio fold : next: |c_fold| / |c_next|, c_next the strongest m ≥ 2 that is not a multiple "
              "of the fold.",
              fit_note(fit, unseeded),
-             (f"BCC's split against ε: {boundary_text(scan, unseeded)}; from ε ≥ {eps(FIT_FROM)} the chosen seed "
-              "does."
-              if scan else ""),
+             (f"BCC's split against ε: {boundary_text(scan, unseeded)}; from ε ≥ {eps(fit.epsilons[0])} the "
+              "chosen seed does alone (the rule's window)." if scan and fit else ""),
+             window_note(windows, spread, fit) if scan else "",
              "" if unseeded is not None or not scan else "No physics/accuracy_bcc.h5: no unseeded split time drawn.",
              provenance_note(device_dir, paths),
              "Units: t in 1/ω⊥, σ in ω⊥ (the paper's eq. 2)."]

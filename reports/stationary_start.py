@@ -34,6 +34,13 @@ GROWTH_MODES = (2, 3, 4)
 GROWTH_WINDOW = (1e-3, 1e-1)  # of the mode's largest |c_m|: below the saturation, above the start's noise
 MIN_POINTS = 5  # samples a growth fit needs
 MIN_R2 = 0.95  # a fit worse than this is no exponential growth: no rate reported
+# σ₃'s window, by a stated rule: of the windows [low, high] × the largest |c₃| below (each at least a decade wide),
+# admissible where ln|c₃| is a straight line to MAX_RMS (root mean square of the fit's residual) in every seeded run;
+# the rule takes the widest admissible one with high ≤ WINDOW_TOP (a decade below the split, where the runs stop).
+WINDOW_LOWS = (1e-5, 1e-4, 3e-4, 1e-3, 3e-3, 1e-2, 3e-2)
+WINDOW_HIGHS = (1e-2, 3e-2, 1e-1, 3e-1, 1.0)
+MAX_RMS = 0.01  # |c₃| within 1% of one exponential
+WINDOW_TOP = 1e-1
 MODE_COLOURS = {2: "tab:green", 3: "tab:blue", 4: "tab:orange"}
 FOLD_COLOURS = {"3-fold": "tab:blue", "4-fold": "tab:orange", "other": "0.6", "no split": "white"}
 RMSE_KINDS = (("per_cell", "paper's (per cell)"), ("volume_weighted", "volume-weighted"),
@@ -63,23 +70,54 @@ def load(device_dir):
     return list(best.values()), runs, paths
 
 
-def growth_rate(t, amplitude):
-    """(σ, R²) of ln|c| = a + σt over the samples before the largest |c| that lie within GROWTH_WINDOW of it, the
-    contiguous stretch that ends at the largest; (nan, nan) with fewer than MIN_POINTS."""
+def growth_fit(t, amplitude, window=GROWTH_WINDOW):
+    """(σ, R², rms residual) of ln|c| = a + σt over the samples before the largest |c| that lie within `window` of
+    it, the contiguous stretch that ends at the largest; nans with fewer than MIN_POINTS."""
     t, c = np.asarray(t, dtype=float), np.asarray(amplitude, dtype=float)
     top = int(np.argmax(c))
-    low, high = GROWTH_WINDOW[0] * c[top], GROWTH_WINDOW[1] * c[top]
+    low, high = window[0] * c[top], window[1] * c[top]
     first = top
     while first > 0 and c[first - 1] >= low:
         first -= 1
     chosen = [k for k in range(first, top + 1) if low <= c[k] <= high]
     if len(chosen) < MIN_POINTS:
-        return np.nan, np.nan
+        return np.nan, np.nan, np.nan
     x, y = t[chosen], np.log(c[chosen])
     slope, intercept = np.polyfit(x, y, 1)
     residual = y - (slope * x + intercept)
     r2 = 1 - float(residual @ residual) / float(((y - y.mean()) ** 2).sum())
-    return float(slope), r2
+    return float(slope), r2, float(np.sqrt(np.mean(residual ** 2)))
+
+
+def growth_rate(t, amplitude):
+    """(σ, R²) of ln|c| = a + σt over GROWTH_WINDOW (growth_fit)."""
+    return growth_fit(t, amplitude)[:2]
+
+
+def windows():
+    """Every candidate window for σ₃, at least a decade wide."""
+    return [(low, high) for low in WINDOW_LOWS for high in WINDOW_HIGHS if high >= 10 * low * (1 - 1e-9)]
+
+
+def window_scan(runs):
+    """[(window, σ₃ of every seeded run, worst rms residual)] over windows()."""
+    seeded = [r for r in runs if r["seed"] > 0]
+    scan = []
+    for window in windows():
+        fits = [growth_fit(r["history_t"], np.asarray(r["history"], dtype=float)[:, 3], window) for r in seeded]
+        scan.append((window, np.array([f[0] for f in fits]), max(f[2] for f in fits)))
+    return scan
+
+
+def admissible(worst_rms):
+    return bool(np.isfinite(worst_rms) and worst_rms <= MAX_RMS)
+
+
+def ruled_window(scan):
+    """The rule's window: the widest admissible one with high ≤ WINDOW_TOP (the lower one of equal width); None
+    where none is."""
+    chosen = [w for w, _, rms in scan if admissible(rms) and w[1] <= WINDOW_TOP * (1 + 1e-9)]
+    return min(chosen, key=lambda w: (-np.log10(w[1] / w[0]), w[0])) if chosen else None
 
 
 def rates(run, m):
@@ -245,6 +283,66 @@ def bogoliubov_note():
             "lattices in the time domain.")
 
 
+def window_text(window):
+    return f"{window[0]:g}–{window[1]:g}"
+
+
+def window_table(scan, rule):
+    head = ["window (× the largest c₃ amplitude)", "decades", "σ₃: mean", "σ₃: min–max over the runs", "runs fitted",
+            "worst rms residual of ln c₃", f"admissible (≤ {MAX_RMS:g})"]
+    rows = [[window_text(w) + (" (the rule's)" if w == rule else ""), f"{np.log10(w[1] / w[0]):.1f}",
+             f"{np.nanmean(s):.4f}", f"{np.nanmin(s):.4f}–{np.nanmax(s):.4f}", str(int(np.isfinite(s).sum())),
+             f"{rms:.4f}", "yes" if admissible(rms) else "no"] for w, s, rms in scan]
+    return markdown_table(head, rows)
+
+
+def window_note(scan, rule):
+    """The rule, what it gives, and the spread over every admissible window."""
+    text = (f"σ₃'s fit window, by a stated rule: of the windows [low, high] × the largest |c₃| (low in "
+            f"{', '.join(f'{v:g}' for v in WINDOW_LOWS)}; high in {', '.join(f'{v:g}' for v in WINDOW_HIGHS)}; at "
+            f"least a decade wide), admissible where ln|c₃| is a straight line to {MAX_RMS:g} rms in every seeded "
+            f"run; the rule takes the widest admissible one with high ≤ {WINDOW_TOP:g} (the runs stop at the split).")
+    if rule is None:
+        return text + " No window is admissible."
+    chosen = next(s for w, s, _ in scan if w == rule)
+    kept = np.concatenate([s for w, s, rms in scan if admissible(rms)])
+    text += (f" It gives {window_text(rule)}: σ₃ = {np.nanmean(chosen):.4f} ({np.nanmin(chosen):.4f}–"
+             f"{np.nanmax(chosen):.4f} over {int(np.isfinite(chosen).sum())} runs); over every admissible window "
+             f"{np.nanmin(kept):.4f}–{np.nanmax(kept):.4f}.")
+    deepest = [(s, rms) for w, s, rms in scan if w[0] == WINDOW_LOWS[0]]
+    if deepest:
+        values = np.concatenate([s for s, _ in deepest])
+        text += (f" The windows from {WINDOW_LOWS[0]:g} of the largest reach back into the seed's transient, where "
+                 f"ln|c₃| is no straight line (worst rms residual {min(r for _, r in deepest):.2f}–"
+                 f"{max(r for _, r in deepest):.2f}), and give {np.nanmin(values):.4f}–{np.nanmax(values):.4f}: "
+                 "σ₃'s spread with the window is theirs.")
+    return text
+
+
+def window_figure(device_dir, out_dir, inputs, scan, rule):
+    fig, ax = plt.subplots(figsize=(9, 4.2), constrained_layout=True)
+    for k, (w, s, rms) in enumerate(scan):
+        ok = admissible(rms)
+        mean = np.nanmean(s)
+        ax.errorbar(k, mean, yerr=[[mean - np.nanmin(s)], [np.nanmax(s) - mean]], fmt="o", capsize=3,
+                    color="tab:blue" if ok else "0.55", markerfacecolor="tab:blue" if ok else "white")
+        if w == rule:
+            ax.plot(k, mean, "*", markersize=14, color="tab:red", label=f"the rule's window {window_text(w)}")
+    continuum = continuum_rates().get(3, 0)
+    if continuum > 0:
+        ax.axhline(continuum, color="tab:blue", linestyle="--", linewidth=1,
+                   label=f"continuum Bogoliubov σ₃ ({continuum:.4f})")
+    ax.plot([], [], "o", color="tab:blue", label=f"admissible: ln|c₃| straight to {MAX_RMS:g} rms in every run")
+    ax.plot([], [], "o", color="0.55", markerfacecolor="white", label="not admissible")
+    ax.set_xticks(range(len(scan)), [window_text(w) for w, _, _ in scan], rotation=60, ha="right", fontsize="small")
+    ax.set(xlabel="fit window (of the largest |c₃|)", ylabel="σ₃ (ω⊥): mean, min–max over the runs",
+           title="σ₃ against the fit window, every seeded run from the stationary state")
+    ax.legend(fontsize="small", loc="lower right")
+    footer(fig, device_dir, inputs, "least squares of ln|c₃| against t over the samples before the largest |c₃| "
+           "within the window")
+    return save_figure(fig, out_dir, "stationary-start-growth-window")
+
+
 def render(device_dir, out_dir):
     states, runs, paths = load(device_dir)
     result = Rendered(inputs=list(paths))
@@ -261,14 +359,20 @@ def render(device_dir, out_dir):
     footer(fig, device_dir, result.inputs, "Ψ = ψ_h e^(−iμ_h t), ψ_h the lattice's stationary state")
     result.files += save_figure(fig, out_dir, "stationary-start-fig5")
 
+    scan = window_scan(runs)
+    rule = ruled_window(scan)
+    result.files += window_figure(device_dir, out_dir, result.inputs, scan, rule)
+
     sections = [("The lattice's stationary states", state_table(states)),
                 ("Folds, split times and growth rates from the stationary state", fold_table(runs)),
+                ("σ₃ against the fit window", window_table(scan, rule)),
                 ("The three RMSEs at t = 10, unseeded", rmse_table(runs))]
     for title, table in sections:
         result.tables.append(f"**{title}**\n\n{table}")
     notes = [n for n in [f"σ_m: least squares of ln|c_m| against t over the samples before the largest |c_m| within "
              f"{GROWTH_WINDOW[0]:g}–{GROWTH_WINDOW[1]:g} of it (at least {MIN_POINTS}, R² ≥ {MIN_R2}, else no rate); "
              "mean ± sd (number of runs with a rate).",
+             window_note(scan, rule),
              "Folds: " + physics.near_tie_note(),
              bogoliubov_note(),
              "Units: t in 1/ω⊥, σ in ω⊥, RMSE in a_ho^(−3/2)."] if n]

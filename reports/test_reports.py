@@ -388,6 +388,25 @@ class CommittedData(unittest.TestCase):
         sigma, r2 = stationary_start.growth_rate(t, flat)
         self.assertFalse(np.isfinite(sigma) and r2 >= stationary_start.MIN_R2)
 
+    def test_sigma3_window_rule_skips_the_transient(self):
+        """σ₃'s window rule on made-up runs: |c₃| oscillates at the seed's level, then grows as e^(0.2t) to the
+        split. Windows reaching into the oscillation are not admissible; the rule's window lies above it: σ₃ = 0.2."""
+        t = np.linspace(0, 75, 301)
+        runs = []
+        for seed, phase in ((1, 0.0), (2, 1.0)):
+            c = 1e-8 * (1 + 0.8 * np.sin(3 * t + phase)) + 1e-9 * np.exp(0.2 * t)
+            history = np.zeros((t.size, 4))
+            history[:, 3] = c
+            runs.append({"seed": seed, "history_t": t.tolist(), "history": history.tolist()})
+        scan = stationary_start.window_scan(runs)
+        worst = {w: rms for w, _, rms in scan}
+        self.assertFalse(stationary_start.admissible(worst[(1e-5, 1e-2)]))
+        rule = stationary_start.ruled_window(scan)
+        self.assertIsNotNone(rule)
+        self.assertLessEqual(rule[1], stationary_start.WINDOW_TOP * (1 + 1e-9))
+        sigma = next(s for w, s, _ in scan if w == rule)
+        np.testing.assert_allclose(sigma, 0.2, atol=0.004)
+
     def test_halo_depth_table_is_the_csv(self):
         """The deep-halo table: per k the median of the CSV's timings, their count and the ratio to k = 1, recomputed
         here from scaleout/halo-depth.csv."""
@@ -450,7 +469,7 @@ class CommittedData(unittest.TestCase):
         """The Bogoliubov report: a row per step solved with its rates of the unstable modes as in bogoliubov.json,
         and a last row extrapolating them to h = 0 from the two finest steps as error ∝ h² (recomputed here)."""
         data = json.loads((HERE / "data" / "bogoliubov" / "bogoliubov.json").read_text())["rows"]
-        text = (self.out / "bogoliubov" / "bogoliubov.md").read_text()
+        text = (self.out / "bogoliubov" / "bogoliubov.md").read_text().split("**Against the box radius R**")[0]
         rows = [[c.strip() for c in line.strip("|").split("|")] for line in text.splitlines()
                 if line.startswith("| ") and not line.startswith("| h ")]
         self.assertEqual([r[0] for r in rows], [f"{r['h']:g}" for r in sorted(data, key=lambda r: -r["h"])] + ["→ 0"])
@@ -462,6 +481,33 @@ class CommittedData(unittest.TestCase):
             slope = (s2 - s1) / (coarse["h"] ** 2 - fine["h"] ** 2)
             self.assertEqual(cell, f"{s1 - slope * fine['h'] ** 2:.4f}")
         self.assertGreater((self.out / "bogoliubov" / "bogoliubov.png").stat().st_size, 1000)
+
+    def test_bogoliubov_radii_table_is_the_jsons(self):
+        """The rates against the box radius: a row per radius and step of bogoliubov.json and bogoliubov-radii.json
+        with its rates of m = 2, 3, and per radius that solved h = 0.3 and 0.25 their extrapolation as error ∝ h²
+        (recomputed here); beyond R = 7.5 the rates at h = 0.3 move by less than 1e-6."""
+        folder = HERE / "data" / "bogoliubov"
+        data = [*json.loads((folder / "bogoliubov.json").read_text())["rows"],
+                *json.loads((folder / "bogoliubov-radii.json").read_text())["rows"]]
+        text = (self.out / "bogoliubov" / "bogoliubov.md").read_text().split("**Against the box radius R**")[1]
+        rows = table_rows(text)
+        solved = [r for r in rows if not r[1].startswith("→")]
+        expected = sorted(data, key=lambda r: (r["radius"], -r["h"]))
+        self.assertEqual([(r[0], r[1]) for r in solved], [(f"{r['radius']:g}", f"{r['h']:g}") for r in expected])
+        for row, r in zip(solved, expected):
+            self.assertEqual(row[3:5], [f"{r['growth'][f'even_m{m}']:.4f}" for m in (2, 3)])
+        limits = {r[0]: r[3:5] for r in rows if r[1] == "→ 0 (from 0.3, 0.25)"}
+        for radius, cells in limits.items():
+            at = {r["h"]: r["growth"] for r in data if f"{r['radius']:g}" == radius}
+            for cell, m in zip(cells, (2, 3)):
+                s1, s2 = at[0.25][f"even_m{m}"], at[0.3][f"even_m{m}"]
+                self.assertEqual(cell, f"{s1 - (s2 - s1) / (0.3 ** 2 - 0.25 ** 2) * 0.25 ** 2:.4f}", radius)
+        self.assertGreaterEqual(len(limits), 2)
+        coarse = {r["radius"]: r["growth"] for r in data if r["h"] == 0.3}
+        self.assertGreaterEqual(len([R for R in coarse if R > 7.5]), 1)
+        for radius in (R for R in coarse if R > 7.5):
+            for m in (2, 3):
+                self.assertLess(abs(coarse[radius][f"even_m{m}"] - coarse[7.5][f"even_m{m}"]), 1e-6, radius)
 
     def test_stationary_start_panels_are_labelled_and_uncovered(self):
         """Fig 5's panels name their quantity and unit on the y axis; the rates panel shows only the modes that grew,
@@ -520,14 +566,57 @@ class CommittedData(unittest.TestCase):
             if sigma:
                 self.assertTrue(rows[key][5].startswith(f"{statistics.mean(sigma):.3f}"), (key, rows[key][5]))
 
+    def test_sigma3_window_table_is_the_jsons(self):
+        """σ₃ against the fit window: the rule's window (the widest with ln|c₃| straight to 1% rms in every seeded
+        run, high ≤ 0.1) is the table's 0.001–0.1, so the fold table's σ₃ is the rule's; its mean and the deepest
+        window's (1e-5–0.01: the 0.187–0.208 of an earlier window) recomputed here with their own least squares."""
+        text = (self.out / H100.name / "stationary-start.md").read_text()
+        rows = {row[0]: row for row in table_rows(text.split("## σ₃ against the fit window")[1])}
+        runs = {}
+        for path in sorted(SEED_STUDY.glob("splitting-study-*.json")):
+            for r in json.loads(path.read_text())["runs"]:
+                runs.setdefault((r["lattice"], r["placement"], r["seed"]), r)
+        seeded = [r for key, r in runs.items() if key[2] > 0]
+
+        def sigma(r, low, high):
+            t, c = np.array(r["history_t"]), np.array(r["history"])[:, 3]
+            top = int(np.argmax(c))
+            first = top
+            while first > 0 and c[first - 1] >= low * c[top]:
+                first -= 1
+            keep = [k for k in range(first, top + 1) if low * c[top] <= c[k] <= high * c[top]]
+            x, y = t[keep], np.log(c[keep])
+            slope, intercept = np.polyfit(x, y, 1)
+            return slope, float(np.sqrt(np.mean((y - slope * x - intercept) ** 2)))
+
+        self.assertEqual(stationary_start.GROWTH_WINDOW, (1e-3, 1e-1))
+        for label, (low, high), admissible in (("0.001–0.1 (the rule's)", (1e-3, 1e-1), "yes"),
+                                               ("1e-05–0.01", (1e-5, 1e-2), "no")):
+            fits = [sigma(r, low, high) for r in seeded]
+            values = [s for s, _ in fits]
+            self.assertEqual(rows[label][2], f"{statistics.mean(values):.4f}", label)
+            self.assertEqual(rows[label][3], f"{min(values):.4f}–{max(values):.4f}", label)
+            self.assertEqual(rows[label][6], admissible, label)
+            self.assertEqual(max(r for _, r in fits) <= stationary_start.MAX_RMS, admissible == "yes", label)
+
     def test_seeded_growth_rate_is_the_jsons(self):
-        """σ = −1/slope of BCC's split time against ln ε over the centred runs at ε ≥ 1e-7 (each seed one point),
-        recomputed here from the JSON, is what the section's notes, the caption and the legend print; the dashed
-        line is the unseeded run's first diagnostics time with E > 0.01."""
-        runs = [r for r in seed_runs("centred")
-                if r["lattice"] == "bcc" and r["split_t"] is not None and r["epsilon"] >= 1e-7 * (1 - 1e-9)]
-        self.assertEqual(len({r["epsilon"] for r in runs}), 4)
-        slope = np.polyfit(np.log([r["epsilon"] for r in runs]), [r["split_t"] for r in runs], 1)[0]
+        """σ = −1/slope of BCC's split time against ln ε over the centred runs at ε = 1e-6–1e-4 (each seed one point),
+        the rule's window, recomputed here from the JSON, is what the section's notes, the caption and the legend
+        print; the dashed line is the unseeded run's first diagnostics time with E > 0.01. The rule's window: its rms
+        residual is within the seeds' spread at ε = 1e-6, that from 1e-7 is not."""
+        bcc = [r for r in seed_runs("centred") if r["lattice"] == "bcc" and r["split_t"] is not None]
+        spread = statistics.stdev(r["split_t"] for r in bcc if r["epsilon"] == 1e-6)
+
+        def line(low):
+            runs = [r for r in bcc if r["epsilon"] >= low * (1 - 1e-9)]
+            x, y = np.log([r["epsilon"] for r in runs]), np.array([r["split_t"] for r in runs])
+            slope, intercept = np.polyfit(x, y, 1)
+            return slope, float(np.sqrt(np.mean((y - slope * x - intercept) ** 2))), {r["epsilon"] for r in runs}
+
+        slope, rms, epsilons = line(1e-6)
+        self.assertEqual(len(epsilons), 3)
+        self.assertLessEqual(rms, spread)
+        self.assertGreater(line(1e-7)[1], spread)
         sigma = -1 / slope
         section = section_of((self.out / "index.md").read_text(), "Seeded splits")
         caption = self.caption(H100, "seeded-splits")
