@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdio>
 #include <gtest/gtest.h>
+#include <string>
 
 namespace decgpe {
 namespace {
@@ -55,7 +56,11 @@ TEST_P(Precession, TheOffAxisVortexTurnsAtOneMinusOmega) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(CubicAndBcc, Precession, ::testing::Values("cubic", "bcc"));
+std::string lattice_of(const ::testing::TestParamInfo<std::string>& info) {
+  return info.param;
+}
+
+INSTANTIATE_TEST_SUITE_P(CubicAndBcc, Precession, ::testing::Values("cubic", "bcc"), lattice_of);
 
 } // namespace
 } // namespace decgpe
