@@ -271,13 +271,20 @@ TEST_P(Gpu, RotatingCudaSlabsAreBitwiseIdenticalToReference) {
 
 INSTANTIATE_TEST_SUITE_P(EveryStencil, Gpu, verify::every_stencil(), verify::lattice_name);
 
+#if DECGPE_HAVE_CUDA
+/// Whether rank 0 has a GPU beside at least one more rank (every rank gets rank 0's answer).
+bool hybrid_ranks_available() {
+  int gpu = rank() == 0 && cuda::device_count() > 0 ? 1 : 0;
+  MPI_Bcast(&gpu, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  return gpu != 0 && ranks() >= 2;
+}
+#endif
+
 class Hybrid : public ::testing::TestWithParam<std::string_view> {};
 
 TEST_P(Hybrid, OneGpuRankBesideOpenMPRanksIsBitwiseIdenticalToReference) {
 #if DECGPE_HAVE_CUDA
-  int gpu = rank() == 0 && cuda::device_count() > 0 ? 1 : 0;
-  MPI_Bcast(&gpu, 1, MPI_INT, 0, MPI_COMM_WORLD);
-  if (gpu == 0 || ranks() < 2) {
+  if (!hybrid_ranks_available()) {
     GTEST_SKIP() << "needs a GPU for rank 0 and at least 2 ranks";
   }
   // The GPU rank takes the most slices, as a calibration would give it; every halo depth.
@@ -292,9 +299,7 @@ TEST_P(Hybrid, OneGpuRankBesideOpenMPRanksIsBitwiseIdenticalToReference) {
 // The GPU rank's rotating kernels take their phases from global coordinates, as the host ranks do.
 TEST_P(Hybrid, RotatingGpuRankBesideOpenMPRanksIsBitwiseIdenticalToReference) {
 #if DECGPE_HAVE_CUDA
-  int gpu = rank() == 0 && cuda::device_count() > 0 ? 1 : 0;
-  MPI_Bcast(&gpu, 1, MPI_INT, 0, MPI_COMM_WORLD);
-  if (gpu == 0 || ranks() < 2) {
+  if (!hybrid_ranks_available()) {
     GTEST_SKIP() << "needs a GPU for rank 0 and at least 2 ranks";
   }
   expect_slabs_match_reference(GetParam(), rank() == 0 ? "cuda" : "openmp", {},
