@@ -157,45 +157,31 @@ const Prepared& prepare(const std::string& lattice, double dofs, double omega) {
   return last;
 }
 
-void step_benchmark(benchmark::State& state, const std::string& scheme_name,
-                    const std::string& backend_name, const std::string& lattice, double dofs,
-                    double omega, const BackendTuning& tuning) {
-  const Prepared& prepared = prepare(lattice, dofs, omega);
-  const Problem& problem = prepared.problem;
-  const std::vector<Complex>& psi = prepared.psi;
-  // Half the limit by the Gershgorin radius (one pass, safe): the speed of the explicit schemes
-  // does not depend on Δt. Past the explicit limits for the others (the exponential's degree grows
-  // with Δt).
+/// Half the limit by the Gershgorin radius (one pass, safe): the speed of the explicit schemes does
+/// not depend on Δt. Past the explicit limits for the others (the exponential's degree grows with
+/// Δt).
+double benchmark_dt(const Problem& problem, const std::vector<Complex>& psi,
+                    const std::string& scheme_name) {
   const double radius = gershgorin_radius(problem.grid, problem.potential, problem.g, psi);
   const double factor = find_scheme(scheme_name).limit_factor;
-  const double dt = std::isfinite(factor) ? 0.5 * factor / radius : 2.0 / radius;
-  const std::unique_ptr<Backend> backend = make_backend(backend_name, problem, nullptr, tuning);
-  const std::unique_ptr<Scheme> scheme = make_scheme(scheme_name, *backend, dt);
-  scheme->start({psi, psi, {}});
-  scheme->advance(2); // warm-up: first touch, caches, graphs, lazy initialisation
-  scheme->synchronize();
-  const Diagnostics before = scheme->diagnostics();
-  // Even, so that each iteration ends with the leapfrog's buffers in the same roles; GPU steps are
-  // queued back to back between synchronisations.
-  const bool gpu = backend_name.starts_with("cuda");
-  // On a GPU, 20 leapfrog steps or the fewest whole wavefronts past them.
-  const long k = tuning.cuda_steps_per_sweep.value_or(1);
-  const long steps_per_iteration =
-      scheme_name == "leapfrog" ? (gpu ? (20 + k - 1) / k * k : 2) : (gpu ? 6 : 1);
-  run_samples(state, *backend, *scheme, steps_per_iteration, gpu);
-  // Every run checks its own result: the leapfrog invariant is conserved exactly by correct steps,
-  // whatever the state does, and so is the norm by the split schemes; RK4's norm may only fall, and
-  // by little.
-  const Diagnostics after = scheme->diagnostics();
+  return std::isfinite(factor) ? 0.5 * factor / radius : 2.0 / radius;
+}
+
+/// Every run checks its own result: the leapfrog invariant is conserved exactly by correct steps,
+/// whatever the state does, and so is the norm by the split schemes; RK4's norm may only fall, and
+/// by little.
+bool invariant_behaved(const std::string& scheme_name, const Diagnostics& before,
+                       const Diagnostics& after) {
   const double change = (after.invariant - before.invariant) / std::abs(before.invariant);
-  const bool valid = after.finite && (scheme_name == "rk4" ? change <= 0.0 && change > -1e-3
-                                                           : std::abs(change) <= 1e-9);
-  if (!valid) {
-    state.SkipWithError("the scheme's invariant did not behave: the steps are wrong");
-  }
-  const StepTraffic traffic = scheme->traffic();
+  return after.finite &&
+         (scheme_name == "rk4" ? change <= 0.0 && change > -1e-3 : std::abs(change) <= 1e-9);
+}
+
+/// The counters of a benchmark of `cells` cells, `steps_per_iteration` steps an iteration (k a
+/// launch).
+void set_counters(benchmark::State& state, const StepTraffic& traffic, double cells,
+                  long steps_per_iteration, long k, double omega, bool gpu) {
   const double bytes_per_update = traffic.bytes / traffic.passes;
-  const double cells = static_cast<double>(problem.grid.cells());
   const double updates = cells * traffic.passes * static_cast<double>(steps_per_iteration) *
                          static_cast<double>(state.iterations());
   state.counters["dofs"] = cells;
@@ -215,6 +201,34 @@ void step_benchmark(benchmark::State& state, const std::string& scheme_name,
     state.counters["copy_fraction"] = benchmark::Counter(
         updates * bytes_per_update / copy_bandwidth, benchmark::Counter::kIsRate);
   }
+}
+
+void step_benchmark(benchmark::State& state, const std::string& scheme_name,
+                    const std::string& backend_name, const std::string& lattice, double dofs,
+                    double omega, const BackendTuning& tuning) {
+  const Prepared& prepared = prepare(lattice, dofs, omega);
+  const Problem& problem = prepared.problem;
+  const std::vector<Complex>& psi = prepared.psi;
+  const double dt = benchmark_dt(problem, psi, scheme_name);
+  const std::unique_ptr<Backend> backend = make_backend(backend_name, problem, nullptr, tuning);
+  const std::unique_ptr<Scheme> scheme = make_scheme(scheme_name, *backend, dt);
+  scheme->start({psi, psi, {}});
+  scheme->advance(2); // warm-up: first touch, caches, graphs, lazy initialisation
+  scheme->synchronize();
+  const Diagnostics before = scheme->diagnostics();
+  // Even, so that each iteration ends with the leapfrog's buffers in the same roles; GPU steps are
+  // queued back to back between synchronisations.
+  const bool gpu = backend_name.starts_with("cuda");
+  // On a GPU, 20 leapfrog steps or the fewest whole wavefronts past them.
+  const long k = tuning.cuda_steps_per_sweep.value_or(1);
+  const long steps_per_iteration =
+      scheme_name == "leapfrog" ? (gpu ? (20 + k - 1) / k * k : 2) : (gpu ? 6 : 1);
+  run_samples(state, *backend, *scheme, steps_per_iteration, gpu);
+  if (!invariant_behaved(scheme_name, before, scheme->diagnostics())) {
+    state.SkipWithError("the scheme's invariant did not behave: the steps are wrong");
+  }
+  set_counters(state, scheme->traffic(), static_cast<double>(problem.grid.cells()),
+               steps_per_iteration, k, omega, gpu);
   state.SetLabel(backend->device());
 }
 
@@ -257,9 +271,9 @@ double max_of(const std::vector<double>& v) {
   return *std::max_element(v.begin(), v.end());
 }
 
-} // namespace
-
-int main(int argc, char** argv) {
+/// The backends run unless --backends names others: with a GPU, cuda:plain too, once its copy
+/// bandwidth is measured and the device recorded in the context.
+std::string default_backends() {
   std::string all_backends = "reference,openmp";
 #if DECGPE_HAVE_CUDA
   if (backend_unavailable("cuda").empty()) {
@@ -271,6 +285,46 @@ int main(int argc, char** argv) {
     }
   }
 #endif
+  return all_backends;
+}
+
+/// The tuning of one (block shape, steps per sweep) pair: the sweep is k, optionally with the
+/// wavefront's shape (k s<slab>l<lag>).
+BackendTuning tuning_of(const std::string& shape, const std::string& sweep) {
+  BackendTuning tuning;
+  tuning.cuda_block_shape = shape;
+  if (!sweep.empty()) {
+    const std::size_t shape_at = sweep.find('s');
+    tuning.cuda_steps_per_sweep = std::stoi(sweep.substr(0, shape_at));
+    tuning.cuda_wavefront = shape_at == std::string::npos ? "" : sweep.substr(shape_at);
+  }
+  return tuning;
+}
+
+/// Registers the benchmark of one scheme on one backend, lattice and size with this tuning.
+void register_step(const std::string& name, const std::string& scheme, const std::string& backend,
+                   const std::string& lattice, double dofs, double omega,
+                   const BackendTuning& tuning) {
+  auto* b = benchmark::RegisterBenchmark(name.c_str(), step_benchmark, scheme, backend, lattice,
+                                         dofs, omega, tuning);
+  b->Unit(benchmark::kMillisecond)
+      ->MinTime(backend == "reference"        ? 2.0
+                : backend.starts_with("cuda") ? 0.2
+                                              : 0.5)
+      ->Repetitions(kRepetitions)
+      ->ComputeStatistics("min", min_of)
+      ->ComputeStatistics("max", max_of);
+  if (backend.starts_with("cuda")) {
+    b->UseManualTime();
+  } else {
+    b->UseRealTime();
+  }
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+  const std::string all_backends = default_backends();
   const auto lattices = split(take_flag(argc, argv, "lattices", "bcc,c15"));
   const auto sizes = split(take_flag(argc, argv, "dofs", "1e6"));
   const auto backends = split(take_flag(argc, argv, "backends", all_backends));
@@ -298,27 +352,8 @@ int main(int argc, char** argv) {
                                      (shape.empty() ? "" : "/" + shape) +
                                      (sweep.empty() ? "" : "/k" + sweep) +
                                      (std::stod(omega) == 0.0 ? "" : "/w" + omega);
-            BackendTuning tuning;
-            tuning.cuda_block_shape = shape;
-            if (!sweep.empty()) {
-              const std::size_t shape_at = sweep.find('s');
-              tuning.cuda_steps_per_sweep = std::stoi(sweep.substr(0, shape_at));
-              tuning.cuda_wavefront = shape_at == std::string::npos ? "" : sweep.substr(shape_at);
-            }
-            auto* b = benchmark::RegisterBenchmark(name.c_str(), step_benchmark, scheme, backend,
-                                                   lattice, dofs, std::stod(omega), tuning);
-            b->Unit(benchmark::kMillisecond)
-                ->MinTime(backend == "reference"        ? 2.0
-                          : backend.starts_with("cuda") ? 0.2
-                                                        : 0.5)
-                ->Repetitions(kRepetitions)
-                ->ComputeStatistics("min", min_of)
-                ->ComputeStatistics("max", max_of);
-            if (backend.starts_with("cuda")) {
-              b->UseManualTime();
-            } else {
-              b->UseRealTime();
-            }
+            register_step(name, scheme, backend, lattice, dofs, std::stod(omega),
+                          tuning_of(shape, sweep));
           }
         }
       }

@@ -53,7 +53,8 @@ std::pair<std::vector<std::string>, ordered_json> scheme_list() {
          {"order", s.order},
          {"limit_factor", std::isfinite(s.limit_factor) ? ordered_json(s.limit_factor) : nullptr},
          {"invariant", s.invariant},
-         {"adaptive", s.adaptive != StepControl::fixed}});
+         {"adaptive", s.adaptive != StepControl::fixed},
+         {"damped", s.no_damped_form.empty()}});
   }
   return {names, details};
 }

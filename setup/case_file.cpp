@@ -387,6 +387,17 @@ void read_rotation(const Section& r, CaseConfig& c) {
   }
 }
 
+/// The registered schemes of which `has` holds, in the registry's order, comma-separated.
+std::string schemes_that(bool (*has)(const SchemeEntry&)) {
+  std::string names;
+  for (const SchemeEntry& s : scheme_registry()) {
+    if (has(s)) {
+      names += (names.empty() ? "" : ", ") + std::string(s.name);
+    }
+  }
+  return names;
+}
+
 /// One line when the case's adaptive steps do not fit its scheme; empty when they do.
 std::string adaptive_mismatch(const CaseConfig& c) {
   if (!c.adaptive) {
@@ -396,16 +407,10 @@ std::string adaptive_mismatch(const CaseConfig& c) {
   if (scheme.adaptive != StepControl::fixed) {
     return {};
   }
-  std::string adaptive_schemes;
-  for (const SchemeEntry& s : scheme_registry()) {
-    if (s.adaptive != StepControl::fixed) {
-      adaptive_schemes += (adaptive_schemes.empty() ? "" : ", ") + std::string(s.name);
-    }
-  }
   return "scheme '" + c.scheme +
          "' is fixed-step (a changed step breaks the leapfrog's invariant Re<psi^{n-1}, "
          "psi^n> and its two-level start): drop time.adaptive or choose one of " +
-         adaptive_schemes;
+         schemes_that([](const SchemeEntry& s) { return s.adaptive != StepControl::fixed; });
 }
 
 /// Why c's scheme cannot take c's damping, or "".
@@ -413,11 +418,11 @@ std::string damping_mismatch(const CaseConfig& c) {
   if (c.damping == 0.0) {
     return {};
   }
-  if (c.scheme == "leapfrog") {
-    return "the leapfrog is unstable with a dissipative term: choose scheme 'rk4'";
-  }
-  if (c.scheme != "rk4") {
-    return "scheme '" + c.scheme + "' is not damped (so far only 'rk4' is)";
+  const SchemeEntry& scheme = find_scheme(c.scheme);
+  if (!scheme.no_damped_form.empty()) {
+    return "scheme '" + c.scheme + "' is not damped: " + std::string(scheme.no_damped_form) +
+           "; choose one of " +
+           schemes_that([](const SchemeEntry& s) { return s.no_damped_form.empty(); });
   }
   return c.adaptive ? "damped steps are fixed: drop time.adaptive" : "";
 }

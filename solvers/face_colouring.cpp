@@ -44,67 +44,106 @@ std::vector<QuotientFace> quotient_faces(const Grid& g) {
   return faces;
 }
 
-/// Colours the faces with `colours` colours, or returns false. Each face in `order` takes a colour
-/// free at both its cells; when none is, an α/β Kempe chain from one cell is flipped to free one
-/// (the step of König's and Vizing's proofs), so it reaches the degree or one more on these
-/// lattices.
-bool kempe_colouring(const std::vector<QuotientFace>& faces, const std::vector<int>& order,
-                     int vertices, int colours, std::vector<int>& colour) {
-  // at[v · colours + c]: the face of colour c at vertex v, or −1.
-  std::vector<int> at(static_cast<std::size_t>(vertices * colours), -1);
-  colour.assign(faces.size(), -1);
-  const auto slot = [&](int v, int c) -> int& {
-    return at[static_cast<std::size_t>(v * colours + c)];
-  };
-  const auto set = [&](int face, int c) {
-    const QuotientFace& f = faces[static_cast<std::size_t>(face)];
-    colour[static_cast<std::size_t>(face)] = c;
+/// A colouring of the faces under construction: each face's colour, and at each vertex the face of
+/// each colour.
+class PartialColouring {
+public:
+  PartialColouring(const std::vector<QuotientFace>& faces, int vertices, int colours,
+                   std::vector<int>& colour)
+      : faces_(faces), colours_(colours), colour_(colour),
+        at_(static_cast<std::size_t>(vertices * colours), -1) {
+    colour_.assign(faces.size(), -1);
+  }
+
+  void set(int face, int c) {
+    const QuotientFace& f = faces_[static_cast<std::size_t>(face)];
+    colour_[static_cast<std::size_t>(face)] = c;
     slot(f.vertex, c) = face;
     slot(f.other, c) = face;
-  };
-  for (int index : order) {
-    const QuotientFace& f = faces[static_cast<std::size_t>(index)];
-    const int u = f.vertex, v = f.other;
-    int done = -1;
-    for (int c = 0; c < colours && done < 0; ++c) {
+  }
+
+  /// The first colour free at both u and v, or −1.
+  int free_at_both(int u, int v) {
+    for (int c = 0; c < colours_; ++c) {
       if (slot(u, c) < 0 && slot(v, c) < 0) {
-        done = c;
+        return c;
       }
     }
-    for (int alpha = 0; alpha < colours && done < 0; ++alpha) {
-      for (int beta = 0; beta < colours && done < 0; ++beta) {
+    return -1;
+  }
+
+  /// A colour α free at u, freed at v by flipping an α/β Kempe chain from v, or −1 when no chain
+  /// frees one.
+  int free_by_flipping(int u, int v) {
+    for (int alpha = 0; alpha < colours_; ++alpha) {
+      for (int beta = 0; beta < colours_; ++beta) {
         if (slot(u, alpha) >= 0 || slot(v, beta) >= 0 || alpha == beta) {
           continue;
         }
         // The chain from v: its α face, then β, α, … ; flipping it frees α at v unless it ends at
         // u.
         std::vector<int> chain;
-        int at_vertex = v, want = alpha;
-        while (slot(at_vertex, want) >= 0) {
-          const int next = slot(at_vertex, want);
-          chain.push_back(next);
-          const QuotientFace& g = faces[static_cast<std::size_t>(next)];
-          at_vertex = g.vertex == at_vertex ? g.other : g.vertex;
-          want = want == alpha ? beta : alpha;
-        }
-        if (at_vertex == u) {
+        if (chain_end(v, alpha, beta, chain) == u) {
           continue;
         }
-        for (int face : chain) { // clear, then set with swapped colours
-          const QuotientFace& g = faces[static_cast<std::size_t>(face)];
-          slot(g.vertex, colour[static_cast<std::size_t>(face)]) = -1;
-          slot(g.other, colour[static_cast<std::size_t>(face)]) = -1;
-        }
-        for (int face : chain) {
-          set(face, colour[static_cast<std::size_t>(face)] == alpha ? beta : alpha);
-        }
-        done = alpha;
+        flip(chain, alpha, beta);
+        return alpha;
       }
+    }
+    return -1;
+  }
+
+private:
+  /// at_[v · colours + c]: the face of colour c at vertex v, or −1.
+  int& slot(int v, int c) { return at_[static_cast<std::size_t>(v * colours_ + c)]; }
+
+  /// Follows the α/β chain from `from` into `chain`; returns the vertex where it ends.
+  int chain_end(int from, int alpha, int beta, std::vector<int>& chain) {
+    int at_vertex = from, want = alpha;
+    while (slot(at_vertex, want) >= 0) {
+      const int next = slot(at_vertex, want);
+      chain.push_back(next);
+      const QuotientFace& g = faces_[static_cast<std::size_t>(next)];
+      at_vertex = g.vertex == at_vertex ? g.other : g.vertex;
+      want = want == alpha ? beta : alpha;
+    }
+    return at_vertex;
+  }
+
+  void flip(const std::vector<int>& chain, int alpha, int beta) {
+    for (int face : chain) { // clear, then set with swapped colours
+      const QuotientFace& g = faces_[static_cast<std::size_t>(face)];
+      slot(g.vertex, colour_[static_cast<std::size_t>(face)]) = -1;
+      slot(g.other, colour_[static_cast<std::size_t>(face)]) = -1;
+    }
+    for (int face : chain) {
+      set(face, colour_[static_cast<std::size_t>(face)] == alpha ? beta : alpha);
+    }
+  }
+
+  const std::vector<QuotientFace>& faces_;
+  int colours_;
+  std::vector<int>& colour_;
+  std::vector<int> at_;
+};
+
+/// Colours the faces with `colours` colours, or returns false. Each face in `order` takes a colour
+/// free at both its cells; when none is, an α/β Kempe chain from one cell is flipped to free one
+/// (the step of König's and Vizing's proofs), so it reaches the degree or one more on these
+/// lattices.
+bool kempe_colouring(const std::vector<QuotientFace>& faces, const std::vector<int>& order,
+                     int vertices, int colours, std::vector<int>& colour) {
+  PartialColouring partial(faces, vertices, colours, colour);
+  for (int index : order) {
+    const QuotientFace& f = faces[static_cast<std::size_t>(index)];
+    int done = partial.free_at_both(f.vertex, f.other);
+    if (done < 0) {
+      done = partial.free_by_flipping(f.vertex, f.other);
     }
     if (done < 0) {
       return false;
     }
-    set(index, done);
+    partial.set(index, done);
   }
   return true;
 }

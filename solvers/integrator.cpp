@@ -82,59 +82,88 @@ double progress(const Scheme& scheme, const Schedule& schedule, long step) {
                            : static_cast<double>(step) / static_cast<double>(schedule.steps);
 }
 
+/// Whether the run is at its last step or the scheme at its end time.
+bool finished(const Scheme& scheme, const Schedule& schedule, long step) {
+  return step >= schedule.steps || scheme.finished();
+}
+
+/// The step the next chunk of steps ends at: the first at which anything is due, at most kMaxChunk
+/// on.
+long chunk_end(long step, const Schedule& schedule) {
+  long next = std::min(schedule.steps, step + kMaxChunk);
+  next = next_multiple(step, schedule.diagnostics_every, next);
+  next = next_multiple(step, schedule.snapshot_every, next);
+  next = next_multiple(step, schedule.spectrum_every, next);
+  next = next_multiple(step, schedule.vortex_lines_every, next);
+  next = next_multiple(step, schedule.checkpoint_every, next);
+  return next;
+}
+
+/// The start's diagnostics and samples, which set the guard's reference max|psi|.
+void sample_start(Scheme& scheme, const Schedule& schedule, RunObserver& observer,
+                  Outcome& outcome) {
+  const Sample first = measure(scheme);
+  outcome.initial_max_abs = first.d.max_abs;
+  guard(first.d, first.d.max_abs, 0, 0.0);
+  observer.on_diagnostics(first);
+  sample_every_kind(scheme, schedule, observer);
+}
+
+/// The diagnostics at `step`, guarded, observed and watched; true when the error is past the
+/// schedule's threshold.
+bool error_exceeded(Scheme& scheme, const Schedule& schedule, RunObserver& observer,
+                    const Outcome& outcome, StabilityWatch* watch, long step, double t) {
+  const Sample s = measure(scheme);
+  guard(s.d, outcome.initial_max_abs, step, t);
+  observer.on_diagnostics(s);
+  if (watch != nullptr) {
+    watch->check(s, scheme);
+  }
+  return schedule.stop_when_error_exceeds > 0.0 &&
+         1.0 - std::hypot(s.d.overlap.re, s.d.overlap.im) > schedule.stop_when_error_exceeds;
+}
+
+/// The snapshot, the probe and the vortex lines due at `step` (the last two also at the end).
+void sample_due(Scheme& scheme, const Schedule& schedule, RunObserver& observer, long step) {
+  if (due(step, schedule.snapshot_every)) {
+    snapshot(scheme, observer);
+  }
+  if (due(step, schedule.spectrum_every) ||
+      (schedule.spectrum_every > 0 && finished(scheme, schedule, step))) {
+    probe(scheme, observer);
+  }
+  if (due(step, schedule.vortex_lines_every) ||
+      (schedule.vortex_lines_every > 0 && finished(scheme, schedule, step))) {
+    vortex_lines(scheme, observer);
+  }
+}
+
 } // namespace
 
 Outcome integrate(Scheme& scheme, const Schedule& schedule, RunObserver& observer,
                   const StartPoint& from, StabilityWatch* watch) {
   Outcome outcome{from.step, false, false, from.initial_max_abs};
   if (from.step == 0) {
-    const Sample first = measure(scheme);
-    outcome.initial_max_abs = first.d.max_abs;
-    guard(first.d, first.d.max_abs, 0, 0.0);
-    observer.on_diagnostics(first);
-    sample_every_kind(scheme, schedule, observer);
+    sample_start(scheme, schedule, observer, outcome);
   }
   long& step = outcome.steps_done;
-  const auto done = [&] { return step >= schedule.steps || scheme.finished(); };
-  while (!done()) {
-    long next = std::min(schedule.steps, step + kMaxChunk);
-    next = next_multiple(step, schedule.diagnostics_every, next);
-    next = next_multiple(step, schedule.snapshot_every, next);
-    next = next_multiple(step, schedule.spectrum_every, next);
-    next = next_multiple(step, schedule.vortex_lines_every, next);
-    next = next_multiple(step, schedule.checkpoint_every, next);
+  while (!finished(scheme, schedule, step)) {
+    const long next = chunk_end(step, schedule);
     {
       const NvtxRange range("steps");
       step += scheme.advance(next - step);
     }
     const double t = scheme.clock().time;
-    if (due(step, schedule.diagnostics_every) || done()) {
-      const Sample s = measure(scheme);
-      guard(s.d, outcome.initial_max_abs, step, t);
-      observer.on_diagnostics(s);
-      if (watch != nullptr) {
-        watch->check(s, scheme);
-      }
-      if (schedule.stop_when_error_exceeds > 0.0 &&
-          1.0 - std::hypot(s.d.overlap.re, s.d.overlap.im) > schedule.stop_when_error_exceeds) {
-        sample_every_kind(scheme, schedule,
-                          observer); // the state at the stop, on or off the cadence
-        observer.on_progress(step, t, 1.0);
-        outcome.error_exceeded = true;
-        break;
-      }
+    if ((due(step, schedule.diagnostics_every) || finished(scheme, schedule, step)) &&
+        error_exceeded(scheme, schedule, observer, outcome, watch, step, t)) {
+      sample_every_kind(scheme, schedule, observer); // the state at the stop, on or off the cadence
+      observer.on_progress(step, t, 1.0);
+      outcome.error_exceeded = true;
+      break;
     }
-    if (due(step, schedule.snapshot_every)) {
-      snapshot(scheme, observer);
-    }
-    if (due(step, schedule.spectrum_every) || (schedule.spectrum_every > 0 && done())) {
-      probe(scheme, observer);
-    }
-    if (due(step, schedule.vortex_lines_every) || (schedule.vortex_lines_every > 0 && done())) {
-      vortex_lines(scheme, observer);
-    }
+    sample_due(scheme, schedule, observer, step);
     observer.on_progress(step, t, progress(scheme, schedule, step));
-    if (done()) {
+    if (finished(scheme, schedule, step)) {
       break;
     }
     if (due(step, schedule.checkpoint_every)) {

@@ -99,6 +99,43 @@ Setting chosen(const std::string& from_case, const char* variable, const char* f
   return {fallback, "default"};
 }
 
+/// The stencil face-major ([f · ms + l]), padded to `faces` a cell with weight-0 entries that point
+/// at the cell itself; each entry's neighbour as a 32-bit index offset.
+std::vector<FaceEntry> face_table(const Grid& g, int faces) {
+  const long long slice = static_cast<long long>(g.size[0]) * g.size[1];
+  if (static_cast<double>(g.ms) * (static_cast<double>(slice) + g.size[0] + 1) >
+      std::numeric_limits<std::int32_t>::max()) {
+    throw std::runtime_error("domain too large for the CUDA kernels' 32-bit neighbour offsets");
+  }
+  std::vector<FaceEntry> table(static_cast<std::size_t>(faces * g.ms));
+  for (int l = 0; l < g.ms; ++l) {
+    for (int f = 0; f < faces; ++f) {
+      const std::size_t e = static_cast<std::size_t>(f * g.ms + l);
+      const int entry = g.row_begin[l] + f;
+      if (entry >= g.row_begin[l + 1]) {
+        table[e] = {0.0, 0, l | (1 << 16) | (1 << 18) | (1 << 20)}; // padding: itself, weight 0
+        continue;
+      }
+      const StencilEntry& s = g.stencil[static_cast<std::size_t>(entry)];
+      table[e] = {s.weight,
+                  static_cast<std::int32_t>(g.ms * ((s.dz * slice) + s.dy * g.size[0] + s.dx) +
+                                            s.neighbour - l),
+                  s.neighbour | ((s.dx + 1) << 16) | ((s.dy + 1) << 18) | ((s.dz + 1) << 20)};
+    }
+  }
+  return table;
+}
+
+/// The local indices with the most faces first (the sweep's by-faces thread order).
+std::vector<int> most_faces_first(const Grid& g) {
+  std::vector<int> by_faces(static_cast<std::size_t>(g.ms));
+  std::iota(by_faces.begin(), by_faces.end(), 0);
+  const auto face_count = [&](int l) { return g.row_begin[l + 1] - g.row_begin[l]; };
+  std::stable_sort(by_faces.begin(), by_faces.end(),
+                   [&](int a, int b) { return face_count(a) > face_count(b); });
+  return by_faces;
+}
+
 class CudaBackend final : public Backend {
 public:
   CudaBackend(const Problem& problem, HaloExchange* halo, const BackendTuning& tuning)
@@ -123,41 +160,13 @@ public:
     rings_d_ = to_device(rings.entries);
     ring_edges_ = rings.edges();
     found_d_ = DeviceBuffer<unsigned long long>(1);
-    const PlainShape shape = parse_plain_shape(shape_.value);
-    tiling_ = make_tiling(dg_, shape, prop.multiProcessorCount);
-    if (rotates() && !tiling_.sweep) { // the rotating frame's step is the sweep's alone
-      tiling_ = make_cell_tiling(dg_);
-      shape_.source += "; the rotating frame steps as a sweep of one slice a block";
-    }
-    cell_tiling_ = make_cell_tiling(dg_);
-    stencil_tiling_ = make_passes_tiling(dg_, shape, p_.grid.lattice, prop.multiProcessorCount);
-    plan_wavefront(tuning, shape, prop.multiProcessorCount);
-    const auto partial_count = static_cast<std::size_t>(diagnostics_blocks(cell_tiling_, dg_));
-    const std::size_t sums_size = rotates() ? sizeof(RotatingSums) : sizeof(CellSums);
-    reserve(static_cast<double>(p_.potential.values.size()) * sizeof(double) +
-            static_cast<double>(partial_count) * static_cast<double>(sums_size + sizeof(StepSums)));
-    if (rotates()) {
-      rotating_partials_ = DeviceBuffer<RotatingSums>(partial_count);
-      rotating_result_ = DeviceBuffer<RotatingSums>(1);
-    } else {
-      partials_ = DeviceBuffer<CellSums>(partial_count);
-      result_ = DeviceBuffer<CellSums>(1);
-    }
-    step_partials_ = DeviceBuffer<StepSums>(partial_count);
-    step_result_ = DeviceBuffer<StepSums>(1);
+    plan_kernels(tuning, prop.multiProcessorCount);
+    allocate_reductions();
     if (p_.potential.kind == Potential::Kind::tabulated) {
       potential_ = to_device(p_.potential.values);
       dg_.potential = potential_.get();
     }
-    DECGPE_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
-    if (halo_ != nullptr) {
-      int least = 0, greatest = 0;
-      DECGPE_CUDA_CHECK(cudaDeviceGetStreamPriorityRange(&least, &greatest));
-      DECGPE_CUDA_CHECK(
-          cudaStreamCreateWithPriority(&edge_stream_, cudaStreamNonBlocking, greatest));
-      DECGPE_CUDA_CHECK(cudaEventCreateWithFlags(&fork_, cudaEventDisableTiming));
-      DECGPE_CUDA_CHECK(cudaEventCreateWithFlags(&join_, cudaEventDisableTiming));
-    }
+    create_streams();
     DECGPE_CUDA_CHECK(cudaMallocHost(&host_result_, sizeof(RotatingSums)));
     DECGPE_CUDA_CHECK(cudaMallocHost(&host_step_result_, sizeof(StepSums)));
   }
@@ -426,6 +435,51 @@ private:
     DECGPE_CUDA_CHECK(cudaStreamWaitEvent(stream_, join_));
   }
 
+  /// The tilings of the leapfrog, the other stencil passes and the one-slice kernels, and the
+  /// wavefront, on `sms` multiprocessors.
+  void plan_kernels(const BackendTuning& tuning, int sms) {
+    const PlainShape shape = parse_plain_shape(shape_.value);
+    tiling_ = make_tiling(dg_, shape, sms);
+    if (rotates() && !tiling_.sweep) { // the rotating frame's step is the sweep's alone
+      tiling_ = make_cell_tiling(dg_);
+      shape_.source += "; the rotating frame steps as a sweep of one slice a block";
+    }
+    cell_tiling_ = make_cell_tiling(dg_);
+    stencil_tiling_ = make_passes_tiling(dg_, shape, p_.grid.lattice, sms);
+    plan_wavefront(tuning, shape, sms);
+  }
+
+  /// The reductions' partial sums (the frame's and the lab's in a rotating frame), checked against
+  /// the free memory with a tabulated potential's values.
+  void allocate_reductions() {
+    const auto partial_count = static_cast<std::size_t>(diagnostics_blocks(cell_tiling_, dg_));
+    const std::size_t sums_size = rotates() ? sizeof(RotatingSums) : sizeof(CellSums);
+    reserve(static_cast<double>(p_.potential.values.size()) * sizeof(double) +
+            static_cast<double>(partial_count) * static_cast<double>(sums_size + sizeof(StepSums)));
+    if (rotates()) {
+      rotating_partials_ = DeviceBuffer<RotatingSums>(partial_count);
+      rotating_result_ = DeviceBuffer<RotatingSums>(1);
+    } else {
+      partials_ = DeviceBuffer<CellSums>(partial_count);
+      result_ = DeviceBuffer<CellSums>(1);
+    }
+    step_partials_ = DeviceBuffer<StepSums>(partial_count);
+    step_result_ = DeviceBuffer<StepSums>(1);
+  }
+
+  /// The main stream, and on a slab the edge stream of the highest priority with its events.
+  void create_streams() {
+    DECGPE_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
+    if (halo_ != nullptr) {
+      int least = 0, greatest = 0;
+      DECGPE_CUDA_CHECK(cudaDeviceGetStreamPriorityRange(&least, &greatest));
+      DECGPE_CUDA_CHECK(
+          cudaStreamCreateWithPriority(&edge_stream_, cudaStreamNonBlocking, greatest));
+      DECGPE_CUDA_CHECK(cudaEventCreateWithFlags(&fork_, cudaEventDisableTiming));
+      DECGPE_CUDA_CHECK(cudaEventCreateWithFlags(&join_, cudaEventDisableTiming));
+    }
+  }
+
   /// The wavefront of `tuning.cuda_steps_per_sweep` steps (one GPU only: a slab's halos are
   /// exchanged between single steps), its order and counters on the device.
   void plan_wavefront(const BackendTuning& tuning, PlainShape shape, int sms) {
@@ -548,37 +602,16 @@ private:
     for (int l = 0; l < g.ms; ++l) {
       faces = std::max(faces, g.row_begin[l + 1] - g.row_begin[l]);
     }
-    std::vector<FaceEntry> table(static_cast<std::size_t>(faces * g.ms));
+    const std::vector<FaceEntry> table = face_table(g, faces);
     std::vector<double> centre, volume(g.volume), weight_sum(g.weight_sum);
-    const long long slice = static_cast<long long>(g.size[0]) * g.size[1];
-    if (static_cast<double>(g.ms) * (static_cast<double>(slice) + g.size[0] + 1) >
-        std::numeric_limits<std::int32_t>::max()) {
-      throw std::runtime_error("domain too large for the CUDA kernels' 32-bit neighbour offsets");
-    }
     for (int l = 0; l < g.ms; ++l) {
-      for (int f = 0; f < faces; ++f) {
-        const std::size_t e = static_cast<std::size_t>(f * g.ms + l);
-        const int entry = g.row_begin[l] + f;
-        if (entry >= g.row_begin[l + 1]) {
-          table[e] = {0.0, 0, l | (1 << 16) | (1 << 18) | (1 << 20)}; // padding: itself, weight 0
-          continue;
-        }
-        const StencilEntry& s = g.stencil[static_cast<std::size_t>(entry)];
-        table[e] = {s.weight,
-                    static_cast<std::int32_t>(g.ms * ((s.dz * slice) + s.dy * g.size[0] + s.dx) +
-                                              s.neighbour - l),
-                    s.neighbour | ((s.dx + 1) << 16) | ((s.dy + 1) << 18) | ((s.dz + 1) << 20)};
-      }
       centre.insert(centre.end(), {g.centre[l].x, g.centre[l].y, g.centre[l].z});
     }
-    // The local indices with the most faces first (the sweep's by-faces thread order).
-    std::vector<int> by_faces(static_cast<std::size_t>(g.ms));
-    std::iota(by_faces.begin(), by_faces.end(), 0);
-    const auto face_count = [&](int l) { return g.row_begin[l + 1] - g.row_begin[l]; };
-    std::stable_sort(by_faces.begin(), by_faces.end(),
-                     [&](int a, int b) { return face_count(a) > face_count(b); });
-    const auto wide_cells = static_cast<int>(std::count_if(
-        by_faces.begin(), by_faces.end(), [&](int l) { return face_count(l) == faces; }));
+    const std::vector<int> by_faces = most_faces_first(g);
+    const auto wide_cells =
+        static_cast<int>(std::count_if(by_faces.begin(), by_faces.end(), [&](int l) {
+          return g.row_begin[l + 1] - g.row_begin[l] == faces;
+        }));
     faces_d_ = to_device(table);
     by_faces_d_ = to_device(by_faces);
     centre_d_ = to_device(centre);

@@ -183,6 +183,39 @@ __global__ void __launch_bounds__(kSweepThreads, MIN_BLOCKS)
 
 } // namespace
 
+namespace {
+
+/// The 1 to 3 digits of a sweep setting at text[at], `at` moved past them; −1 for none or more.
+int setting_value(const std::string& text, std::size_t& at) {
+  std::size_t end = at;
+  while (end < text.size() && std::isdigit(static_cast<unsigned char>(text[end])) != 0) {
+    ++end;
+  }
+  if (end == at || end - at > 3) {
+    return -1;
+  }
+  const int value = std::stoi(text.substr(at, end - at));
+  at = end;
+  return value;
+}
+
+/// Sets the sweep's setting `key` (z slices, a ahead, b blocks per SM); false for another key or a
+/// value out of its range.
+bool set_sweep_setting(PlainShape& out, char key, int value) {
+  if (key == 'z' && value >= 1 && value <= 256) {
+    out.slices = value;
+  } else if (key == 'a' && value >= 0 && value <= 8) {
+    out.ahead = value;
+  } else if (key == 'b' && (value == 3 || value == 4)) {
+    out.min_blocks = value;
+  } else {
+    return false;
+  }
+  return true;
+}
+
+} // namespace
+
 PlainShape parse_plain_shape(std::string_view shape) {
   if (shape == "1x512") {
     return {1, 512};
@@ -215,24 +248,7 @@ PlainShape parse_plain_shape(std::string_view shape) {
     const char key = text[at++];
     if (key == 'f') {
       out.by_faces = true;
-      continue;
-    }
-    std::size_t end = at;
-    while (end < text.size() && std::isdigit(static_cast<unsigned char>(text[end])) != 0) {
-      ++end;
-    }
-    if (end == at || end - at > 3) {
-      throw refuse();
-    }
-    const int value = std::stoi(text.substr(at, end - at));
-    at = end;
-    if (key == 'z' && value >= 1 && value <= 256) {
-      out.slices = value;
-    } else if (key == 'a' && value <= 8) {
-      out.ahead = value;
-    } else if (key == 'b' && (value == 3 || value == 4)) {
-      out.min_blocks = value;
-    } else {
+    } else if (!set_sweep_setting(out, key, setting_value(text, at))) {
       throw refuse();
     }
   }

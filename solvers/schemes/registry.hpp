@@ -26,6 +26,8 @@ struct SchemeEntry {
   int start_vectors;         ///< of them, those only its own start of ψ^{−1} holds
   StepControl adaptive;      ///< how it chooses adaptive steps (fixed: it cannot)
   int adaptive_vectors;      ///< the further vectors it holds when adaptive
+  /// Why it has no damped form (Scheme::make_damped, the case's time.damping); empty: it has one.
+  std::string_view no_damped_form;
   std::unique_ptr<Scheme> (*make)(Backend& backend, double dt);
 };
 
