@@ -25,6 +25,39 @@ namespace {
 constexpr int kSweepWaves = 4;      // the fewest waves of blocks a grid takes as a sweep
 constexpr int kRotatingSlices = 16; // the fewest slices a default sweep walks in a rotating frame
 
+/// A plain block's thread's ROWS cells (y-rows sy0…, one slice): ψⁿ⁻¹ and ψⁿ loaded, the face
+/// sums zeroed.
+template <int ROWS>
+__device__ __forceinline__ void load_rows(const DeviceGrid& g, const Complex* psi,
+                                          const Complex* out, long long i0, long long row_stride,
+                                          int sy0, Complex (&previous)[ROWS],
+                                          Complex (&psi_i)[ROWS], Complex (&lap)[ROWS]) {
+#pragma unroll
+  for (int r = 0; r < ROWS; ++r) {
+    lap[r] = {0.0, 0.0};
+    if (sy0 + r < g.sy) {
+      previous[r] = load(out + i0 + r * row_stride);
+      psi_i[r] = load_ro(psi + i0 + r * row_stride);
+    }
+  }
+}
+
+/// ψⁿ⁺¹ of the ROWS cells from their face sums, over ψⁿ⁻¹.
+template <int ROWS>
+__device__ __forceinline__ void
+store_rows(const DeviceGrid& g, Complex* out, long long i0, long long row_stride, int sx, int sy0,
+           int gz, int l, const Complex (&previous)[ROWS], const Complex (&psi_i)[ROWS],
+           const Complex (&lap)[ROWS]) {
+#pragma unroll
+  for (int r = 0; r < ROWS; ++r) {
+    if (sy0 + r < g.sy) {
+      const long long i = i0 + r * row_stride;
+      const double v = potential_at_global(g, sx, sy0 + r, gz, l, i);
+      store(out + i, step_along(previous[r], g.two_dt, apply_m(psi_i[r], lap[r], v, g.g)));
+    }
+  }
+}
+
 template <int MS, int F, int ROWS, int THREADS, int MIN_BLOCKS>
 __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
     step_plain(DeviceGrid g, Tiling t, const Complex* __restrict__ psi, Complex* __restrict__ out,
@@ -46,14 +79,7 @@ __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
   const int gz = sz + g.z_offset;
   const bool z_inner = gz > 0 && gz < g.global_z - 1;
   Complex previous[ROWS], psi_i[ROWS], lap[ROWS];
-#pragma unroll
-  for (int r = 0; r < ROWS; ++r) {
-    lap[r] = {0.0, 0.0};
-    if (sy0 + r < g.sy) {
-      previous[r] = load(out + i0 + r * row_stride);
-      psi_i[r] = load_ro(psi + i0 + r * row_stride);
-    }
-  }
+  load_rows<ROWS>(g, psi, out, i0, row_stride, sy0, previous, psi_i, lap);
 #pragma unroll
   for (int f = 0; f < F; ++f) {
     const Face fc = face(g, f * MS + l);
@@ -73,14 +99,7 @@ __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
       }
     }
   }
-#pragma unroll
-  for (int r = 0; r < ROWS; ++r) {
-    if (sy0 + r < g.sy) {
-      const long long i = i0 + r * row_stride;
-      const double v = potential_at_global(g, sx, sy0 + r, gz, l, i);
-      store(out + i, step_along(previous[r], g.two_dt, apply_m(psi_i[r], lap[r], v, g.g)));
-    }
-  }
+  store_rows<ROWS>(g, out, i0, row_stride, sx, sy0, gz, l, previous, psi_i, lap);
 }
 
 /// The leapfrog's update of a sweep's cell: ψⁿ⁻¹ (in `out`) is its early operand.

@@ -90,58 +90,80 @@ __device__ __forceinline__ Complex sweep_face_sum(const DeviceGrid& g, const Fra
   return lap;
 }
 
-/// The sweep of block `block` over the slices [z_begin, z_end) (the blocks: tiles × y-rows × chunks
-/// of t.slices), in the lab frame or the rotating one (ROTATES).
-template <int MS, int F, bool APPLY_M, bool ROTATES, class Loads, class Op>
-__device__ __forceinline__ void sweep_cells(const DeviceGrid& g, const Tiling& t, const Complex* in,
-                                            const Op& op, int block, int z_begin, int z_end) {
-  const int column = block / t.tiles_per_row; // (sy, chunk of slices)
-  const int x0 = (block - column * t.tiles_per_row) * t.tile;
-  const int chunk = column / g.sy;
-  const int sy = column - chunk * g.sy;
-  const int z_first = z_begin + chunk * t.slices;
-  const int z_last = min(z_first + t.slices, z_end);
-  // Offsets within a slice are ints (the backend refuses grids where they would not be): fewer
-  // registers live across the loop.
-  const int slice = g.sy * g.sx * MS;
-  const int segment = (sy * g.sx + x0) * MS; // the tile's first cell within a slice
-  const unsigned row_bytes = min(t.tile, g.sx - x0) * MS * sizeof(Complex);
-  // Only slices of the block's own chunk are prefetched (another block's, consumed a wave later,
-  // measured 2× slower).
-  const auto prefetch = [&](int from, int to) {
+/// What block `block` of a sweep over [z_begin, z_end) walks (the blocks: tiles × y-rows × chunks
+/// of t.slices): one tile of one y-row through its chunk of slices.
+struct SweepColumn {
+  int x0, sy;
+  int z_first, z_last;
+  int slice;          ///< cells in a slice; offsets within one are ints (the backend refuses grids
+                      ///< where they would not be): fewer registers live across the loop
+  int segment;        ///< the tile's first cell within a slice
+  unsigned row_bytes; ///< the tile's bytes within a row
+
+  template <int MS>
+  __device__ __forceinline__ static SweepColumn of(const DeviceGrid& g, const Tiling& t, int block,
+                                                   int z_begin, int z_end) {
+    const int column = block / t.tiles_per_row; // (sy, chunk of slices)
+    const int x0 = (block - column * t.tiles_per_row) * t.tile;
+    const int chunk = column / g.sy;
+    const int sy = column - chunk * g.sy;
+    const int z_first = z_begin + chunk * t.slices;
+    return {x0,
+            sy,
+            z_first,
+            min(z_first + t.slices, z_end),
+            g.sy * g.sx * MS,
+            (sy * g.sx + x0) * MS,
+            static_cast<unsigned>(min(t.tile, g.sx - x0) * MS * sizeof(Complex))};
+  }
+
+  /// Asks L2 for the tile's rows of the slices [from, to) of this chunk, of ψ and of what `op`
+  /// reads early. Only the block's own chunk: another block's, consumed a wave later, measured 2×
+  /// slower.
+  template <class Op>
+  __device__ __forceinline__ void prefetch(const Complex* in, const Op& op, int from,
+                                           int to) const {
     for (int z = from; z < min(to, z_last); ++z) {
       const long long at = static_cast<long long>(z) * slice + segment;
       prefetch_l2(in + at, row_bytes);
       op.prefetch(at, row_bytes);
     }
-  };
+  }
+};
+
+/// The sweep of block `block` over the slices [z_begin, z_end), in the lab frame or the rotating
+/// one (ROTATES).
+template <int MS, int F, bool APPLY_M, bool ROTATES, class Loads, class Op>
+__device__ __forceinline__ void sweep_cells(const DeviceGrid& g, const Tiling& t, const Complex* in,
+                                            const Op& op, int block, int z_begin, int z_end) {
+  const SweepColumn c = SweepColumn::of<MS>(g, t, block, z_begin, z_end);
   if (threadIdx.x == 0) {
-    prefetch(z_first + 1, z_first + t.ahead);
+    c.prefetch(in, op, c.z_first + 1, c.z_first + t.ahead);
   }
   int tx = 0, l = 0;
   sweep_cell<MS>(g, t, tx, l);
-  const int sx = x0 + tx;
+  const int sx = c.x0 + tx;
   if (tx >= t.tile || sx >= g.sx) {
     return;
   }
-  const bool y_inner = sy > 0 && sy < g.sy - 1;
-  const bool xy_inner = y_inner && x0 > 0 && x0 + t.tile < g.sx;
-  const int own = segment + tx * MS + l;
-  const FrameOf<MS, F, ROTATES> frame = FrameOf<MS, F, ROTATES>::at(g, sx, sy, l);
+  const bool y_inner = c.sy > 0 && c.sy < g.sy - 1;
+  const bool xy_inner = y_inner && c.x0 > 0 && c.x0 + t.tile < g.sx;
+  const int own = c.segment + tx * MS + l;
+  const FrameOf<MS, F, ROTATES> frame = FrameOf<MS, F, ROTATES>::at(g, sx, c.sy, l);
 #pragma unroll 1
-  for (int sz = z_first; sz < z_last; ++sz) {
+  for (int sz = c.z_first; sz < c.z_last; ++sz) {
     if (threadIdx.x == 0) {
-      prefetch(sz + t.ahead, sz + t.ahead + 1);
+      c.prefetch(in, op, sz + t.ahead, sz + t.ahead + 1);
     }
-    const long long i = static_cast<long long>(sz) * slice + own;
+    const long long i = static_cast<long long>(sz) * c.slice + own;
     const int gz = sz + g.z_offset;
     const bool z_inner = gz > 0 && gz < g.global_z - 1;
     const typename Op::Early early = op.early(i); // issued first: independent of the face sum
     const Complex psi_i = Loads::at(in + i);
-    const Complex sum = sweep_face_sum<MS, F, Loads>(g, frame, in, i, sx, sy, gz, l, psi_i,
+    const Complex sum = sweep_face_sum<MS, F, Loads>(g, frame, in, i, sx, c.sy, gz, l, psi_i,
                                                      xy_inner && z_inner, y_inner, z_inner);
     if constexpr (APPLY_M) {
-      const double v = frame.potential(g, sx, sy, gz, l, i);
+      const double v = frame.potential(g, sx, c.sy, gz, l, i);
       op(i, early, psi_i, apply_m(psi_i, sum, v, g.g));
     } else {
       op(i, early, psi_i, sum);
