@@ -26,12 +26,16 @@ RingGrid ring_grid(const Grid& grid) {
 
 namespace {
 
-/// The cells with V < cut: V as the CPU backends step with it (Potential::at).
+/// The cells with V < cut: V as the CPU backends step with it, in the frame they step in (V − ½Ω²ρ²
+/// when rotating, the frame μ belongs to; the lab's V would cut a rotating condensate short).
 struct BelowCut {
   const Problem* problem;
   double cut;
   bool operator()(const RingEntry& r, int sx, int sy, int sz, std::int64_t j) const {
-    return problem->potential.at(problem->grid, sx + r.dx, sy + r.dy, sz + r.dz, r.cell, j) < cut;
+    const Potential& v = problem->potential;
+    const int x = sx + r.dx, y = sy + r.dy, z = sz + r.dz;
+    return (v.rotation.active() ? v.in_frame(problem->grid, x, y, z, r.cell, j)
+                                : v.at(problem->grid, x, y, z, r.cell, j)) < cut;
   }
 };
 

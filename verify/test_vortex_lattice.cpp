@@ -2,6 +2,7 @@
 // vortices at the spacing of Feynman's density Ω/π (the count over the Thomas–Fermi disc falls
 // short of ΩR² in a condensate this small: measured, not asserted).
 
+#include "setup/case_setup.hpp"
 #include "setup/ground_state.hpp"
 #include "verify/lattice_params.hpp"
 #include "verify/vortex_lattice.hpp"
@@ -47,6 +48,19 @@ TEST(VortexLattice, TheRotatingGroundStateHoldsItsVorticesAtFeynmansSpacing) {
   for (const double d : nearest) {
     EXPECT_NEAR(d, c.feynman_spacing(), 0.1 * c.feynman_spacing());
   }
+  // The condensate's region (the default `vortex_region`) is V − ½Ω²ρ² < margin · μ, both of the
+  // rotating frame: it holds every vortex of the disc (the lab's V cut it short before).
+  const auto where = [](std::vector<verify::ZCrossing> crossings) {
+    std::vector<std::pair<double, double>> at;
+    for (const verify::ZCrossing& x : crossings) {
+      at.emplace_back(x.at.x, x.at.y);
+    }
+    std::sort(at.begin(), at.end()); // the lines' order depends on where they end
+    return at;
+  };
+  EXPECT_EQ(
+      where(verify::vortices_within(*backend, run, c.radius(), setup::vortex_potential_cut(run))),
+      where(v));
 }
 
 } // namespace

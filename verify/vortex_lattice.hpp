@@ -65,16 +65,16 @@ inline std::string vortex_lattice_toml(const VortexLatticeCase& c, double unit) 
          "\nenergy_change = " + exact(c.energy_change) + "\nmax_iterations = 60000\n";
 }
 
-/// The vortices of the relaxed state within `reach` of the axis: where the detector's lines (every
-/// ring) cross z = 0.
+/// The vortices of the relaxed state within `reach` of the axis: where the detector's lines (the
+/// rings below `potential_cut`, every ring unless given) cross z = 0.
 inline std::vector<ZCrossing> vortices_within(Backend& backend, const setup::RunSetup& run,
-                                              double reach) {
+                                              double reach, double potential_cut = kEveryRing) {
   const VectorId psi = backend.create_vector();
   backend.upload(psi, run.current);
   const analysis::PrimalEdges primal(run.problem.grid);
   std::vector<ZCrossing> inside;
   for (const ZCrossing& c :
-       crossings_of_z0(analysis::vortex_lines(primal, backend.vortex_flux(psi, kEveryRing)))) {
+       crossings_of_z0(analysis::vortex_lines(primal, backend.vortex_flux(psi, potential_cut)))) {
     if (std::hypot(c.at.x, c.at.y) < reach) {
       inside.push_back(c);
     }

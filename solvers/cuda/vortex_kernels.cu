@@ -1,8 +1,8 @@
 // The vortex flux on the device: one thread per primal edge of the slices asked for, the ring's
 // winding by solvers/vortex_flux.hpp's sign tests (the reference's arithmetic, so the same
-// integers, the same region: V by the stepping kernels' potential_at, the host's arithmetic), and
-// the pierced edges compacted through an atomic counter: those outside the region never reach the
-// counter, and only the counted ones are copied to the host, which sorts them by edge id (the
+// integers, the same region: V by the stepping kernels' frame_potential, the host's arithmetic),
+// and the pierced edges compacted through an atomic counter: those outside the region never reach
+// the counter, and only the counted ones are copied to the host, which sorts them by edge id (the
 // counter's order is not reproducible).
 
 #include "solvers/cuda/cell_access.cuh"
@@ -17,12 +17,12 @@ namespace {
 
 constexpr int kEdgeThreads = 256;
 
-/// The cells with V < cut (the host's BelowCut, solvers/vortex_flux.cpp).
+/// The cells with V < cut in the stepping frame (the host's BelowCut, solvers/vortex_flux.cpp).
 struct BelowCut {
   DeviceGrid grid;
   double cut;
   __device__ bool operator()(const RingEntry& r, int sx, int sy, int sz, long long j) const {
-    return potential_at(grid, sx + r.dx, sy + r.dy, sz + r.dz, r.cell, j) < cut;
+    return frame_potential(grid, sx + r.dx, sy + r.dy, sz + r.dz + grid.z_offset, r.cell, j) < cut;
   }
 };
 
