@@ -19,7 +19,7 @@ const SchemeEntry kSchemes[] = {
      1.0, "Re <psi^{n-1}, psi^n>: conserved to round-off", true, 5, 2, StepControl::fixed, 0,
      "the leapfrog is unstable with a dissipative term", make_leapfrog},
     {"rk4", "classical fourth-order Runge-Kutta (NLSEmagic), four fused stages per step", 4,
-     2.0 * std::sqrt(2.0), "the norm <psi, psi>: decays at O(dt^4) per unit time", false, 5, 0,
+     2.0 * std::sqrt(2.0), "the norm <psi, psi>: decays at O(dt^5) per unit time", false, 5, 0,
      StepControl::doubling, 2, "", make_rk4},
     {"trotter_suzuki",
      "unitary Trotter-Suzuki splitting over face-coloured matchings (Wittek & Cucchietti), "
