@@ -2,8 +2,9 @@
 // scheme layer as a run uses it. Every benchmark reports the bytes it moves at its byte model's
 // floor (neighbours from cache, V computed in the kernel), so bandwidths compare across backends
 // and machines:
-//   step/<backend>/<lattice>/<dofs>  the fused leapfrog step: 48 B per DOF-update (read ψⁿ, read
-//                                    ψⁿ⁻¹, write ψⁿ⁺¹)
+//   step/<backend>/<lattice>/<dofs>  the fused leapfrog step (the name is its registry entry's
+//                                    benchmark_name): 48 B per DOF-update (read ψⁿ, read ψⁿ⁻¹,
+//                                    write ψⁿ⁺¹)
 //   rk4/<backend>/<lattice>/<dofs>   one RK4 stage: 64 B per DOF-update on average (stages move
 //                                    48, 80, 80 and 48 B); DOF-updates count stages
 //   <scheme>/<backend>/<lattice>/<dofs>  any other scheme: DOF-updates count its kernel passes and
@@ -17,18 +18,25 @@
 //   --dofs=1e6,8e6        approximate problem sizes in DOFs (default: 1e6)
 //   --backends=reference,openmp   backends (default: reference, openmp and, with a GPU, cuda:plain)
 //   --schemes=leapfrog,rk4        schemes (default: leapfrog)
-//   --cuda-shapes=1x256,1x256z8a1 cuda:plain's block shapes to compare (default: the backend's)
-//   --cuda-sweeps=1,2,3s2l1      cuda:plain's leapfrog steps per launch, each optionally with the
-//                                wavefront's shape (s<slab>l<lag>); each adds /k<value> to the name
+//   --tune=TABLE.KEY=v1,v2       a backend tunable's values to compare (decgpe case-keys lists
+//                                them: the backends' tables), on the backends that have it; each
+//                                adds /<its bench tag><value> to the name, the tunables in the
+//                                registry's order whatever the flags'. Repeatable. For example
+//                                cuda.block_shape=sweep,1x256z8a1 (the sweep's settings too:
+//                                docs/gpu.md) adds /sweep; cuda.steps_per_sweep=1,2,3s2l1 (k,
+//                                optionally with the wavefront's shape s<slab>l<lag>) adds /k2, and
+//                                only to the leapfrog's benchmarks
 //   --omegas=0,0.5               frames rotating at Ω about the trap's axis (default: 0, the lab
 //                                frame); each Ω ≠ 0 adds /w<value> to the name
 //
 // With a GPU, the same binary first measures a device-to-device copy (bytes read + written), and
 // every GPU result carries copy_fraction = its 48-B/update bandwidth over that copy's: the
-// BabelStream-style ceiling.
+// BabelStream-style ceiling. The copy, the device's facts and the timer come from the backend
+// registry and the Backend interface, so a device backend of another vendor is benchmarked alike.
 //
-// Method (NVBench's habits): GPU samples are timed with CUDA events on the backend's stream, each
-// after an L2 flush (so small states start cold as large ones do); every benchmark runs
+// Method (NVBench's habits): GPU samples are timed on the device (CUDA events on the backend's
+// stream: Backend::work_timer()), each after a cache flush (so small states start cold as large
+// ones do); every benchmark runs
 // kRepetitions times and the JSON holds each repetition with the median, mean, standard deviation,
 // coefficient of variation, min and max; the grid is the structure counts whose cell count comes
 // closest to the request (within ~1% on every lattice, recorded as the counter dofs); every
@@ -41,18 +49,16 @@
 #include "solvers/schemes/registry.hpp"
 #include "solvers/stability.hpp"
 
-#if DECGPE_HAVE_CUDA
-#include "solvers/cuda/cuda_backend.hpp"
-#endif
-
 #include <algorithm>
 #include <array>
 #include <benchmark/benchmark.h>
 #include <cmath>
+#include <iostream>
 #include <limits>
 #include <sstream>
+#include <stdexcept>
 #include <string>
-#include <tuple>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -113,22 +119,18 @@ Problem make_problem(const std::string& lattice, double dofs, double omega) {
   return p;
 }
 
-/// The timed loop: device time after an L2 flush on a GPU, wall time on the host.
-void run_samples(benchmark::State& state, Backend& backend, Scheme& scheme, long steps, bool gpu) {
-#if DECGPE_HAVE_CUDA
-  if (gpu) {
-    cuda::DeviceTimer timer(backend);
+/// The timed loop: device time after a cache flush on a device (its benchmarks use manual time),
+/// wall time on the host.
+void run_samples(benchmark::State& state, Backend& backend, Scheme& scheme, long steps) {
+  if (const std::unique_ptr<WorkTimer> timer = backend.work_timer()) {
     for (auto _ : state) {
-      cuda::flush_l2();
-      timer.start();
+      backend.flush_caches();
+      timer->start();
       scheme.advance(steps);
-      state.SetIterationTime(timer.stop());
+      state.SetIterationTime(timer->stop());
     }
     return;
   }
-#endif
-  (void)gpu;
-  (void)backend;
   for (auto _ : state) {
     scheme.advance(steps);
     scheme.synchronize();
@@ -168,13 +170,23 @@ double benchmark_dt(const Problem& problem, const std::vector<Complex>& psi,
 }
 
 /// Every run checks its own result: the leapfrog invariant is conserved exactly by correct steps,
-/// whatever the state does, and so is the norm by the split schemes; RK4's norm may only fall, and
-/// by little.
-bool invariant_behaved(const std::string& scheme_name, const Diagnostics& before,
+/// whatever the state does, and so is the norm by the split schemes; a decaying invariant (RK4's
+/// norm) may only fall, and by little.
+bool invariant_behaved(const SchemeEntry& scheme, const Diagnostics& before,
                        const Diagnostics& after) {
   const double change = (after.invariant - before.invariant) / std::abs(before.invariant);
   return after.finite &&
-         (scheme_name == "rk4" ? change <= 0.0 && change > -1e-3 : std::abs(change) <= 1e-9);
+         (scheme.invariant_decays ? change <= 0.0 && change > -1e-3 : std::abs(change) <= 1e-9);
+}
+
+/// The steps a sample takes: a two-level scheme (one pass a step) in pairs, so that each sample
+/// ends with its buffers in the same roles, 20 on a GPU (or the fewest whole launches of k steps
+/// past them); the others' steps take several passes: one on the host, 6 on a GPU.
+long steps_per_sample(const SchemeEntry& scheme, bool gpu, long k) {
+  if (scheme.levels > 1) {
+    return gpu ? (20 + k - 1) / k * k : scheme.levels;
+  }
+  return gpu ? 6 : 1;
 }
 
 /// The counters of a benchmark of `cells` cells, `steps_per_iteration` steps an iteration (k a
@@ -216,15 +228,13 @@ void step_benchmark(benchmark::State& state, const std::string& scheme_name,
   scheme->advance(2); // warm-up: first touch, caches, graphs, lazy initialisation
   scheme->synchronize();
   const Diagnostics before = scheme->diagnostics();
-  // Even, so that each iteration ends with the leapfrog's buffers in the same roles; GPU steps are
-  // queued back to back between synchronisations.
-  const bool gpu = backend_name.starts_with("cuda");
-  // On a GPU, 20 leapfrog steps or the fewest whole wavefronts past them.
-  const long k = tuning.cuda_steps_per_sweep.value_or(1);
-  const long steps_per_iteration =
-      scheme_name == "leapfrog" ? (gpu ? (20 + k - 1) / k * k : 2) : (gpu ? 6 : 1);
-  run_samples(state, *backend, *scheme, steps_per_iteration, gpu);
-  if (!invariant_behaved(scheme_name, before, scheme->diagnostics())) {
+  // GPU steps are queued back to back between synchronisations.
+  const bool gpu = backend_entry(backend_name).memory != MemorySpace::host;
+  const long k = backend->steps_per_launch();
+  const SchemeEntry& entry = find_scheme(scheme_name);
+  const long steps_per_iteration = steps_per_sample(entry, gpu, k);
+  run_samples(state, *backend, *scheme, steps_per_iteration);
+  if (!invariant_behaved(entry, before, scheme->diagnostics())) {
     state.SkipWithError("the scheme's invariant did not behave: the steps are wrong");
   }
   set_counters(state, scheme->traffic(), static_cast<double>(problem.grid.cells()),
@@ -248,18 +258,60 @@ std::string take_flag(int& argc, char** argv, const std::string& name,
   return fallback;
 }
 
-/// Every (block shape, steps per sweep, Ω) of the three lists (the first two may be {""}: the
-/// default).
-std::vector<std::tuple<std::string, std::string, std::string>>
-tuning_grid(const std::vector<std::string>& shapes, const std::vector<std::string>& sweeps,
-            const std::vector<std::string>& omegas) {
-  std::vector<std::tuple<std::string, std::string, std::string>> out;
-  for (const std::string& shape : shapes.empty() ? std::vector<std::string>{""} : shapes) {
-    for (const std::string& sweep : sweeps.empty() ? std::vector<std::string>{""} : sweeps) {
-      for (const std::string& omega : omegas) {
-        out.emplace_back(shape, sweep, omega);
+/// One tunable's values to compare (--tune).
+struct TuneAxis {
+  const Tunable* tunable;
+  int rank; ///< its place in the registry's order
+  std::vector<std::string> values;
+};
+
+/// Every --tune flag's axis, in the registry's order; throws std::invalid_argument for a key no
+/// backend has.
+std::vector<TuneAxis> take_tunes(int& argc, char** argv) {
+  std::vector<TuneAxis> axes;
+  for (std::string spec; !(spec = take_flag(argc, argv, "tune", "")).empty();) {
+    const std::size_t equals = spec.find('=');
+    const std::string key = spec.substr(0, equals);
+    int rank = 0;
+    for (const TunableTable& table : backend_tunables()) {
+      for (const Tunable& t : table.keys) {
+        if (t.key == key && equals != std::string::npos) {
+          axes.push_back({&t, rank, split(spec.substr(equals + 1))});
+        }
+        ++rank;
       }
     }
+    if (axes.empty() || axes.back().tunable->key != key) {
+      throw std::invalid_argument("--tune=" + spec +
+                                  ": not TABLE.KEY=v1,v2 of a backend's tunable "
+                                  "(decgpe case-keys lists them)");
+    }
+  }
+  std::ranges::stable_sort(axes, {}, &TuneAxis::rank);
+  return axes;
+}
+
+/// Every combination of one value per axis that applies to `backend` and `scheme`, with the
+/// benchmark name's suffix: one, untuned, when none applies.
+std::vector<std::pair<std::string, BackendTuning>>
+tunings(const std::vector<TuneAxis>& axes, const std::string& backend, const std::string& scheme) {
+  std::vector<std::pair<std::string, BackendTuning>> out{{"", {}}};
+  const std::string_view table = backend_entry(backend).tuning_table;
+  for (const TuneAxis& axis : axes) {
+    const Tunable& t = *axis.tunable;
+    if (table.empty() || !t.key.starts_with(std::string(table) + ".") ||
+        !(t.only_scheme.empty() || t.only_scheme == scheme)) {
+      continue;
+    }
+    std::vector<std::pair<std::string, BackendTuning>> next;
+    for (const auto& [name, tuning] : out) {
+      for (const std::string& value : axis.values) {
+        BackendTuning tuned = tuning;
+        tuned.values[std::string(t.key)] = value;
+        next.emplace_back(name + "/" + std::string(t.bench_tag) + value, std::move(tuned));
+      }
+    }
+    out = std::move(next);
   }
   return out;
 }
@@ -271,34 +323,26 @@ double max_of(const std::vector<double>& v) {
   return *std::max_element(v.begin(), v.end());
 }
 
-/// The backends run unless --backends names others: with a GPU, cuda:plain too, once its copy
-/// bandwidth is measured and the device recorded in the context.
+/// The backends run unless --backends names others: the registry's benchmarked ones that can run
+/// here, the host's first (the order the committed data has). A device's copy bandwidth and facts
+/// go in the context, measured once.
 std::string default_backends() {
-  std::string all_backends = "reference,openmp";
-#if DECGPE_HAVE_CUDA
-  if (backend_unavailable("cuda").empty()) {
-    all_backends += ",cuda:plain";
-    copy_bandwidth = cuda::measure_copy_bandwidth(std::size_t{1} << 30, 20);
-    benchmark::AddCustomContext("gpu_copy_bytes_per_second", std::to_string(copy_bandwidth));
-    for (const auto& [key, value] : cuda::device_context()) {
-      benchmark::AddCustomContext(key, value);
+  std::string names;
+  const std::span<const BackendEntry> registry = backend_registry();
+  for (auto e = registry.rbegin(); e != registry.rend(); ++e) {
+    if (!e->benchmarked || !e->unavailable().empty()) {
+      continue;
+    }
+    names += (names.empty() ? "" : ",") + std::string(e->name);
+    if (e->copy_bandwidth != nullptr && copy_bandwidth == 0.0) {
+      copy_bandwidth = e->copy_bandwidth(std::size_t{1} << 30, 20);
+      benchmark::AddCustomContext("gpu_copy_bytes_per_second", std::to_string(copy_bandwidth));
+      for (const auto& [key, value] : e->device_facts()) {
+        benchmark::AddCustomContext(key, value);
+      }
     }
   }
-#endif
-  return all_backends;
-}
-
-/// The tuning of one (block shape, steps per sweep) pair: the sweep is k, optionally with the
-/// wavefront's shape (k s<slab>l<lag>).
-BackendTuning tuning_of(const std::string& shape, const std::string& sweep) {
-  BackendTuning tuning;
-  tuning.cuda_block_shape = shape;
-  if (!sweep.empty()) {
-    const std::size_t shape_at = sweep.find('s');
-    tuning.cuda_steps_per_sweep = std::stoi(sweep.substr(0, shape_at));
-    tuning.cuda_wavefront = shape_at == std::string::npos ? "" : sweep.substr(shape_at);
-  }
-  return tuning;
+  return names;
 }
 
 /// Registers the benchmark of one scheme on one backend, lattice and size with this tuning.
@@ -307,57 +351,69 @@ void register_step(const std::string& name, const std::string& scheme, const std
                    const BackendTuning& tuning) {
   auto* b = benchmark::RegisterBenchmark(name.c_str(), step_benchmark, scheme, backend, lattice,
                                          dofs, omega, tuning);
+  const bool device = backend_entry(backend).memory != MemorySpace::host;
   b->Unit(benchmark::kMillisecond)
-      ->MinTime(backend == "reference"        ? 2.0
-                : backend.starts_with("cuda") ? 0.2
-                                              : 0.5)
+      ->MinTime(backend == "reference" ? 2.0
+                : device               ? 0.2
+                                       : 0.5)
       ->Repetitions(kRepetitions)
       ->ComputeStatistics("min", min_of)
       ->ComputeStatistics("max", max_of);
-  if (backend.starts_with("cuda")) {
+  if (device) { // timed by the backend's work_timer()
     b->UseManualTime();
   } else {
     b->UseRealTime();
   }
 }
 
-} // namespace
+/// The lists the flags name.
+struct Request {
+  std::vector<std::string> lattices, sizes, backends, schemes, omegas;
+  std::vector<TuneAxis> tunes;
+};
 
-int main(int argc, char** argv) {
-  const std::string all_backends = default_backends();
-  const auto lattices = split(take_flag(argc, argv, "lattices", "bcc,c15"));
-  const auto sizes = split(take_flag(argc, argv, "dofs", "1e6"));
-  const auto backends = split(take_flag(argc, argv, "backends", all_backends));
-  const auto schemes = split(take_flag(argc, argv, "schemes", "leapfrog"));
-  // cuda:plain's block shapes ([cuda] block_shape) to compare; each adds /<shape> to the name.
-  const auto shapes = split(take_flag(argc, argv, "cuda-shapes", ""));
-  const auto sweeps = split(take_flag(argc, argv, "cuda-sweeps", ""));
-  const auto omegas = split(take_flag(argc, argv, "omegas", "0"));
-  for (const std::string& scheme : schemes) {
-    find_scheme(scheme); // an unknown name fails here, with the known ones
-  }
-  // Lattice and size outermost: the benchmarks of one problem run together and share its state
-  // (prepare() keeps the last), instead of sampling a 64M-cell state for every benchmark.
-  for (const std::string& lattice : lattices) {
-    for (const std::string& size : sizes) {
+/// Every benchmark of the request. Lattice and size outermost: the benchmarks of one problem run
+/// together and share its state (prepare() keeps the last), instead of sampling a 64M-cell state
+/// for every benchmark.
+void register_all(const Request& r) {
+  for (const std::string& lattice : r.lattices) {
+    for (const std::string& size : r.sizes) {
       const double dofs = std::stod(size);
-      for (const std::string& scheme : schemes) {
-        const std::string prefix = scheme == "leapfrog" ? "step" : scheme;
-        for (const std::string& backend : backends) {
-          const bool plain = backend == "cuda:plain";
-          const std::vector<std::string> none{""};
-          for (const auto& [shape, sweep, omega] : tuning_grid(
-                   plain ? shapes : none, plain && scheme == "leapfrog" ? sweeps : none, omegas)) {
-            const std::string name = prefix + "/" + backend + "/" + lattice + "/" + size +
-                                     (shape.empty() ? "" : "/" + shape) +
-                                     (sweep.empty() ? "" : "/k" + sweep) +
-                                     (std::stod(omega) == 0.0 ? "" : "/w" + omega);
-            register_step(name, scheme, backend, lattice, dofs, std::stod(omega),
-                          tuning_of(shape, sweep));
+      for (const std::string& scheme : r.schemes) {
+        const std::string prefix(find_scheme(scheme).benchmark_name);
+        for (const std::string& backend : r.backends) {
+          for (const auto& [tuned, tuning] : tunings(r.tunes, backend, scheme)) {
+            for (const std::string& omega : r.omegas) {
+              const std::string name = prefix + "/" + backend + "/" + lattice + "/" + size + tuned +
+                                       (std::stod(omega) == 0.0 ? "" : "/w" + omega);
+              register_step(name, scheme, backend, lattice, dofs, std::stod(omega), tuning);
+            }
           }
         }
       }
     }
+  }
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+  try {
+    const std::string all_backends = default_backends();
+    Request r;
+    r.lattices = split(take_flag(argc, argv, "lattices", "bcc,c15"));
+    r.sizes = split(take_flag(argc, argv, "dofs", "1e6"));
+    r.backends = split(take_flag(argc, argv, "backends", all_backends));
+    r.schemes = split(take_flag(argc, argv, "schemes", "leapfrog"));
+    r.omegas = split(take_flag(argc, argv, "omegas", "0"));
+    r.tunes = take_tunes(argc, argv);
+    for (const std::string& scheme : r.schemes) {
+      find_scheme(scheme); // an unknown name fails here, with the known ones
+    }
+    register_all(r);
+  } catch (const std::exception& e) {
+    std::cerr << "bench_step: " << e.what() << "\n";
+    return 1;
   }
   benchmark::AddCustomContext("decgpe_git_commit", git_commit());
   benchmark::AddCustomContext("decgpe_version", version());

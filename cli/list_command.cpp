@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -26,6 +27,20 @@ int most_faces(const lattices::CellComplex& complex) {
   return static_cast<int>(most);
 }
 
+/// The mean faces a cell of the structure (the flop model's faces per update) and the shortest
+/// dual edge |E*| in structure edges.
+std::pair<double, double> faces_and_shortest_dual_edge(const lattices::CellComplex& complex) {
+  std::size_t faces = 0;
+  double shortest = std::numeric_limits<double>::infinity();
+  for (const lattices::Cell& cell : complex.cells) {
+    faces += cell.faces.size();
+    for (const lattices::Face& f : cell.faces) {
+      shortest = std::min(shortest, f.dual_length);
+    }
+  }
+  return {static_cast<double>(faces) / static_cast<double>(complex.cells.size()), shortest};
+}
+
 /// Names, and per entry what a script or report may need to know of it.
 std::pair<std::vector<std::string>, ordered_json> lattice_list(bool crystals_only) {
   std::vector<std::string> names;
@@ -33,11 +48,14 @@ std::pair<std::vector<std::string>, ordered_json> lattice_list(bool crystals_onl
   const auto crystals = lattices::crystal_names();
   for (const std::string_view name : crystals_only ? crystals : lattices::lattice_names()) {
     const lattices::CellComplex& complex = lattices::cell_complex(name);
+    const auto [faces_per_cell, shortest_dual_edge] = faces_and_shortest_dual_edge(complex);
     names.emplace_back(name);
     details.push_back({{"name", name},
                        {"crystal", std::ranges::find(crystals, name) != crystals.end()},
                        {"cells_per_structure", complex.cells_per_structure()},
-                       {"most_faces", most_faces(complex)}});
+                       {"most_faces", most_faces(complex)},
+                       {"faces_per_cell", faces_per_cell},
+                       {"shortest_dual_edge", shortest_dual_edge}});
   }
   return {names, details};
 }

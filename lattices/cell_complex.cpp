@@ -325,10 +325,9 @@ CellComplex build_cell_complex(const Crystal& crystal) {
 }
 
 std::span<const std::string_view> lattice_names() {
-  static const std::array<std::string_view, 7> names = [] {
-    std::array<std::string_view, 7> all{};
-    std::ranges::copy(crystal_names(), all.begin());
-    all.back() = "cubic4";
+  static const std::vector<std::string_view> names = [] {
+    std::vector<std::string_view> all(crystal_names().begin(), crystal_names().end());
+    all.emplace_back("cubic4");
     return all;
   }();
   return names;

@@ -8,7 +8,7 @@ namespace decgpe::lattices {
 
 namespace {
 
-constexpr std::array<std::string_view, 6> kNames = {"cubic", "fcc", "bcc", "a15", "c15", "z"};
+constexpr std::string_view kNames[] = {"cubic", "fcc", "bcc", "a15", "c15", "z"};
 
 const std::array<Vec3, 4> kFccTranslations = {Vec3{0, 0, 0}, Vec3{0, 0.5, 0.5}, Vec3{0.5, 0, 0.5},
                                               Vec3{0.5, 0.5, 0}};

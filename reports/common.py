@@ -48,6 +48,16 @@ def registry(what):
     return tuple(done.stdout.split())
 
 
+@functools.cache
+def registry_entries(what):
+    """Each entry of one of decgpe's registries with its facts (`decgpe list WHAT --json`: a lattice's faces per cell
+    and shortest dual edge, a scheme's order, …), by name in the registry's order."""
+    done = subprocess.run([decgpe_executable(), "list", what, "--json"], capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        sys.exit(f"reports: decgpe list {what} --json failed: {done.stderr.strip()}")
+    return {entry["name"]: entry for entry in json.loads(done.stdout)}
+
+
 LATTICES = registry("crystals")  # the paper's six
 LABELS = {name: name if name.startswith("cubic") else name.upper() for name in registry("lattices")}
 BYTES_PER_UPDATE = 48  # the model's floor: read ψⁿ and ψⁿ⁻¹, write ψⁿ⁺¹, 16 B each (bench/bench_step.cpp)

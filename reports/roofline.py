@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 
 from common import (run_on_folder, BYTES_PER_UPDATE, GPU, LABELS, Rendered, bench_files, copy_bandwidth, lattice_order, load_bench,
-                    markdown_table, plt, read_json, save_figure, si)
+                    markdown_table, plt, read_json, registry_entries, save_figure, si)
 
 # FP64 vector peak without tensor cores (the step issues no tensor-core instructions), from NVIDIA's datasheets,
 # matched as a substring of the CUDA device name. "H100 80GB HBM3" is the SXM5 board.
@@ -27,7 +27,12 @@ FP64_PEAK = {"H100 80GB HBM3": 33.5e12, "H100 SXM": 33.5e12, "H200": 34e12}
 # position and 8 for ½(x² + y² + λ²z²); the update (½ sum + (V + g|ψ|²)ψ, times 2Δt, into ψⁿ⁻¹) is 15.
 FLOPS_PER_FACE = 6
 FLOPS_PER_CELL = 17 + 15
-FACES = {"cubic": 6, "fcc": 16 / 3, "bcc": 4, "a15": 4, "c15": 4, "z": 4}  # mean per cell; FCC (8·4 + 4·8) / 12
+
+
+def faces_per_cell(lattice):
+    """The mean faces a cell of the lattice's structure (`decgpe list lattices --json`; FCC (8·4 + 4·8) / 12)."""
+    return registry_entries("lattices")[lattice]["faces_per_cell"]
+
 
 METRICS = {
     "dram": "dram__bytes.sum",
@@ -41,7 +46,7 @@ PREFIX = {"": 1.0, "K": 1e3, "M": 1e6, "G": 1e9, "T": 1e12, "m": 1e-3, "u": 1e-6
 
 
 def analytic_flops(lattice):
-    return FLOPS_PER_FACE * FACES[lattice] + FLOPS_PER_CELL
+    return FLOPS_PER_FACE * faces_per_cell(lattice) + FLOPS_PER_CELL
 
 
 def fp64_peak(gpu_name):
@@ -193,7 +198,7 @@ def render(device_dir, out_dir):
                                     "fig8-roofline")
         header = ["lattice", "faces/cell", "FLOPs/update (model)", f"FLOP/B at {BYTES_PER_UPDATE} B", "DOFs",
                   "G DOF-updates/s", "GFLOP/s"]
-        rows = [[LABELS[p["lattice"]], f"{FACES[p['lattice']]:.3g}", f"{p['flops']:.1f}", f"{p['intensity']:.2f}",
+        rows = [[LABELS[p["lattice"]], f"{faces_per_cell(p['lattice']):.3g}", f"{p['flops']:.1f}", f"{p['intensity']:.2f}",
                  f"{p['dofs']:,}", f"{p['rate'] / 1e9:.1f}", f"{p['flop_rate'] / 1e9:.0f}"] for p in points]
     table = markdown_table(header, rows)
     table_path = out_dir / "fig8-roofline.md"

@@ -51,7 +51,7 @@ MPI_Comm run_comm(const scaleout::MpiSession& mpi) {
 
 /// The backend's tunables as the case sets them.
 BackendTuning backend_tuning(const CaseConfig& c) {
-  return {c.cuda_block_shape, c.cuda_graphs, c.halo_depth, c.cuda_steps_per_sweep, ""};
+  return {c.backend_tuning, c.halo_depth};
 }
 
 /// Over several ranks, the slab backend on this rank's part of the set-up; else one process.

@@ -39,7 +39,7 @@ build/cuda/verify/test_cuda --gtest_filter="${TESTS:-*Sweep*:*EveryTuning*:*Ever
 tail -n 3 "$OUT/tests.log"
 
 build/cuda/bench/bench_step --schemes=leapfrog --backends=cuda:plain --lattices="$lattices" --dofs="$dofs" \
-  --cuda-shapes="$shapes" --benchmark_out="$OUT/shapes.json" --benchmark_out_format=json >"$OUT/shapes.log" 2>&1 ||
+  --tune=cuda.block_shape="$shapes" --benchmark_out="$OUT/shapes.json" --benchmark_out_format=json >"$OUT/shapes.log" 2>&1 ||
   status=1
 
 ncu=$(command -v ncu || command -v /usr/local/cuda/bin/ncu || true)
@@ -52,7 +52,7 @@ for profile in ${profiles//,/ }; do
       [ -n "$ncu" ] || break
       DECGPE_CUDA_GRAPHS=0 $ncu --clock-control none --kernel-name regex:step_ --launch-skip 40 --launch-count 1 $sections --csv \
         --page details build/cuda/bench/bench_step --backends=cuda:plain --lattices="$lattice" --dofs="$dofs" \
-        --cuda-shapes="$s" \
+        --tune=cuda.block_shape="$s" \
         >"$OUT/ncu-$lattice-$s.csv" 2>>"$OUT/ncu.log" || status=1
     done
   done

@@ -2,6 +2,7 @@
 
 #include "setup/case_schema.hpp"
 #include "setup/one_line.hpp"
+#include "solvers/backend_registry.hpp"
 #include "solvers/schemes/registry.hpp"
 
 #include <algorithm>
@@ -609,12 +610,30 @@ void read_initial(const Section& i, CaseConfig& c, const fs::path& base_dir) {
   }
 }
 
-void read_cuda(const Section& s, CaseConfig& c) {
+/// A backend's table of tunables: each key given, checked against the schema, as its text.
+void read_tunables(const Section& s, const TunableTable& table, CaseConfig& c) {
   s.allow_only_schema_keys();
-  c.cuda_block_shape = s.string("block_shape").value_or("");
-  c.cuda_graphs = s.boolean("graphs");
-  if (const std::optional<std::int64_t> k = s.integer("steps_per_sweep")) {
-    c.cuda_steps_per_sweep = static_cast<int>(*k);
+  for (const Tunable& t : table.keys) {
+    const std::string_view name = t.key.substr(table.name.size() + 1);
+    std::optional<std::string> text;
+    switch (t.type) {
+    case Tunable::Type::string:
+      text = s.string(name);
+      break;
+    case Tunable::Type::integer:
+      if (const std::optional<std::int64_t> k = s.integer(name)) {
+        text = std::to_string(*k);
+      }
+      break;
+    case Tunable::Type::boolean:
+      if (const std::optional<bool> on = s.boolean(name)) {
+        text = *on ? "true" : "false";
+      }
+      break;
+    }
+    if (text) {
+      c.backend_tuning.emplace(t.key, *text);
+    }
   }
 }
 
@@ -706,8 +725,10 @@ CaseConfig parse_case(std::string_view toml, std::string_view source, const fs::
   if (const std::optional<Section> output = top.section("output")) {
     read_output(*output, c);
   }
-  if (const std::optional<Section> cuda = top.section("cuda")) {
-    read_cuda(*cuda, c);
+  for (const TunableTable& table : backend_tunables()) {
+    if (const std::optional<Section> section = top.section(table.name)) {
+      read_tunables(*section, table, c);
+    }
   }
   if (const std::optional<Section> scaleout = top.section("scaleout")) {
     read_scaleout(*scaleout, c);

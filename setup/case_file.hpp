@@ -5,6 +5,7 @@
 #include <array>
 #include <cstdint>
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <span>
 #include <stdexcept>
@@ -153,13 +154,13 @@ struct CaseConfig {
   /// Stop at the first diagnostics step where E = 1 − |⟨ψ₀|ψ⟩| exceeds this (the vortex split).
   std::optional<double> stop_when_error_exceeds;
 
-  // [cuda]: the CUDA backend's tunables (solvers/backend_registry.hpp, BackendTuning); they
-  // change its speed, never its results, and are recorded in the results.
-  std::string cuda_block_shape;            ///< "1x256", "1x512", "2x256"; "": the default
-  std::optional<bool> cuda_graphs;         ///< unset: the default (on)
-  std::optional<int> cuda_steps_per_sweep; ///< unset: the default (one step a launch)
-  std::optional<int> halo_depth;           ///< [scaleout]: halo slices per slab side; unset: 1
-  SlabBalanceMode slab_balance = {};       ///< [scaleout]: its first value, automatic, by default
+  /// The backends' tunables ([cuda] …: solvers/backend_registry.hpp's backend_tunables()) as
+  /// "table.key" → the value's text (a boolean "true" or "false"), checked against the schema and
+  /// parsed by the backend; they change its speed, never its results, and are recorded in the
+  /// results. A key not given is absent.
+  std::map<std::string, std::string> backend_tuning;
+  std::optional<int> halo_depth;     ///< [scaleout]: halo slices per slab side; unset: 1
+  SlabBalanceMode slab_balance = {}; ///< [scaleout]: its first value, automatic, by default
 
   // [output]
   long checkpoint_every = 0;       ///< steps between checkpoints (0: none by steps)

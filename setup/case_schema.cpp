@@ -2,6 +2,7 @@
 
 #include "lattices/cell_complex.hpp"
 #include "setup/case_file.hpp"
+#include "solvers/backend_registry.hpp"
 #include "solvers/schemes/registry.hpp"
 
 #include <algorithm>
@@ -123,13 +124,13 @@ constexpr std::array kTables{
               "What a run measures of ψ beyond the diagnostics: the vortex lines (docs/cases.md, "
               "\"Vortex lines\")."},
     CaseTable{"output", false, "Checkpoints during a run."},
-    CaseTable{"cuda", false,
-              "The CUDA backend's tunables: they change its speed, never its results, and are "
-              "recorded in the results."},
-    CaseTable{"scaleout", false,
-              "How a run split over MPI ranks (`mpirun -np N decgpe run …`) moves its halos: it "
-              "changes the speed, never the results, and is recorded in the results."},
 };
+
+// After the backends' tables (backend_tunables()).
+constexpr CaseTable kScaleout{
+    "scaleout", false,
+    "How a run split over MPI ranks (`mpirun -np N decgpe run …`) moves its halos: it changes the "
+    "speed, never the results, and is recorded in the results."};
 
 std::vector<CaseKey> top_level_keys() {
   return {
@@ -396,28 +397,35 @@ std::vector<CaseKey> analysis_output_keys() {
   };
 }
 
-/// The tuning of the CUDA backend and of the slabs.
-std::vector<CaseKey> tuning_keys() {
+KeyType key_type(Tunable::Type type) {
+  switch (type) {
+  case Tunable::Type::integer:
+    return KeyType::integer;
+  case Tunable::Type::boolean:
+    return KeyType::boolean;
+  default:
+    return KeyType::string;
+  }
+}
+
+/// The backends' tunables, as each backend declares them (solvers/backend_registry.hpp).
+std::vector<CaseKey> backend_keys() {
+  std::vector<CaseKey> keys;
+  for (const TunableTable& table : backend_tunables()) {
+    for (const Tunable& t : table.keys) {
+      KeyRange range = t.type == Tunable::Type::integer ? between(t.lo, t.hi, false, false)
+                       : t.choices.empty()              ? KeyRange{}
+                                                        : one_of(t.choices);
+      keys.push_back(
+          {t.key, key_type(t.type), t.units, t.default_value, std::move(range), t.meaning});
+    }
+  }
+  return keys;
+}
+
+/// The tuning of the slabs.
+std::vector<CaseKey> scaleout_keys() {
   return {
-      {"cuda.block_shape", KeyType::string, "name", "none",
-       one_of({"sweep", "1x256", "1x512", "2x256"}),
-       "The `cuda:plain` leapfrog kernel's blocks: `sweep` (blocks walk z-slices, the fastest on "
-       "every lattice) or one slice a block, y-rows × threads (docs/gpu.md); unset: "
-       "`DECGPE_PLAIN_SHAPE`, else `\"sweep\"`."},
-      {"cuda.graphs",
-       KeyType::boolean,
-       "—",
-       "none",
-       {},
-       "Replay pairs of leapfrog steps as CUDA graphs; unset: `DECGPE_CUDA_GRAPHS`, else on."},
-      {"cuda.steps_per_sweep", KeyType::integer, "steps", "none", between(1, 8, false, false),
-       "k: the `cuda` leapfrog's steps per launch on one GPU (the wavefront: step j + 1 follows "
-       "step j a few z-slices behind and reads its level back from L2; bitwise k single steps). "
-       "Not yet faster: on the H100 at 64M DOFs k = 2 runs at 0.53-0.64 of the single step's "
-       "rate though it moves 32 B per update instead of 48 on cubic (docs/gpu.md, \"Several "
-       "steps a launch\"). Runs of steps that are not a multiple of k end with single steps. "
-       "Unset: 1. Recorded as `tuning_cuda_steps_per_sweep`; slab ranks and the other schemes "
-       "step one at a time."},
       {"scaleout.halo_depth", KeyType::integer, "z-slices", "none", between(1, 64, false, false),
        "k: the halo slices each slab stores towards a neighbouring slab (deep halos). A "
        "vector's halos are exchanged every k stencil kernels instead of every one, the slices in "
@@ -434,25 +442,13 @@ std::vector<CaseKey> tuning_keys() {
   };
 }
 
-// Each is read only when set and not empty (setup/case_setup.cpp, solvers/cuda/cuda_backend.cpp).
-constexpr std::array kEnvironment{
-    EnvironmentFallback{"DECGPE_CACHE", "`out/cache`",
-                        "Folder of the solved stationary-vortex profiles "
-                        "(`vortex_l<λ>_g<g>_k<κ>_auto.h5`): `initial.kind = "
-                        "\"stationary_vortex\"` reads the one that matches, else solves eq. 14 "
-                        "and writes it; a relative path is taken from the working directory."},
-    EnvironmentFallback{"DECGPE_PLAIN_SHAPE", "`sweep`",
-                        "`cuda.block_shape` where the case sets none (or no case is read, as in "
-                        "`bench_step`); besides the case's four values it takes the sweep's "
-                        "settings for tuning a new GPU (`1x256z8a2b4f`: docs/gpu.md); anything "
-                        "else fails the run. The results "
-                        "record the shape used and where it came from (case, environment or "
-                        "default) in the attribute `tuning_cuda_block_shape`."},
-    EnvironmentFallback{"DECGPE_CUDA_GRAPHS", "on",
-                        "`cuda.graphs` where the case sets none: `0` or `off` turns the graphs "
-                        "off, any other value leaves them on. The results record the setting "
-                        "used and where it came from in the attribute `tuning_cuda_graphs`."},
-};
+// Each is read only when set and not empty (setup/case_setup.cpp, and the backends' tunables'
+// own variables: backend_tunables()).
+constexpr EnvironmentFallback kCacheVariable{
+    "DECGPE_CACHE", "`out/cache`",
+    "Folder of the solved stationary-vortex profiles (`vortex_l<λ>_g<g>_k<κ>_auto.h5`): "
+    "`initial.kind = \"stationary_vortex\"` reads the one that matches, else solves eq. 14 and "
+    "writes it; a relative path is taken from the working directory."};
 
 } // namespace
 
@@ -484,7 +480,15 @@ std::string_view CaseKey::name() const {
 }
 
 std::span<const CaseTable> case_tables() {
-  return kTables;
+  static const std::vector<CaseTable> tables = [] {
+    std::vector<CaseTable> all(kTables.begin(), kTables.end());
+    for (const TunableTable& table : backend_tunables()) {
+      all.push_back({table.name, false, table.meaning});
+    }
+    all.push_back(kScaleout);
+    return all;
+  }();
+  return tables;
 }
 
 const std::vector<CaseKey>& case_keys() {
@@ -492,7 +496,7 @@ const std::vector<CaseKey>& case_keys() {
     std::vector<CaseKey> all;
     for (auto part : {top_level_keys, potential_keys, rotation_keys, time_step_keys,
                       time_sampling_keys, time_damping_adaptive_keys, initial_keys,
-                      initial_addition_keys, analysis_output_keys, tuning_keys}) {
+                      initial_addition_keys, analysis_output_keys, backend_keys, scaleout_keys}) {
       std::ranges::move(part(), std::back_inserter(all));
     }
     return all;
@@ -514,11 +518,22 @@ bool is_case_key(std::string_view table, std::string_view name) {
   const std::string inner =
       table.empty() ? std::string(name) : std::string(table) + "." + std::string(name);
   const auto is_table = [&](const CaseTable& t) { return !t.name.empty() && t.name == inner; };
-  return std::ranges::any_of(case_keys(), in_table) || std::ranges::any_of(kTables, is_table);
+  return std::ranges::any_of(case_keys(), in_table) || std::ranges::any_of(case_tables(), is_table);
 }
 
 std::span<const EnvironmentFallback> environment_fallbacks() {
-  return kEnvironment;
+  static const std::vector<EnvironmentFallback> variables = [] {
+    std::vector<EnvironmentFallback> all{kCacheVariable};
+    for (const TunableTable& table : backend_tunables()) {
+      for (const Tunable& t : table.keys) {
+        if (!t.environment.empty()) {
+          all.push_back({t.environment, t.environment_default, t.environment_meaning});
+        }
+      }
+    }
+    return all;
+  }();
+  return variables;
 }
 
 std::string_view type_text(KeyType type) {

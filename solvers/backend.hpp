@@ -10,35 +10,19 @@
 // computes its owned slices and the halo slices its inputs allow. Pointwise kernels run over every
 // stored cell, so current inputs give a current output. Diagnostics sum the owned cells only.
 
+#include "solvers/backend_tuning.hpp"
 #include "solvers/cell_arithmetic.hpp"
 #include "solvers/complex.hpp"
 #include "solvers/problem.hpp"
 #include "solvers/vortex_flux.hpp"
 
 #include <memory>
-#include <optional>
 #include <span>
 #include <string>
 #include <utility>
 #include <vector>
 
 namespace decgpe {
-
-/// A backend's tunables: they change its speed, never its results (the tests hold every setting
-/// bitwise to the reference). Unset, a backend takes its default, or the documented environment
-/// fallback (DECGPE_PLAIN_SHAPE, DECGPE_CUDA_GRAPHS); Backend::tuning() says which, and the results
-/// record it. Cases set them in [cuda] (docs/cases.md).
-struct BackendTuning {
-  std::string cuda_block_shape;    ///< cuda's block (parse_plain_shape); "": the default, "sweep"
-  std::optional<bool> cuda_graphs; ///< replay pairs of leapfrog steps as CUDA graphs
-  /// A slab backend's halo slices per side as the case set them (the Decomposition stores them;
-  /// this says where they came from, for the record); unset: the default, 1.
-  std::optional<int> halo_depth;
-  /// cuda's leapfrog steps per launch (the wavefront, step_kernels.cu); unset: 1, one step a
-  /// launch.
-  std::optional<int> cuda_steps_per_sweep;
-  std::string cuda_wavefront; ///< the wavefront's slabs and lag (parse_wavefront); "": the default
-};
 
 /// Where a backend's vectors live, which decides how slab halos move (MPI for host, NCCL for
 /// device) and whose memory a run's need is checked against (solvers/memory_budget.hpp).
@@ -135,6 +119,15 @@ struct PolynomialTerm {
   Complex c_in{0.0, 0.0}; ///< used when first
 };
 
+/// Times the work queued on a backend (Backend::work_timer()).
+class WorkTimer {
+public:
+  virtual ~WorkTimer() = default;
+  virtual void start() = 0;
+  /// Waits for the work queued since start() and returns its seconds.
+  virtual double stop() = 0;
+};
+
 class Backend {
 public:
   virtual ~Backend() = default;
@@ -189,11 +182,21 @@ public:
   virtual std::vector<PiercedEdge> vortex_flux(VectorId psi, double potential_cut) = 0;
 
   /// The tunables it runs with, each as "value (where it came from)", for the results: they change
-  /// its speed, never its results (BackendTuning).
+  /// its speed, never its results (solvers/backend_tuning.hpp).
   virtual std::vector<std::pair<std::string, std::string>> tuning() const { return {}; }
 
   /// Blocks until all queued work is done; the CPU backends are synchronous already.
   virtual void synchronize() {}
+
+  /// A timer of the work queued on it in the device's own time (a device backend's events on its
+  /// queue), or null where the host's clock is the time: the CPU backends.
+  virtual std::unique_ptr<WorkTimer> work_timer() { return nullptr; }
+  /// Evicts the caches its kernels read through, so that a timed sample starts cold (nothing on
+  /// the host, whose caches no benchmark flushes).
+  virtual void flush_caches() {}
+  /// The leapfrog steps it fuses into one launch (a tunable's choice): a run of steps is best a
+  /// multiple of it.
+  virtual long steps_per_launch() const { return 1; }
 };
 
 } // namespace decgpe

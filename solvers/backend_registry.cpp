@@ -1,6 +1,7 @@
 #include "solvers/backend_registry.hpp"
 
 #include "solvers/cpu/backends.hpp"
+#include "solvers/cuda/tunables.hpp"
 #include "solvers/memory_budget.hpp"
 #if DECGPE_HAVE_CUDA
 #include "solvers/cuda/cuda_backend.hpp"
@@ -8,6 +9,7 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <vector>
 
 namespace decgpe {
 
@@ -26,15 +28,19 @@ std::unique_ptr<Backend> untuned(const Problem& problem, HaloExchange* halo, con
 constexpr BackendEntry kBackends[] = {
 #if DECGPE_HAVE_CUDA
     {"cuda", "NVIDIA GPU, z-sweeping blocks with L2 prefetch", cuda::why_unavailable,
-     cuda::make_cuda, true, MemorySpace::cuda_device, cuda::free_device_memory},
+     cuda::make_cuda, true, MemorySpace::cuda_device, cuda::free_device_memory, "cuda",
+     cuda::device_context, cuda::measure_copy_bandwidth, false},
     // The name the benchmark data and scripts carry (cuda:shared, its sibling, was retired).
     {"cuda:plain", "NVIDIA GPU, the same as cuda", cuda::why_unavailable, cuda::make_cuda, true,
-     MemorySpace::cuda_device, cuda::free_device_memory},
+     MemorySpace::cuda_device, cuda::free_device_memory, "cuda", cuda::device_context,
+     cuda::measure_copy_bandwidth, true},
 #endif
     {"openmp", "all host cores, bitwise equal to reference", always_available,
-     untuned<cpu::make_openmp_backend>, true, MemorySpace::host, free_host_memory},
+     untuned<cpu::make_openmp_backend>, true, MemorySpace::host, free_host_memory, "", nullptr,
+     nullptr, true},
     {"reference", "one host core, plain loops: the oracle", always_available,
-     untuned<cpu::make_reference_backend>, false, MemorySpace::host, free_host_memory},
+     untuned<cpu::make_reference_backend>, false, MemorySpace::host, free_host_memory, "", nullptr,
+     nullptr, true},
 };
 
 const BackendEntry* find(std::string_view name) {
@@ -47,6 +53,22 @@ const BackendEntry* find(std::string_view name) {
 
 std::span<const BackendEntry> backend_registry() {
   return kBackends;
+}
+
+std::span<const TunableTable> backend_tunables() {
+  static const std::vector<TunableTable> tables{cuda::tunables()};
+  return tables;
+}
+
+const Tunable* find_tunable(std::string_view key) {
+  for (const TunableTable& table : backend_tunables()) {
+    for (const Tunable& t : table.keys) {
+      if (t.key == key) {
+        return &t;
+      }
+    }
+  }
+  return nullptr;
 }
 
 std::string resolve_backend(std::string_view name) {

@@ -5,11 +5,14 @@
 #include "solvers/backend.hpp"
 #include "solvers/halo_exchange.hpp"
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 namespace decgpe {
 
@@ -25,6 +28,15 @@ struct BackendEntry {
   MemorySpace memory; ///< where its vectors live
   /// Bytes free where its vectors live (the host's for host backends).
   std::uint64_t (*free_bytes)();
+  /// The case file's table of its tunables (backend_tunables()), "" for none.
+  std::string_view tuning_table;
+  /// The device's facts a benchmark is stored with (name, memory, clocks, versions), and the bytes
+  /// per second of a device-to-device copy of `bytes` bytes (read + written, BabelStream's
+  /// convention), best of `repeats`: null for a host backend.
+  std::vector<std::pair<std::string, std::string>> (*device_facts)();
+  double (*copy_bandwidth)(std::size_t bytes, int repeats);
+  /// bench_step runs it unless told which backends to run.
+  bool benchmarked;
 };
 
 /// In order of preference for "auto".
@@ -39,6 +51,13 @@ std::string backend_unavailable(std::string_view name);
 
 /// The registry's entry of `name` ("auto" resolved); throws as resolve_backend() does.
 const BackendEntry& backend_entry(std::string_view name);
+
+/// Every backend's tunables, table by table, whether or not the backend is in this build (a case
+/// written for a GPU reads anywhere); the case schema's backend tables are these.
+std::span<const TunableTable> backend_tunables();
+
+/// The tunable of that dotted key ("cuda.block_shape"), or null when no backend has it.
+const Tunable* find_tunable(std::string_view key);
 
 /// Makes a backend by name ("auto" included); throws std::invalid_argument for an unknown name and
 /// std::runtime_error when it cannot run here.

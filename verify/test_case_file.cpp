@@ -491,8 +491,8 @@ TEST(CaseOverrides, SetNestedKeysMakeTablesAndRemoveKeys) {
   EXPECT_EQ(c.end_time, 2.5);
   EXPECT_EQ(c.lattice, "fcc");
   EXPECT_EQ(c.g, -3.0);
-  EXPECT_EQ(c.cuda_graphs, false);
-  EXPECT_EQ(c.cuda_block_shape, "2x256");
+  EXPECT_EQ(c.backend_tuning.at("cuda.graphs"), "false");
+  EXPECT_EQ(c.backend_tuning.at("cuda.block_shape"), "2x256");
   EXPECT_EQ(c.shift, (std::array<double, 3>{0.5, 0.0, -0.25}));
   EXPECT_EQ(c.scheme, "rk4");
 }

@@ -10,6 +10,7 @@
 #include <array>
 #include <cmath>
 #include <gtest/gtest.h>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -120,6 +121,24 @@ TEST(ListCommand, JsonCarriesEachEntrysFacts) {
     const SchemeEntry& s = find_scheme(entry.at("name").get<std::string>());
     EXPECT_EQ(entry.at("limit_factor").is_null(), s.limit_factor == kUnconditionallyStable);
     EXPECT_EQ(entry.at("order").get<int>(), s.order);
+  }
+}
+
+// What the reports take from the registry instead of keeping per lattice (reports/roofline.py's
+// faces per cell, reports/physics.py's shortest dual edge): the values they held, in structure
+// edges; FCC's (8·4 + 4·8) / 12 faces.
+TEST(ListCommand, LatticesCarryTheirFacesPerCellAndShortestDualEdge) {
+  const verify::CommandResult r = verify::run_decgpe("list crystals --json");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const std::map<std::string, std::pair<double, double>> expected{
+      {"cubic", {6.0, 1.0}},     {"fcc", {16.0 / 3.0, 0.4330127}}, {"bcc", {4.0, 0.3535534}},
+      {"a15", {4.0, 0.1443376}}, {"c15", {4.0, 0.1275776}},        {"z", {4.0, 0.1863390}}};
+  const auto entries = nlohmann::json::parse(r.output);
+  ASSERT_EQ(entries.size(), expected.size());
+  for (const auto& entry : entries) {
+    const auto& [faces, shortest] = expected.at(entry.at("name").get<std::string>());
+    EXPECT_DOUBLE_EQ(entry.at("faces_per_cell").get<double>(), faces) << entry;
+    EXPECT_NEAR(entry.at("shortest_dual_edge").get<double>(), shortest, 1e-7) << entry;
   }
 }
 

@@ -57,7 +57,7 @@ void PrintTo(const Param& p, std::ostream* os) {
 
 BackendTuning tuned(const Param& p) {
   BackendTuning t;
-  t.cuda_block_shape = p.shape;
+  t.values["cuda.block_shape"] = p.shape;
   return t;
 }
 
@@ -247,8 +247,8 @@ TEST(CudaBackend, EveryTuningGivesBitwiseTheReferencesStateAndIsReported) {
   for (const char* shape : {"sweep", "1x256", "1x512", "2x256"}) {
     for (const bool graphs : {true, false}) {
       BackendTuning given;
-      given.cuda_block_shape = shape;
-      given.cuda_graphs = graphs;
+      given.values["cuda.block_shape"] = shape;
+      given.values["cuda.graphs"] = graphs ? "true" : "false";
       const std::unique_ptr<Backend> gpu = make_backend("cuda:plain", p, nullptr, given);
       const auto tuning = gpu->tuning();
       ASSERT_EQ(tuning.size(), 4U);
@@ -281,7 +281,7 @@ TEST_P(CudaSweep, EverySweepShapeGivesBitwiseTheReferencesState) {
   for (const char* shape :
        {"1x256z1a1", "1x256z2a1", "1x256z3a2b3", "1x256z8b4f", "1x256z4b3", "1x256z5a3b4f"}) {
     BackendTuning given;
-    given.cuda_block_shape = shape;
+    given.values["cuda.block_shape"] = shape;
     const std::unique_ptr<Backend> gpu = make_backend("cuda:plain", p, nullptr, given);
     const std::unique_ptr<Scheme> scheme = make_scheme("leapfrog", *gpu, dt);
     scheme->start({psi0, psi0, {}});
@@ -322,8 +322,7 @@ TEST_P(CudaWavefront, KStepsALaunchAreBitwiseKSingleSteps) {
   for (const int k : {2, 3, 4}) {
     for (const char* shape : {"s1l1r1b8", "s2l1r4b2", "s1l2r3b8", "s3l2r2b1"}) {
       BackendTuning given;
-      given.cuda_steps_per_sweep = k;
-      given.cuda_wavefront = shape;
+      given.values["cuda.steps_per_sweep"] = std::to_string(k) + shape; // bench_step's form
       const std::unique_ptr<Backend> gpu = make_backend("cuda:plain", p, nullptr, given);
       EXPECT_EQ(gpu->tuning().back().second, std::string(shape) + " (case)");
       const std::unique_ptr<Scheme> scheme = make_scheme("leapfrog", *gpu, dt);

@@ -8,10 +8,12 @@
 
 #include "solvers/cuda/cuda_check.hpp"
 #include "solvers/cuda/kernels.hpp"
+#include "solvers/cuda/tunables.hpp"
 #include "solvers/face_colouring.hpp"
 #include "solvers/halo_schedule.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -89,15 +91,69 @@ struct Setting {
   std::string described() const { return value + " (" + source + ")"; }
 };
 
-Setting chosen(const std::string& from_case, const char* variable, const char* fallback) {
+/// The tunable `key`'s setting: the case's value, else its environment variable's (tunables.cpp),
+/// else `fallback`.
+Setting chosen(const std::string& from_case, std::string_view key, const char* fallback) {
   if (!from_case.empty()) {
     return {from_case, "case"};
   }
-  if (const char* env = std::getenv(variable); env != nullptr && *env != '\0') {
-    return {env, std::string("environment ") + variable};
+  const auto& keys = tunables().keys;
+  const auto it = std::ranges::find(keys, key, &Tunable::key);
+  const std::string variable(it == keys.end() ? "" : it->environment);
+  if (const char* env = std::getenv(variable.c_str()); env != nullptr && *env != '\0') {
+    return {env, "environment " + variable};
   }
   return {fallback, "default"};
 }
+
+/// The case's cuda.graphs as the environment variable writes it: a boolean's "true" is "on".
+std::string graphs_given(const BackendTuning& tuning) {
+  const std::string given = tuning.value("cuda.graphs");
+  return given == "true" ? "on" : given == "false" ? "off" : given;
+}
+
+/// cuda.steps_per_sweep's k and the wavefront's shape after it ("2s1l4r4b8"; a case gives k
+/// alone), or {1, ""} when not given.
+std::pair<int, std::string> steps_and_wavefront(const std::string& given) {
+  if (given.empty()) {
+    return {1, ""};
+  }
+  int steps = 0;
+  const auto [end, error] = std::from_chars(given.data(), given.data() + given.size(), steps);
+  if (error != std::errc() || end == given.data()) {
+    throw std::invalid_argument("cuda.steps_per_sweep: '" + given + "' is not a number of steps");
+  }
+  return {steps, std::string(end, given.data() + given.size())};
+}
+
+/// Times the work queued on a stream with CUDA events (NVBench's method: device time, not host
+/// time).
+class DeviceTimer final : public WorkTimer {
+public:
+  explicit DeviceTimer(cudaStream_t stream) : stream_(stream) {
+    DECGPE_CUDA_CHECK(cudaEventCreate(&start_));
+    DECGPE_CUDA_CHECK(cudaEventCreate(&stop_));
+  }
+  ~DeviceTimer() override {
+    cudaEventDestroy(start_);
+    cudaEventDestroy(stop_);
+  }
+  DeviceTimer(const DeviceTimer&) = delete;
+  DeviceTimer& operator=(const DeviceTimer&) = delete;
+
+  void start() override { DECGPE_CUDA_CHECK(cudaEventRecord(start_, stream_)); }
+  double stop() override {
+    DECGPE_CUDA_CHECK(cudaEventRecord(stop_, stream_));
+    DECGPE_CUDA_CHECK(cudaEventSynchronize(stop_));
+    float ms = 0.0F;
+    DECGPE_CUDA_CHECK(cudaEventElapsedTime(&ms, start_, stop_));
+    return static_cast<double>(ms) * 1e-3;
+  }
+
+private:
+  cudaStream_t stream_;
+  cudaEvent_t start_ = nullptr, stop_ = nullptr;
+};
 
 /// The stencil face-major ([f · ms + l]), padded to `faces` a cell with weight-0 entries that point
 /// at the cell itself; each entry's neighbour as a 32-bit index offset.
@@ -140,9 +196,8 @@ class CudaBackend final : public Backend {
 public:
   CudaBackend(const Problem& problem, HaloExchange* halo, const BackendTuning& tuning)
       : p_(problem), halo_(halo), schedule_(problem.grid),
-        shape_(chosen(tuning.cuda_block_shape, "DECGPE_PLAIN_SHAPE", "sweep")),
-        graphs_setting_(chosen(tuning.cuda_graphs ? (*tuning.cuda_graphs ? "on" : "off") : "",
-                               "DECGPE_CUDA_GRAPHS", "on")),
+        shape_(chosen(tuning.value("cuda.block_shape"), "cuda.block_shape", "sweep")),
+        graphs_setting_(chosen(graphs_given(tuning), "cuda.graphs", "on")),
         use_graphs_(graphs_setting_.value != "off" && graphs_setting_.value != "0") {
     if (use_graphs_ && halo_ != nullptr && !halo_->enqueues_only()) {
       graphs_setting_ = {"off", "the halo exchange waits on the host"};
@@ -306,6 +361,12 @@ public:
   }
 
   void synchronize() override { DECGPE_CUDA_CHECK(cudaStreamSynchronize(stream_)); }
+
+  std::unique_ptr<WorkTimer> work_timer() override {
+    return std::make_unique<DeviceTimer>(stream_);
+  }
+  void flush_caches() override { flush_l2(); }
+  long steps_per_launch() const override { return wave_.steps; }
 
   Diagnostics diagnostics(VectorId current, VectorId previous, VectorId reference) override {
     stencil(plan(diagnostics_access(current, previous, reference)),
@@ -480,17 +541,18 @@ private:
     }
   }
 
-  /// The wavefront of `tuning.cuda_steps_per_sweep` steps (one GPU only: a slab's halos are
-  /// exchanged between single steps), its order and counters on the device.
+  /// The wavefront of cuda.steps_per_sweep steps (one GPU only: a slab's halos are exchanged
+  /// between single steps), its order and counters on the device.
   void plan_wavefront(const BackendTuning& tuning, PlainShape shape, int sms) {
-    const int steps = tuning.cuda_steps_per_sweep.value_or(1);
+    const std::string given = tuning.value("cuda.steps_per_sweep");
+    const auto [steps, wavefront] = steps_and_wavefront(given);
     if (steps < 1 || steps > 8) {
       throw std::invalid_argument("cuda.steps_per_sweep must be 1 to 8, got " +
                                   std::to_string(steps));
     }
-    steps_per_sweep_ = {std::to_string(steps), tuning.cuda_steps_per_sweep ? "case" : "default"};
-    wavefront_shape_ = {tuning.cuda_wavefront.empty() ? "s1l4r4b8" : tuning.cuda_wavefront,
-                        tuning.cuda_wavefront.empty() ? "default" : "case"};
+    steps_per_sweep_ = {std::to_string(steps), given.empty() ? "default" : "case"};
+    wavefront_shape_ = {wavefront.empty() ? "s1l4r4b8" : wavefront,
+                        wavefront.empty() ? "default" : "case"};
     const WavefrontShape w = parse_wavefront(wavefront_shape_.value);
     if (steps == 1) {
       return;
@@ -753,39 +815,6 @@ std::vector<std::pair<std::string, std::string>> device_context() {
           {"gpu_memory_bus_bits", attribute(cudaDevAttrGlobalMemoryBusWidth)},
           {"cuda_driver_version", std::to_string(driver)},
           {"cuda_runtime_version", std::to_string(runtime)}};
-}
-
-DeviceTimer::DeviceTimer(Backend& backend) {
-  auto* cuda = dynamic_cast<CudaBackend*>(&backend);
-  if (cuda == nullptr) {
-    throw std::invalid_argument("DeviceTimer: '" + backend.name() + "' is not a CUDA backend");
-  }
-  stream_ = cuda->stream();
-  cudaEvent_t a = nullptr, b = nullptr;
-  DECGPE_CUDA_CHECK(cudaEventCreate(&a));
-  DECGPE_CUDA_CHECK(cudaEventCreate(&b));
-  start_ = a;
-  stop_ = b;
-}
-
-DeviceTimer::~DeviceTimer() {
-  cudaEventDestroy(static_cast<cudaEvent_t>(start_));
-  cudaEventDestroy(static_cast<cudaEvent_t>(stop_));
-}
-
-void DeviceTimer::start() {
-  DECGPE_CUDA_CHECK(
-      cudaEventRecord(static_cast<cudaEvent_t>(start_), static_cast<cudaStream_t>(stream_)));
-}
-
-double DeviceTimer::stop() {
-  DECGPE_CUDA_CHECK(
-      cudaEventRecord(static_cast<cudaEvent_t>(stop_), static_cast<cudaStream_t>(stream_)));
-  DECGPE_CUDA_CHECK(cudaEventSynchronize(static_cast<cudaEvent_t>(stop_)));
-  float ms = 0.0F;
-  DECGPE_CUDA_CHECK(
-      cudaEventElapsedTime(&ms, static_cast<cudaEvent_t>(start_), static_cast<cudaEvent_t>(stop_)));
-  return static_cast<double>(ms) * 1e-3;
 }
 
 void flush_l2() {

@@ -30,30 +30,12 @@ std::vector<std::pair<std::string, std::string>> device_context();
 /// written (the BabelStream convention), best of `repeats` timed copies after a warm-up.
 double measure_copy_bandwidth(std::size_t bytes, int repeats);
 
-/// Times work queued on a CUDA backend with CUDA events on its stream (NVBench's method: device
-/// time, not host time): start() before the work, stop() after it returns the seconds between.
-class DeviceTimer {
-public:
-  /// Throws std::invalid_argument when `backend` is not a CUDA backend.
-  explicit DeviceTimer(Backend& backend);
-  ~DeviceTimer();
-  DeviceTimer(const DeviceTimer&) = delete;
-  DeviceTimer& operator=(const DeviceTimer&) = delete;
-  void start();
-  double stop(); ///< waits for the work
-
-private:
-  void* stream_;
-  void* start_;
-  void* stop_;
-};
-
 /// Evicts the L2 cache (writes a buffer twice its size), so that a timed sample starts cold.
 void flush_l2();
 
 /// The registry's factory. Throws std::runtime_error when no device is usable. With `halo`, the
 /// problem's grid is a z-slab and every stencil kernel exchanges its output's boundary slices
-/// (split phase, on streams). `tuning`: the kernels' block and CUDA graphs (BackendTuning).
+/// (split phase, on streams). `tuning`: its [cuda] values (tunables.hpp), which it parses.
 std::unique_ptr<Backend> make_cuda(const Problem& problem, HaloExchange* halo,
                                    const BackendTuning& tuning);
 

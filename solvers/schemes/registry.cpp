@@ -16,25 +16,28 @@ namespace {
 
 const SchemeEntry kSchemes[] = {
     {"leapfrog", "the paper's explicit leapfrog (Algorithm 1), second order, time-reversible", 2,
-     1.0, "Re <psi^{n-1}, psi^n>: conserved to round-off", true, 5, 2, StepControl::fixed, 0,
-     "the leapfrog is unstable with a dissipative term", make_leapfrog},
+     1.0, "Re <psi^{n-1}, psi^n>: conserved to round-off", false, 2, true, 5, 2, StepControl::fixed,
+     0, "the leapfrog is unstable with a dissipative term", "step", make_leapfrog},
     {"rk4", "classical fourth-order Runge-Kutta (NLSEmagic), four fused stages per step", 4,
-     2.0 * std::sqrt(2.0), "the norm <psi, psi>: decays at O(dt^5) per unit time", false, 5, 0,
-     StepControl::doubling, 2, "", make_rk4},
+     2.0 * std::sqrt(2.0), "the norm <psi, psi>: decays at O(dt^5) per unit time", true, 1, false,
+     5, 0, StepControl::doubling, 2, "", "rk4", make_rk4},
     {"trotter_suzuki",
      "unitary Trotter-Suzuki splitting over face-coloured matchings (Wittek & Cucchietti), "
      "second order, no stability limit",
-     2, kUnconditionallyStable, "the norm <psi, psi>: conserved to round-off", false, 3, 0,
-     StepControl::phase, 0, "its unitary blocks do not carry it", make_trotter_suzuki},
+     2, kUnconditionallyStable, "the norm <psi, psi>: conserved to round-off", false, 1, false, 3,
+     0, StepControl::phase, 0, "its unitary blocks do not carry it", "trotter_suzuki",
+     make_trotter_suzuki},
     {"trotter_suzuki4", "Suzuki's fourth-order composition of five trotter_suzuki steps", 4,
-     kUnconditionallyStable, "the norm <psi, psi>: conserved to round-off", false, 3, 0,
-     StepControl::phase, 0, "its unitary blocks do not carry it", make_trotter_suzuki4},
+     kUnconditionallyStable, "the norm <psi, psi>: conserved to round-off", false, 1, false, 3, 0,
+     StepControl::phase, 0, "its unitary blocks do not carry it", "trotter_suzuki4",
+     make_trotter_suzuki4},
     {"exponential",
      "Strang splitting, exp(-i dt L/2) by a Chebyshev polynomial of the operator (Einkemmer & "
      "Ostermann), second order, no stability limit",
      2, kUnconditionallyStable, "the norm <psi, psi>: conserved up to the polynomial's 1e-12",
-     false, 4, 0, StepControl::phase, 0,
-     "its Chebyshev polynomial of a real-time exponential does not carry it", make_exponential},
+     false, 1, false, 4, 0, StepControl::phase, 0,
+     "its Chebyshev polynomial of a real-time exponential does not carry it", "exponential",
+     make_exponential},
 };
 
 } // namespace

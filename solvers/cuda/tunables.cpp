@@ -1,0 +1,74 @@
+#include "solvers/cuda/tunables.hpp"
+
+namespace decgpe::cuda {
+
+namespace {
+
+Tunable block_shape() {
+  return {.key = "cuda.block_shape",
+          .type = Tunable::Type::string,
+          .units = "name",
+          .default_value = "none",
+          .choices = {"sweep", "1x256", "1x512", "2x256"},
+          .meaning =
+              "The `cuda:plain` leapfrog kernel's blocks: `sweep` (blocks walk z-slices, the "
+              "fastest on every lattice) or one slice a block, y-rows × threads (docs/gpu.md); "
+              "unset: `DECGPE_PLAIN_SHAPE`, else `\"sweep\"`.",
+          .environment = "DECGPE_PLAIN_SHAPE",
+          .environment_default = "`sweep`",
+          .environment_meaning =
+              "`cuda.block_shape` where the case sets none (or no case is read, as in "
+              "`bench_step`); besides the case's four values it takes the sweep's settings for "
+              "tuning a new GPU (`1x256z8a2b4f`: docs/gpu.md); anything else fails the run. The "
+              "results record the shape used and where it came from (case, environment or "
+              "default) in the attribute `tuning_cuda_block_shape`."};
+}
+
+Tunable graphs() {
+  return {.key = "cuda.graphs",
+          .type = Tunable::Type::boolean,
+          .units = "—",
+          .default_value = "none",
+          .meaning = "Replay pairs of leapfrog steps as CUDA graphs; unset: `DECGPE_CUDA_GRAPHS`, "
+                     "else on.",
+          .environment = "DECGPE_CUDA_GRAPHS",
+          .environment_default = "on",
+          .environment_meaning =
+              "`cuda.graphs` where the case sets none: `0` or `off` turns the graphs off, any "
+              "other value leaves them on. The results record the setting used and where it came "
+              "from in the attribute `tuning_cuda_graphs`."};
+}
+
+// bench_step also takes the wavefront's shape after k (2s1l4r4b8: parse_wavefront); a case file
+// gives k alone.
+Tunable steps_per_sweep() {
+  return {.key = "cuda.steps_per_sweep",
+          .type = Tunable::Type::integer,
+          .units = "steps",
+          .default_value = "none",
+          .lo = 1,
+          .hi = 8,
+          .meaning =
+              "k: the `cuda` leapfrog's steps per launch on one GPU (the wavefront: step j + 1 "
+              "follows step j a few z-slices behind and reads its level back from L2; bitwise k "
+              "single steps). Not yet faster: on the H100 at 64M DOFs k = 2 runs at 0.53-0.64 of "
+              "the single step's rate though it moves 32 B per update instead of 48 on cubic "
+              "(docs/gpu.md, \"Several steps a launch\"). Runs of steps that are not a multiple "
+              "of k end with single steps. Unset: 1. Recorded as `tuning_cuda_steps_per_sweep`; "
+              "slab ranks and the other schemes step one at a time.",
+          .bench_tag = "k",
+          .only_scheme = "leapfrog"};
+}
+
+} // namespace
+
+const TunableTable& tunables() {
+  static const TunableTable table{
+      "cuda",
+      "The CUDA backend's tunables: they change its speed, never its results, and are recorded "
+      "in the results.",
+      {block_shape(), graphs(), steps_per_sweep()}};
+  return table;
+}
+
+} // namespace decgpe::cuda
