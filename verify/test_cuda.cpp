@@ -220,6 +220,17 @@ TEST_P(CudaVortexFlux, PiercedEdgesAreTheReferences) {
     EXPECT_LT(expected.size(), reference->vortex_flux(r, kEveryRing).size());
     EXPECT_EQ(gpu->vortex_flux(v, cut), expected) << "cut " << cut;
   }
+  // In a rotating frame the region is V − ½Ω²ρ² < cut, the potential both sides step with.
+  Problem rotating = p;
+  rotating.potential.rotation.omega = 0.9;
+  const std::unique_ptr<Backend> rotating_reference = make_backend("reference", rotating);
+  const std::unique_ptr<Backend> rotating_gpu = make_backend("cuda", rotating);
+  const VectorId rr = rotating_reference->create_vector(), rv = rotating_gpu->create_vector();
+  rotating_reference->upload(rr, psi);
+  rotating_gpu->upload(rv, psi);
+  const std::vector<PiercedEdge> expected = rotating_reference->vortex_flux(rr, 0.1 * corner);
+  EXPECT_GT(expected.size(), reference->vortex_flux(r, 0.1 * corner).size());
+  EXPECT_EQ(rotating_gpu->vortex_flux(rv, 0.1 * corner), expected);
 }
 
 INSTANTIATE_TEST_SUITE_P(EveryStencil, CudaVortexFlux, verify::every_stencil(),
