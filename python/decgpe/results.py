@@ -78,6 +78,25 @@ class VortexLines:
         """Each line's points, an (n_k, 3) array per line."""
         return [self.points[a:b] for a, b in zip(self.offsets[:-1], self.offsets[1:])]
 
+    def crossings(self):
+        """Where the lines cross the plane z = 0, as the series' net_flux_z0 counts them (analysis/vortex_events.cpp:
+        a segment from z < 0 to z ≥ 0 crosses upwards, the reverse downwards, a closed line's closing segment too):
+        {"line": index, "x", "y": the segment's point at z = 0 (a_ho), "flux": charge × (+1 upwards, −1 downwards)},
+        arrays in line order; their flux sums to net_flux_z0."""
+        found = {"line": [], "x": [], "y": [], "flux": []}
+        for k, (line, charge, closed) in enumerate(zip(self.lines, self.charges, self.closed)):
+            path = np.vstack([line, line[:1]]) if closed and len(line) > 1 else line
+            a, b = path[:-1], path[1:]
+            sign = ((a[:, 2] < 0) & (b[:, 2] >= 0)).astype(int) - ((a[:, 2] >= 0) & (b[:, 2] < 0))
+            for i in np.flatnonzero(sign):
+                at = a[i] + (b[i] - a[i]) * (-a[i, 2] / (b[i, 2] - a[i, 2]))
+                found["line"].append(k)
+                found["x"].append(at[0])
+                found["y"].append(at[1])
+                found["flux"].append(int(charge) * int(sign[i]))
+        return {"line": np.array(found["line"], dtype=np.int64), "x": np.array(found["x"], dtype=float),
+                "y": np.array(found["y"], dtype=float), "flux": np.array(found["flux"], dtype=np.int64)}
+
 
 def _vortex_sample(group, step):
     return VortexLines(step=step, t=float(group.attrs["t"]), points=group["points"][()].reshape(-1, 3),
