@@ -42,8 +42,17 @@ done
 lattices=${VORTEX_SPLIT_LATTICES:-$("$decgpe" list crystals | paste -sd,)}
 
 status=0
+# SIGTERM (`timeout` signals the whole process group): the run in flight writes its results so far (decgpe's exit
+# 143), the rest are skipped, and what ran is still extracted.
+stopped=0
+trap 'stopped=1' TERM
 IFS=, read -ra chosen <<<"$lattices"
 for lattice in "${chosen[@]}"; do
+  if ((stopped)); then
+    echo "vortex-split-run: $lattice skipped (SIGTERM)" >&2
+    status=1
+    continue
+  fi
   if "$decgpe" run "cases/accuracy/$lattice.toml" --set "analysis.vortex_lines_every=$every" \
     --set "time.stop_when_error_exceeds=$stop" "${extra[@]}" --backend "$backend" --no-state --force \
     --out "$runs/$lattice.h5" >"$runs/$lattice.log" 2>&1; then
