@@ -1239,7 +1239,7 @@ class VortexSplit(unittest.TestCase):
 
     def test_lines_at_each_sample_drawn_are_the_solvers(self):
         rows = self.table("vortex-split-arrangement")
-        self.assertEqual(len(rows), 7)  # BCC: split, separation, end; cubic and Z: split and end
+        self.assertEqual(len(rows), 10)  # BCC: start, split, separation, end; cubic and Z: start, split and end
         for row in rows:
             run = self.runs[row[0].lower()]
             sample = next(s for s in run.samples.values() if close(row[2], s.t))

@@ -29,7 +29,8 @@ from decgpe import VortexLines
 FILE = "vortex-split/vortex_split.h5"
 MODES = range(2, 7)  # the azimuthal orders m whose strength among the crossings the table compares
 RENDERER = Path(__file__).resolve().parent / "render_vortex_lines.py"
-ROLES = (("separation", "first separation"), ("split", "split: first sample with E > 0.01"), ("last", "end"))
+ROLES = (("first", "start"), ("separation", "first separation"), ("split", "split: first sample with E > 0.01"),
+         ("last", "end"))
 
 
 @dataclass
@@ -44,7 +45,7 @@ class Run:
     samples: dict  # {step: VortexLines} of the samples kept whole
 
     def step_of(self, role):
-        """The step of a kept sample ("first", "last", "split", "separation", "before_separation"), or None."""
+        """The step of a kept sample ("first", "separation", "split", "last"), or None."""
         value = self.attrs.get(f"{role}_step")
         return None if value is None else int(value)
 
@@ -299,7 +300,7 @@ def render(device_dir, out_dir):
     render_3d(runs, device_dir, out_dir, result)
     save_table(result, out_dir, "vortex-split-times", "The split per lattice: E against the lines' first separation",
                "Split times", times_table(runs))
-    save_table(result, out_dir, "vortex-split-arrangement", "The lines at the first separation, the split and the end",
+    save_table(result, out_dir, "vortex-split-arrangement", "The lines at the start, the first separation, the split and the end",
                "Lines at the split", arrangement_table(runs))
     return result
 

@@ -70,6 +70,11 @@ what+=")"
 if [[ -e ${results[0]} ]]; then
   "${PYTHON:-python3}" scripts/vortex_split_extract.py "$OUT/vortex_split.h5" "${results[@]}" --command "$what" ||
     status=1
+  # The device tool brings back files of up to 16 MiB (/work/.library/device/README.md).
+  if [[ -f $OUT/vortex_split.h5 ]] && (($(stat -c %s "$OUT/vortex_split.h5") > 16 * 1024 * 1024)); then
+    echo "vortex-split-run: $OUT/vortex_split.h5 is over 16 MiB: sample less often (VORTEX_SPLIT_EVERY)" >&2
+    status=1
+  fi
 fi
 (cd "$runs" && tar czf - ./*.log) >"$OUT/vortex-split-logs.tgz"
 exit $status
