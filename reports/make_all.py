@@ -32,6 +32,7 @@ import speedup
 import splitting
 import stationary_start
 import time_to_solution
+import vortex_split
 from common import provenance, short_commit
 
 
@@ -52,6 +53,9 @@ REPORTS = (  # the paper's figures and tables in its order (a figure's extension
            "against the seed amplitude", (splitting.FILES,), splitting.render),
     Report("Stationary start", "Fig 5 and Fig 6's folds from the lattice's own stationary state: μ_h, fold counts "
            "and growth rates over seeds, the three RMSEs", (stationary_start.FILES,), stationary_start.render),
+    Report("Vortex split", "the split told by the vortex lines: the first separation against E > 0.01, the lines at "
+           "the split (number, charges, crossings of z = 0 and their azimuthal order), lines against time, the lines "
+           "in 3D", (vortex_split.FILE,), vortex_split.render),
     Report("Fig 7", "GPU speedup over one CPU core and over all host cores", (speedup.FILE,), speedup.render),
     Report("Fig 8", "roofline of the step kernel", ("bench-*.json",), roofline.render),
     Report("Fig 9", "strong and weak scaling over GPUs", ("scaling_gpu.csv",), scaling.render_scaling),

@@ -78,6 +78,27 @@ class VortexLines:
         """Each line's points, an (n_k, 3) array per line."""
         return [self.points[a:b] for a, b in zip(self.offsets[:-1], self.offsets[1:])]
 
+    def crossings(self):
+        """Where the lines cross the plane z = 0, as the series' net_flux_z0 counts them (analysis/vortex_events.cpp:
+        a segment from z < 0 to z ≥ 0 crosses upwards, the reverse downwards, a closed line's closing segment too):
+        {"line": index, "x", "y": the segment's point at z = 0 (a_ho), "flux": charge × (+1 upwards, −1 downwards)},
+        arrays in line order; their flux sums to net_flux_z0."""
+        counts = np.diff(self.offsets)
+        line_of = np.repeat(np.arange(len(counts)), counts)
+        inner = np.flatnonzero(line_of[:-1] == line_of[1:])  # segments k → k + 1 inside one line
+        ring = np.flatnonzero(self.closed & (counts > 1))  # a closed line's closing segment, last → first
+        a = np.concatenate([inner, self.offsets[ring + 1] - 1])
+        b = np.concatenate([inner + 1, self.offsets[ring]])
+        za, zb = self.points[a, 2], self.points[b, 2]
+        sign = ((za < 0) & (zb >= 0)).astype(np.int64) - ((za >= 0) & (zb < 0))
+        hit = np.flatnonzero(sign)
+        hit = hit[np.lexsort((hit, line_of[a[hit]]))]  # line order; a closed line's closing segment last
+        pa, pb = self.points[a[hit]], self.points[b[hit]]
+        at = pa + (pb - pa) * (-pa[:, 2] / (pb[:, 2] - pa[:, 2]))[:, np.newaxis]
+        line = line_of[a[hit]]
+        return {"line": line.astype(np.int64), "x": at[:, 0], "y": at[:, 1],
+                "flux": (np.asarray(self.charges)[line] * sign[hit]).astype(np.int64)}
+
 
 def _vortex_sample(group, step):
     return VortexLines(step=step, t=float(group.attrs["t"]), points=group["points"][()].reshape(-1, 3),

@@ -68,6 +68,15 @@ class FreshRun(unittest.TestCase):
         np.testing.assert_array_equal(series["net_flux_z0"], [1, 1, 1, 1])
         self.assertEqual(self.result.vortex_events, [])
 
+    def test_the_line_crosses_z0_once_on_the_axis_as_the_series_counts(self):
+        series = self.result.vortex_series
+        for k, sample in enumerate(self.result.vortex_lines.values()):
+            found = sample.crossings()
+            np.testing.assert_array_equal(found["line"], [0])
+            np.testing.assert_array_equal(found["flux"], [1])
+            self.assertEqual(found["flux"].sum(), series["net_flux_z0"][k])
+            self.assertLess(np.hypot(found["x"][0], found["y"][0]), 0.45)
+
 
 def made_up_lines(path):
     """One cell's results with two samples of /vortex_lines: an open charge-2 line, then a closed ring and an open
@@ -103,6 +112,19 @@ class MadeUp(unittest.TestCase):
         np.testing.assert_array_equal(samples[5].closed, [True, False])
         np.testing.assert_array_equal(samples[0].charges, [2])
         self.assertEqual(events, [{"step": 5, "after_step": 0, "t": 0.5, "kind": "reconnection"}])
+        np.testing.assert_array_equal(samples[0].crossings()["flux"], [2])
+        in_plane = samples[5].crossings()  # the ring lies in z = 0, above by the rule: only the open line crosses
+        np.testing.assert_array_equal(in_plane["line"], [1])
+        np.testing.assert_array_equal([in_plane["x"][0], in_plane["y"][0], in_plane["flux"][0]], [0, 0, 1])
+
+    def test_a_tilted_ring_crosses_twice_its_closing_segment_too(self):
+        ring = decgpe.VortexLines(step=0, t=0.0, points=np.array([[0, 0, -1], [1, 0, 0.5], [-1, 0, 0.5]], float),
+                                  offsets=np.array([0, 3]), charges=np.array([2]), closed=np.array([True]),
+                                  ends=np.zeros((1, 2), np.int64))
+        found = ring.crossings()
+        np.testing.assert_array_equal(found["flux"], [2, -2])
+        np.testing.assert_allclose(found["x"], [2 / 3, -2 / 3])
+        np.testing.assert_array_equal(found["y"], [0, 0])
 
 
 if __name__ == "__main__":
