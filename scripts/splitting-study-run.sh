@@ -17,6 +17,8 @@
 # those that finished.
 # Settings (recorded in every run's results): the state to a residual of TOLERANCE (default 1e-10) with a Krylov basis
 # of KRYLOV; where that solve fails, the state to FALLBACK instead (the study only needs it far below ε).
+# SPLITTING_SET: more --set KEY=VALUE words for every run, states included (a refinement: "operations_per_time=1.2e10");
+# they join the output's name (…-operations_per_time=1.2e10.json) and its recorded command.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 dir=${1:?usage: scripts/splitting-study-run.sh DIR LATTICES [SEEDS] [BUILD] [SECONDS] [JOBS]}
@@ -37,6 +39,11 @@ export DECGPE_CACHE=${DECGPE_CACHE:-$runs/cache}
 mkdir -p "$dir" "$DECGPE_CACHE"
 tag=${lattices//,/-}-$first-$last
 [ "$seeds" = none ] && tag=${lattices//,/-}-states
+extra=()
+for kv in ${SPLITTING_SET:-}; do
+  extra+=(--set "$kv")
+  tag+=-$kv
+done
 log=$dir/splitting-study-$tag.log
 : >"$log"
 # The runs in flight got the signal too (same process group) and stop writing nothing; later ones are skipped.
@@ -58,7 +65,7 @@ run() { # NAME LATTICE PLACEMENT SEED (0: unseeded) [--set KEY=VALUE ...]
   [ "$seed" = 0 ] && seeding=()
   if "$build/cli/decgpe" run "cases/accuracy/$lattice.toml" --set "$(placement_flags "$placement")" \
     --set initial.lattice_stationary=true --set "initial.stationary_residual=$tolerance" \
-    --set "initial.stationary_krylov=$KRYLOV" --set "time.spectrum_every=$PROBE" "${seeding[@]}" "$@" \
+    --set "initial.stationary_krylov=$KRYLOV" --set "time.spectrum_every=$PROBE" "${seeding[@]}" "${extra[@]}" "$@" \
     --backend cuda --no-state --force --out "$runs/$name.h5" >"$runs/$name.log" 2>&1; then
     echo "$name ok: $(grep -E '^lattice stationary state: mu_h|^stopped|^t = ' "$runs/$name.log" | tr '\n' ' ')" >>"$log"
   else
@@ -100,11 +107,12 @@ for seed in $(seq "$first" "$last"); do
 done
 wait
 
-python3 - "$runs" "$dir/splitting-study-$tag.json" "$lattices $seeds" "$TOLERANCE $KRYLOV $PROBE $EPSILON" <<'PY'
+python3 - "$runs" "$dir/splitting-study-$tag.json" "$lattices $seeds" "$TOLERANCE $KRYLOV $PROBE $EPSILON" "${SPLITTING_SET:-}" <<'PY'
 import glob, json, os, sys
 import h5py
 import numpy as np
 runs, out, (lattices, seeds), (tolerance, krylov, probe, epsilon) = sys.argv[1], sys.argv[2], sys.argv[3].split(), sys.argv[4].split()
+extra_sets = sys.argv[5]
 text = lambda v: v.decode() if isinstance(v, bytes) else str(v)
 rounded = lambda values: [float(f"{x:.4g}") for x in np.ravel(values)]
 RMSE_AT = 10.0
@@ -150,7 +158,7 @@ def study(path):
 
 states = [state(p) for p in sorted(glob.glob(os.path.join(runs, "state_*.h5")))]
 rows = [study(p) for p in sorted(glob.glob(os.path.join(runs, "study_*.h5")))]
-json.dump({"command": f"scripts/splitting-study-run.sh DIR {lattices} {seeds}",
+json.dump({"command": (f"SPLITTING_SET='{extra_sets}' " if extra_sets else "") + f"scripts/splitting-study-run.sh DIR {lattices} {seeds}",
            "settings": {"stationary_residual": float(tolerance), "stationary_krylov": int(krylov),
                         "spectrum_every": int(probe), "epsilon": float(epsilon), "modes": list(range(1, 9))},
            "states": states, "runs": rows}, open(out, "w"), separators=(",", ":"))
