@@ -18,7 +18,7 @@
 # Settings (recorded in every run's results): the state to a residual of TOLERANCE (default 1e-10) with a Krylov basis
 # of KRYLOV; where that solve fails, the state to FALLBACK instead (the study only needs it far below ε).
 # SPLITTING_SET: more --set KEY=VALUE words for every run, states included (a refinement: "operations_per_time=1.2e10");
-# they join the output's name (…-operations_per_time=1.2e10.json) and its recorded command.
+# they join the output's name (…-operations_per_time-1.2e10.json) and its recorded command.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 dir=${1:?usage: scripts/splitting-study-run.sh DIR LATTICES [SEEDS] [BUILD] [SECONDS] [JOBS]}
@@ -42,7 +42,7 @@ tag=${lattices//,/-}-$first-$last
 extra=()
 for kv in ${SPLITTING_SET:-}; do
   extra+=(--set "$kv")
-  tag+=-$kv
+  tag+=-${kv//[^A-Za-z0-9._-]/-} # a plain file name: the device tool brings back no name with '=' in it
 done
 log=$dir/splitting-study-$tag.log
 : >"$log"
