@@ -55,7 +55,7 @@ H200X2 = HERE / "data" / "nvidia-h200-x2"
 CPU_VM = HERE / "data" / "cpu-2core-vm"
 NO_SPLIT = HERE / "testdata" / "reduced-cpu-accuracy_bcc.h5"  # scripts/main.sh --reports' reduced BCC run: no split
 VORTEX_SPLIT = HERE / "testdata" / "vortex-split-coarse-cpu.h5"  # scripts/vortex-split-run.sh, coarsened, on a CPU
-AWAITING_DATA = {"Vortex split"}  # reports whose GPU data is not committed yet: tested on testdata/ (VortexSplit)
+AWAITING_DATA = set()  # reports whose GPU data is not committed yet (tested on testdata/ alone)
 README = HERE.parent / "README.md"
 
 
@@ -1215,7 +1215,7 @@ class VortexSplit(unittest.TestCase):
 
     def test_renders_its_figures_in_one_entry(self):
         self.assertEqual(self.status, 0)
-        for stem in ("vortex-split-lines", "vortex-split-crossings"):
+        for stem in ("vortex-split-lines", "vortex-split-order", "vortex-split-crossings"):
             self.assertGreater((self.out / "cpu" / f"{stem}.png").stat().st_size, 1000)
         index = (self.out / "index.md").read_text()
         self.assertEqual(rendered_for(index)["Vortex split"].keys(), {"cpu"})
@@ -1265,6 +1265,25 @@ class VortexSplit(unittest.TestCase):
         np.testing.assert_allclose(np.sort(a["phi"]), [-120, 0, 120], atol=1e-9)
         self.assertEqual(a["m"], 3)
         self.assertAlmostEqual(a["strength"], 1.0)
+
+    def test_only_lines_threading_z0_give_the_net_crossings(self):
+        """A closed loop through z = 0 at two points and an open line that comes back are counted as lines and
+        crossings, but not among the threading lines and their net crossings; the line along the axis ± 1 is."""
+        loop = [[2, 0, -1], [2, 0, 1], [3, 0, 1], [3, 0, -1]]  # closed: up at x = 2, down at x = 3
+        back = [[0, 2, 1], [0, 2, -1], [0, 3, -1], [0, 3, 1]]  # open: down at y = 2, up at y = 3
+        through = [[1, 0, -1], [1, 0, 1]]
+        lines = decgpe.VortexLines(step=0, t=0.0, points=np.array(loop + back + through, float),
+                                   offsets=np.array([0, 4, 8, 10]), charges=np.array([1, 1, 2]),
+                                   closed=np.array([True, False, False]), ends=np.zeros((3, 2)))
+        a = vortex_split.arrangement(lines)
+        self.assertEqual((a["lines"], a["crossings"]), (3, 5))
+        np.testing.assert_array_equal(a["threads"], [2])
+        self.assertEqual(a["thread_charges"], {2: 1})
+        np.testing.assert_array_equal(a["flux"], [2])
+        np.testing.assert_allclose(a["rho"], [1.0])
+        thin = vortex_split.threading_lines(lines)
+        np.testing.assert_array_equal(thin.points, through)
+        np.testing.assert_array_equal(thin.charges, [2])
 
 
 if __name__ == "__main__":

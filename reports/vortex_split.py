@@ -1,14 +1,17 @@
 """The splitting study told by its vortex lines (issue 33, item 4), from scripts/vortex-split-run.sh's
 DEVICE_FOLDER/vortex-split/vortex_split.h5 (scripts/vortex_split_extract.py): per lattice, the time of the first
 separation (the results' event: a line of charge > 1 come apart, docs/cases.md "Vortex lines") against the split's
-E = 1 − |⟨ψ₀|ψ⟩| > 0.01, and the arrangement of the lines at the split: how many, their charges, where they cross
-z = 0 (radius and azimuth about the axis) and the azimuthal order m of those crossings.
+E = 1 − |⟨ψ₀|ψ⟩| > 0.01, and the arrangement of the lines at the split: how many, their charges, and of the lines
+that thread z = 0 (their own crossings of it sum to a net flux; the closed loops and lines that come back carry none
+and are counted, not placed) where they cross z = 0 (radius and azimuth about the axis) and the azimuthal order of
+those crossings, S_m = |Σ flux e^{imφ}| / Σ |flux|.
 
     vortex_split.py DEVICE_FOLDER [--out DIR]
 
 Writes vortex-split-times.md and vortex-split-arrangement.md (the tables), vortex-split-lines.{png,pdf} (the number of
-lines and of crossings of z = 0 against time, with E), vortex-split-crossings.{png,pdf} (the crossings at the split
-seen from +z) and vortex-split-3d.{png,pdf} (the lines at the split in 3D, rendered by pvpython offscreen,
+lines, of crossings of z = 0 and of lines threading it against time, with E), vortex-split-order.{png,pdf} (S₃ and S₄
+against time), vortex-split-crossings.{png,pdf} (the threading crossings at the split and the end seen from +z) and
+vortex-split-3d.{png,pdf} (the threading lines at the split and the end in 3D, rendered by pvpython offscreen,
 render_vortex_lines.py; skipped with a note where pvpython or Xvfb is missing).
 """
 
@@ -28,6 +31,7 @@ from decgpe import VortexLines
 
 FILE = "vortex-split/vortex_split.h5"
 MODES = range(2, 7)  # the azimuthal orders m whose strength among the crossings the table compares
+THREE_FOLD = 0.8  # S₃ at which the threading lines' crossings are called 3-fold in the table (1: exactly 3-fold)
 RENDERER = Path(__file__).resolve().parent / "render_vortex_lines.py"
 ROLES = (("first", "start"), ("separation", "first separation"), ("split", "split: first sample with E > 0.01"),
          ("last", "end"))
@@ -93,6 +97,20 @@ def azimuthal_order(x, y, flux):
     return m, float(strength[m])
 
 
+def threading(c):
+    """The crossings of the lines that thread z = 0: those whose own crossings sum to a net flux (a closed loop, or
+    a line that comes back to the side it left, sums to zero and is left out). They carry every sample's net flux."""
+    if not len(c["line"]):
+        return np.zeros(0, bool)
+    lines, index = np.unique(c["line"], return_inverse=True)
+    net = np.bincount(index.ravel(), weights=c["flux"], minlength=len(lines))
+    return net[index.ravel()] != 0
+
+
+def only(c, keep):
+    return {name: np.asarray(values)[keep] for name, values in c.items()}
+
+
 def net_crossings(c):
     """The crossings summed per point of z = 0 (a line passing down and up through one vertex on the plane counts
     zero there), those with a net flux kept: (x, y, flux)."""
@@ -103,16 +121,46 @@ def net_crossings(c):
 
 
 def arrangement(sample):
-    """What a sample's lines are: their number and charges, their crossings of z = 0 and the net ones per point,
-    sorted by azimuth, with the strongest azimuthal order of the net ones."""
+    """What a sample's lines are: their number and charges, their crossings of z = 0, the lines that thread z = 0
+    (threading) with their charges and their net crossings per point, sorted by azimuth, with the strongest azimuthal
+    order of those."""
     c = sample.crossings()
-    x, y, flux = net_crossings(c)
+    through = threading(c)
+    x, y, flux = net_crossings(only(c, through))
     order = np.argsort(np.arctan2(y, x), kind="stable")
     m, strength = azimuthal_order(x, y, flux)
+    threads = np.unique(c["line"][through])
     return {"t": sample.t, "lines": len(sample.charges), "closed": int(sample.closed.sum()),
             "charges": collections.Counter(int(q) for q in sample.charges), "crossings": len(c["flux"]),
+            "threads": threads, "thread_charges": collections.Counter(int(q) for q in sample.charges[threads]),
             "rho": np.hypot(x, y)[order], "phi": np.degrees(np.arctan2(y, x))[order], "flux": flux[order], "m": m,
             "strength": strength}
+
+
+def order_history(r):
+    """Per sample (in step order) from the stored crossings: t, the number of lines threading z = 0, and the
+    strength |Σ flux e^{imφ}| / Σ |flux| of each m in MODES over their net crossings off the axis."""
+    steps = np.unique(r.crossings["step"])
+    t_of = dict(zip(r.series["step"].tolist(), r.series["t"].tolist()))
+    history = {"t": [], "threads": [], **{m: [] for m in MODES}}
+    for step in steps:
+        c = only(r.crossings, r.crossings["step"] == step)
+        through = threading(c)
+        x, y, flux = net_crossings(only(c, through))
+        off = np.hypot(x, y) > 1e-9
+        phase, weight = np.arctan2(y[off], x[off]), flux[off]
+        history["t"].append(t_of[int(step)])
+        history["threads"].append(len(np.unique(c["line"][through])))
+        for m in MODES:
+            history[m].append(abs(np.sum(weight * np.exp(1j * m * phase))) / max(np.sum(np.abs(weight)), 1))
+    return {k: np.asarray(v) for k, v in history.items()}
+
+
+def held_from(t, values, level):
+    """The first t from which values stay at or above level to the end, or None."""
+    below = np.flatnonzero(np.asarray(values) < level)
+    start = below[-1] + 1 if below.size else 0
+    return float(t[start]) if start < len(t) else None
 
 
 def charges_cell(counter):
@@ -126,21 +174,42 @@ def crossings_cell(a):
     return " ".join(parts) or "none"
 
 
+def strengths(h, index):
+    return f"{h[3][index]:.2f} / {h[4][index]:.2f}"
+
+
+def first_at(t, values, level):
+    reached = np.flatnonzero(np.asarray(values) >= level)
+    return f"{t[reached[0]]:.2f}" if reached.size else "never"
+
+
 def times_table(runs):
     rows = []
     for r in runs:
-        sep, series = r.separation, r.series
+        sep, series, h = r.separation, r.series, order_history(r)
         split = f"{r.split_t:.2f}" if r.split_t is not None else "not reached"
         first = (f"{sep['t']:.2f} (after {float(series['t'][series['step'] == sep['after_step']][0]):.2f})"
                  if sep else f"none (largest charge {int(series['largest_charge'].max())})")
         before = int(np.sum((r.events["kind"] == 2) & (r.events["t"] <= (r.split_t or np.inf))))
+        at_split = int(np.searchsorted(h["t"], r.split_t)) if r.split_t is not None else len(h["t"]) - 1
         rows.append([LABELS.get(r.lattice, r.lattice), f"{int(r.attrs['cells']):,}", f"{float(r.attrs['h']):.4g}",
                      f"{float(r.attrs['dt']):.4g}", int(r.attrs["vortex_lines_every"]), split, first,
                      f"{int(series['lines'][0])} ({int(series['largest_charge'][0])})", before,
-                     f"{float(series['t'][-1]):.2f}", f"{float(r.error[-1]):.3f}"])
+                     f"{float(series['t'][-1]):.2f}", f"{float(r.error[-1]):.3f}", int(h["threads"][0]),
+                     strengths(h, min(at_split, len(h["t"]) - 1)), strengths(h, -1),
+                     first_at(h["t"], h[3], THREE_FOLD)])
     header = ["lattice", "cells", "h", "Δt", "lines every (steps)", "E > 0.01 at t", "first separation at t",
-              "lines at t = 0 (largest charge)", "reconnections to the split", "end t", "E at the end"]
-    return markdown_table(header, rows)
+              "lines at t = 0 (largest charge)", "reconnections to the split", "end t", "E at the end",
+              "lines threading z = 0 at t = 0", "S₃ / S₄ at the split", "S₃ / S₄ at the end",
+              f"first t with S₃ ≥ {THREE_FOLD}"]
+    note = ("\nThe lines are the condensate region's (docs/cases.md, \"Vortex lines\"); a ring of cells shows a winding of "
+            "1 or 2 at most, so the κ = 10 vortex is a bundle of lines of charge 1–2 from t = 0: a *first "
+            "separation* is a line of charge 2 come apart, which may happen long before the split (compare its time "
+            "with E > 0.01). S_m = |Σ flux e^{imφ}| / Σ |flux| over the net crossings of z = 0 (summed "
+            "per point, off the axis) of the lines that thread z = 0 (their own crossings sum to a net flux; the "
+            "closed loops and the lines that come back are left out): 1 for crossings in m-fold symmetry; at the "
+            "split: the first sample with E > 0.01.\n")
+    return markdown_table(header, rows) + note
 
 
 def arrangement_table(runs):
@@ -151,11 +220,17 @@ def arrangement_table(runs):
             a = arrangement(r.samples[step])
             order = f"{a['m']} ({a['strength']:.2f})" if a["m"] else "—"
             rows.append([LABELS.get(r.lattice, r.lattice), label, f"{a['t']:.2f}", a["lines"], a["closed"],
-                         charges_cell(a["charges"]), int(a["flux"].sum()), a["crossings"], len(a["flux"]), order,
-                         crossings_cell(a)])
+                         charges_cell(a["charges"]), int(a["flux"].sum()), a["crossings"], len(a["threads"]),
+                         charges_cell(a["thread_charges"]), len(a["flux"]), order, crossings_cell(a)])
     header = ["lattice", "sample", "t", "lines", "closed", "charges (lines × charge)", "net flux z = 0",
-              "crossings", "net crossings", "order m (strength)", "net crossings of z = 0: azimuth (radius, a_ho)"]
-    return markdown_table(header, rows)
+              "crossings", "lines threading z = 0", "their charges", "their net crossings", "order m (strength)",
+              "their net crossings of z = 0: azimuth (radius, a_ho)"]
+    note = ("\nEvery line of the condensate's region is counted in *lines*, *closed*, *charges* and *crossings*; the "
+            "columns from *lines threading z = 0* on keep only the lines whose own crossings of z = 0 sum to a net "
+            "flux, which carry all of the net flux (the closed loops and lines that come back to the side they left, "
+            "most of them in the low-density caps of the condensate, are left out). Their crossings are summed per "
+            "point; the order m is the strongest of |Σ flux e^{imφ}| / Σ |flux| over m = 2–6 (the lower of a tie).\n")
+    return markdown_table(header, rows) + note
 
 
 def panel_grid(count, polar=False):
@@ -175,29 +250,53 @@ def mark_times(ax, r):
         ax.axvline(r.separation["t"], color="tab:red", ls=":", lw=1.2)
 
 
-def lines_figure(runs, device_dir, inputs):
+def lines_figure(runs, histories, device_dir, inputs):
     fig, axes = panel_grid(len(runs))
     for ax, r in zip(axes, runs):
         steps, counts = np.unique(r.crossings["step"], return_counts=True)
         crossing_count = dict(zip(steps.tolist(), counts.tolist()))
+        h = histories[r.lattice]
         ax.step(r.series["t"], r.series["lines"], where="post", color="tab:blue")
         ax.step(r.series["t"], [crossing_count.get(int(s), 0) for s in r.series["step"]], where="post",
                 color="tab:orange")
+        ax.step(h["t"], h["threads"], where="post", color="tab:green")
         mark_times(ax, r)
+        ax.set_yscale("log")
         ax.set(title=LABELS.get(r.lattice, r.lattice), xlabel="t (1/ω⊥)", ylabel="count")
         error = ax.twinx()
         error.semilogy(r.t, np.maximum(r.error, 1e-8), color="0.6", lw=0.8)
         error.set_ylabel("E = 1 − |⟨ψ₀|ψ⟩|", color="0.4", fontsize="small")
     key = [plt.Line2D([], [], color="tab:blue", label="lines"),
            plt.Line2D([], [], color="tab:orange", label="crossings of z = 0"),
+           plt.Line2D([], [], color="tab:green", label="lines threading z = 0"),
            plt.Line2D([], [], color="k", ls="--", lw=0.8, label="E > 0.01"),
            plt.Line2D([], [], color="tab:red", ls=":", lw=1.2, label="first separation"),
            plt.Line2D([], [], color="0.6", lw=0.8, label="E (right)")]
     fig.legend(handles=key, loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=len(key), fontsize="small")
     every = sorted({int(r.attrs["vortex_lines_every"]) for r in runs})
     footer(fig, device_dir, inputs, f"The vortex lines in the condensate's region, sampled every "
-           f"{'/'.join(map(str, every))} steps, of cases/accuracy/<lattice>.toml: their number and their crossings of "
-           "z = 0 (a κ = 10 vortex is seen as lines of charge 1–2, docs/cases.md), with E on the right.")
+           f"{'/'.join(map(str, every))} steps, of cases/accuracy/<lattice>.toml: all of them, their crossings of "
+           "z = 0, and the lines that thread z = 0 (their own crossings sum to a net flux; the closed loops and the "
+           "lines that come back are the rest), with E on the right. A κ = 10 vortex is seen as lines of charge 1–2 "
+           "(docs/cases.md); a first separation is a charge-2 line come apart.")
+    return fig
+
+
+def order_figure(runs, histories, device_dir, inputs):
+    fig, axes = panel_grid(len(runs))
+    for ax, r in zip(axes, runs):
+        h = histories[r.lattice]
+        for m, colour in ((3, "tab:green"), (4, "tab:purple")):
+            ax.plot(h["t"], h[m], color=colour, lw=0.8)
+        mark_times(ax, r)
+        ax.set(title=LABELS.get(r.lattice, r.lattice), xlabel="t (1/ω⊥)", ylabel="S_m", ylim=(0, 1.02))
+    key = [plt.Line2D([], [], color="tab:green", label="S₃"), plt.Line2D([], [], color="tab:purple", label="S₄"),
+           plt.Line2D([], [], color="k", ls="--", lw=0.8, label="E > 0.01"),
+           plt.Line2D([], [], color="tab:red", ls=":", lw=1.2, label="first separation")]
+    fig.legend(handles=key, loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=len(key), fontsize="small")
+    footer(fig, device_dir, inputs, "The 3-fold and 4-fold order of the lines at every sample: S_m = |Σ flux e^{imφ}| "
+           "/ Σ |flux| over the net crossings of z = 0 (summed per point, off the axis) of the lines that thread "
+           "z = 0 (1: the crossings are m-fold symmetric).")
     return fig
 
 
@@ -216,7 +315,8 @@ def crossings_figure(runs, device_dir, inputs):
                 f", m = {a['m']} ({a['strength']:.2f})" if a["m"] else "")
         ax.set_title(title, fontsize="small")
         ax.tick_params(labelsize="x-small")
-    footer(fig, device_dir, inputs, "Where the lines cross z = 0, summed per point (net crossings), seen from +z, at "
+    footer(fig, device_dir, inputs, "Where the lines that thread z = 0 cross it (the closed loops and the lines that "
+           "come back left out), summed per point (net crossings), seen from +z, at "
            "the first sample with E > 0.01 (filled) and the last (open): upwards blue, downwards red, the area ∝ the "
            "charge; m is the strongest order of |Σ flux e^{imφ}| / Σ |flux| over m = 2–6.")
     return fig
@@ -259,35 +359,52 @@ class Display:
             self.server.wait()
 
 
+def threading_lines(sample):
+    """The sample's lines that thread z = 0 (threading), as a VortexLines of their own."""
+    c = sample.crossings()
+    keep = np.unique(c["line"][threading(c)])
+    counts = np.diff(sample.offsets)[keep]
+    points = [sample.points[sample.offsets[k]:sample.offsets[k + 1]] for k in keep]
+    return VortexLines(step=sample.step, t=sample.t, points=np.concatenate(points) if points else np.zeros((0, 3)),
+                       offsets=np.concatenate([[0], np.cumsum(counts)]), charges=sample.charges[keep],
+                       closed=sample.closed[keep], ends=sample.ends[keep])
+
+
 def render_3d(runs, device_dir, out_dir, result):
-    """The lines at the split of every lattice in 3D (pvpython), side by side; a note where that cannot be done."""
+    """The lines that thread z = 0 at the split and at the end of every lattice in 3D (pvpython), a row of panels
+    each; a note where that cannot be done."""
     pvpython = shutil.which("pvpython")
     if not pvpython:
         result.notes.append("vortex-split-3d skipped: no pvpython (scripts/install-deps.sh installs ParaView)")
         return
-    chosen = [(r, r.samples[r.step_of("split") if r.step_of("split") is not None else r.step_of("last")])
-              for r in runs]
-    reach = float(np.ceil(max(np.abs(s.points).max(initial=1.0) for _, s in chosen)))
+    chosen = [(r, role, r.samples[r.step_of(role)]) for role in ("split", "last") for r in runs
+              if r.step_of(role) is not None]
+    shown = {(r.lattice, role): threading_lines(sample) for r, role, sample in chosen}
+    reach = float(np.ceil(max(np.abs(s.points).max(initial=1.0) for s in shown.values())))
     with tempfile.TemporaryDirectory() as work, Display() as display:
         if display is None:
             result.notes.append("vortex-split-3d skipped: no X display and no Xvfb for pvpython")
             return
         pairs = []
-        for r, sample in chosen:
-            write_vtk(sample, f"{work}/{r.lattice}.vtk")
-            pairs += [f"{work}/{r.lattice}.vtk", f"{work}/{r.lattice}.png"]
+        for (lattice, role), lines in shown.items():
+            write_vtk(lines, f"{work}/{lattice}-{role}.vtk")
+            pairs += [f"{work}/{lattice}-{role}.vtk", f"{work}/{lattice}-{role}.png"]
         done = subprocess.run([pvpython, str(RENDERER), str(reach), "600", *pairs], capture_output=True, text=True,
                               env={**os.environ, "DISPLAY": display})
         if done.returncode != 0:
             raise RuntimeError(f"render_vortex_lines.py failed: {(done.stdout + done.stderr).strip()[-500:]}")
         fig, axes = panel_grid(len(chosen))
-        for ax, (r, sample) in zip(axes, chosen):
-            ax.imshow(plt.imread(f"{work}/{r.lattice}.png"))
-            ax.set_title(f"{LABELS.get(r.lattice, r.lattice)}, t = {sample.t:.2f}: {len(sample.charges)} lines",
+        for ax, (r, role, sample) in zip(axes, chosen):
+            ax.imshow(plt.imread(f"{work}/{r.lattice}-{role}.png"))
+            lines = shown[(r.lattice, role)]
+            ax.set_title(f"{LABELS.get(r.lattice, r.lattice)}, {'split' if role == 'split' else 'end'} "
+                         f"t = {sample.t:.2f}: {len(lines.charges)} of {len(sample.charges)} lines thread z = 0",
                          fontsize="small")
             ax.axis("off")
-    footer(fig, device_dir, result.inputs, f"The vortex lines at the first sample with E > 0.01 (else the last), in "
-           f"the box ±{reach:g} a_ho, seen from (2.2, −3, 1.6): charge 1 blue, 2 red (ParaView, pvpython offscreen).")
+    footer(fig, device_dir, result.inputs, f"The vortex lines that thread z = 0 (their own crossings of z = 0 sum to "
+           f"a net flux; the closed loops and the lines that come back, counted in the titles, are not drawn) at the "
+           f"first sample with E > 0.01 (split) and at the last (end, E > 0.1), in the box ±{reach:g} a_ho, seen from "
+           f"(2.2, −3, 1.6): charge 1 blue, 2 red (ParaView, pvpython offscreen).")
     result.files += save_figure(fig, out_dir, "vortex-split-3d")
 
 
@@ -295,7 +412,11 @@ def render(device_dir, out_dir):
     path = Path(device_dir) / FILE
     runs = load(path)
     result = Rendered(inputs=[path])
-    result.files += save_figure(lines_figure(runs, device_dir, result.inputs), out_dir, "vortex-split-lines")
+    histories = {r.lattice: order_history(r) for r in runs}
+    result.files += save_figure(lines_figure(runs, histories, device_dir, result.inputs), out_dir,
+                                "vortex-split-lines")
+    result.files += save_figure(order_figure(runs, histories, device_dir, result.inputs), out_dir,
+                                "vortex-split-order")
     result.files += save_figure(crossings_figure(runs, device_dir, result.inputs), out_dir, "vortex-split-crossings")
     render_3d(runs, device_dir, out_dir, result)
     save_table(result, out_dir, "vortex-split-times", "The split per lattice: E against the lines' first separation",
