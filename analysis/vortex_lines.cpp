@@ -1,7 +1,7 @@
 #include "analysis/vortex_lines.hpp"
 
 #include <algorithm>
-#include <utility>
+#include <numeric>
 
 namespace decgpe::analysis {
 
@@ -38,6 +38,15 @@ Vertex PrimalEdges::to(std::int64_t edge) const {
 }
 
 bool PrimalEdges::interior(const Vertex& v) const {
+  // Two instances from every face, every edge at v and every cell of its ring (offsets −1, 0 or 1
+  // each) lie in the domain: the loop below would find nothing.
+  bool deep = true;
+  for (int a = 0; a < 3; ++a) {
+    deep = deep && v.instance[a] >= 2 && v.instance[a] < std::int64_t{grid_.size[a]} - 2;
+  }
+  if (deep) {
+    return true;
+  }
   for (const Incident& at : incident_[static_cast<std::size_t>(v.index)]) {
     const std::int64_t sx = v.instance[0] + at.back[0], sy = v.instance[1] + at.back[1],
                        sz = v.instance[2] + at.back[2];
@@ -58,6 +67,13 @@ lattices::Vec3 PrimalEdges::position(const Vertex& v) const {
                         static_cast<double>(v.instance[2]) * box.z};
 }
 
+std::int64_t PrimalEdges::key(const Vertex& v) const {
+  const std::int64_t nx = grid_.size[0] + 2, ny = grid_.size[1] + 2; // offsets are −1, 0 or 1
+  const std::int64_t instance =
+      (v.instance[2] + 1) * ny * nx + (v.instance[1] + 1) * nx + (v.instance[0] + 1);
+  return instance * static_cast<std::int64_t>(rings_.vertices.size()) + v.index;
+}
+
 namespace {
 
 /// A pierced edge oriented along its positive flux.
@@ -70,46 +86,67 @@ struct Strand {
 /// rule of the header; and whether the charges in and out balance at each strand's head and tail.
 struct Pairing {
   std::vector<int> next;
-  std::vector<bool> head_balanced, tail_balanced;
+  std::vector<char> head_balanced, tail_balanced;
 };
 
-/// The strands' ends sorted by vertex (heads before tails, each in strand order, i.e. edge-id
-/// order) group each vertex's ins and outs (a map of vertices: 15-25% slower over a random field's
-/// 870k pierced edges; a turbulent state on a GPU-sized grid has millions a sample).
-Pairing pair_at_vertices(const std::vector<Strand>& strands) {
-  struct End {
-    Vertex vertex;
-    bool tail; // false: the strand comes in here (its head); true: it leaves (its tail)
-    int strand;
-    auto operator<=>(const End&) const = default;
-  };
-  std::vector<End> ends;
-  ends.reserve(2 * strands.size());
-  for (int s = 0; s < static_cast<int>(strands.size()); ++s) {
-    ends.push_back({strands[s].head, false, s});
-    ends.push_back({strands[s].tail, true, s});
+/// A strand's end at a vertex.
+struct End {
+  std::int64_t vertex; ///< PrimalEdges::key
+  std::uint32_t order; ///< tail << 31 | strand: the tail leaves the vertex, the head comes in
+  bool tail() const { return (order >> 31) != 0; }
+  int strand() const { return static_cast<int>(order & 0x7fffffffU); }
+};
+
+/// The strands' ends grouped by vertex, heads before tails, each in strand order (edge-id order):
+/// listed in that order, then sorted by vertex stably, a radix sort of 11 bits a pass (keys are
+/// non-negative; a comparison sort of Vertex took 3-5 times as long).
+std::vector<End> sorted_ends(const PrimalEdges& primal, const std::vector<Strand>& strands) {
+  std::vector<End> ends(2 * strands.size()), other(ends.size());
+  std::int64_t largest = 0;
+  for (std::uint32_t s = 0; s < strands.size(); ++s) {
+    ends[s] = {primal.key(strands[s].head), s};
+    ends[strands.size() + s] = {primal.key(strands[s].tail), s | 0x80000000U};
+    largest = std::max({largest, ends[s].vertex, ends[strands.size() + s].vertex});
   }
-  std::sort(ends.begin(), ends.end());
-  Pairing p{std::vector<int>(strands.size(), -1), std::vector<bool>(strands.size()),
-            std::vector<bool>(strands.size())};
-  std::vector<int>& next = p.next;
+  constexpr int kBits = 11;
+  constexpr std::int64_t kDigit = (1 << kBits) - 1;
+  for (int shift = 0; (largest >> shift) > 0; shift += kBits) {
+    std::vector<std::size_t> start((1 << kBits) + 1);
+    for (const End& e : ends) {
+      ++start[static_cast<std::size_t>((e.vertex >> shift) & kDigit) + 1];
+    }
+    std::partial_sum(start.begin(), start.end(), start.begin());
+    for (const End& e : ends) {
+      other[start[static_cast<std::size_t>((e.vertex >> shift) & kDigit)]++] = e;
+    }
+    ends.swap(other);
+  }
+  return ends;
+}
+
+Pairing pair_at_vertices(const PrimalEdges& primal, const std::vector<Strand>& strands) {
+  const std::vector<End> ends = sorted_ends(primal, strands);
+  Pairing p{std::vector<int>(strands.size(), -1), std::vector<char>(strands.size()),
+            std::vector<char>(strands.size())};
+  std::vector<char> taken(strands.size()); // by the strand leaving along it
   for (std::size_t at = 0; at < ends.size();) {
     std::size_t outs = at, last = at;
     int net = 0;
-    while (last < ends.size() && ends[last].vertex == ends[at].vertex) {
-      outs += ends[last].tail ? 0 : 1;
-      net +=
-          ends[last].tail ? -strands[ends[last].strand].charge : strands[ends[last].strand].charge;
-      ++last;
+    for (; last < ends.size() && ends[last].vertex == ends[at].vertex; ++last) {
+      const int charge = strands[ends[last].strand()].charge;
+      outs += ends[last].tail() ? 0 : 1;
+      net += ends[last].tail() ? -charge : charge;
     }
     for (std::size_t k = at; k < last; ++k) {
-      (ends[k].tail ? p.tail_balanced : p.head_balanced)[ends[k].strand] = net == 0;
+      (ends[k].tail() ? p.tail_balanced : p.head_balanced)[ends[k].strand()] = net == 0;
     }
     for (std::size_t in = at; in < outs; ++in) {
-      const int s = ends[in].strand;
+      const int s = ends[in].strand();
       for (std::size_t out = outs; out < last; ++out) {
-        if (ends[out].strand >= 0 && strands[ends[out].strand].charge == strands[s].charge) {
-          next[s] = std::exchange(ends[out].strand, -1);
+        const int o = ends[out].strand();
+        if (!taken[o] && strands[o].charge == strands[s].charge) {
+          taken[o] = 1;
+          p.next[s] = o;
           break;
         }
       }
@@ -121,14 +158,14 @@ Pairing pair_at_vertices(const std::vector<Strand>& strands) {
 
 /// The line of the strands from `first` along next, marking them used.
 VortexLine trace(const PrimalEdges& primal, const std::vector<Strand>& strands,
-                 const Pairing& pairing, int first, std::vector<bool>& used) {
+                 const Pairing& pairing, int first, std::vector<char>& used) {
   const std::vector<int>& next = pairing.next;
   VortexLine line;
   line.charge = strands[first].charge;
   line.points.push_back(primal.position(strands[first].tail));
   int s = first;
   while (true) {
-    used[s] = true;
+    used[s] = 1;
     const int n = next[s];
     if (n == first) {
       line.closed = true;
@@ -155,15 +192,16 @@ VortexLine trace(const PrimalEdges& primal, const std::vector<Strand>& strands,
 std::vector<VortexLine> vortex_lines(const PrimalEdges& primal,
                                      std::span<const PiercedEdge> pierced) {
   std::vector<Strand> strands;
+  strands.reserve(pierced.size());
   for (const PiercedEdge& p : pierced) {
     const Vertex a = primal.from(p.edge), b = primal.to(p.edge);
     strands.push_back(p.flux > 0 ? Strand{a, b, p.flux} : Strand{b, a, -p.flux});
   }
-  const Pairing pairing = pair_at_vertices(strands);
-  std::vector<bool> continued(strands.size(), false), used(strands.size(), false);
+  const Pairing pairing = pair_at_vertices(primal, strands);
+  std::vector<char> continued(strands.size()), used(strands.size());
   for (const int n : pairing.next) {
     if (n >= 0) {
-      continued[static_cast<std::size_t>(n)] = true;
+      continued[static_cast<std::size_t>(n)] = 1;
     }
   }
   std::vector<VortexLine> lines;

@@ -56,6 +56,9 @@ public:
   /// vertices where the fluxes of the edges must sum to zero.
   bool interior(const Vertex& v) const;
   lattices::Vec3 position(const Vertex& v) const;
+  /// A number of its own for each vertex from() and to() can give (the domain's and those one
+  /// instance beyond it), so that vertices are grouped by sorting numbers.
+  std::int64_t key(const Vertex& v) const;
   const Grid& grid() const { return grid_; }
 
 private:

@@ -9,6 +9,7 @@
 #include "verify/random_phases.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <gtest/gtest.h>
 #include <map>
@@ -303,6 +304,118 @@ TEST_P(Lines, ARotatingRegionIsTheRotatingFramesPotential) {
     backend->upload(v, psi);
     EXPECT_EQ(backend->vortex_flux(v, cut), kept) << name;
   }
+}
+
+/// The join the header states, followed literally with a map of vertices to their strands, for
+/// vortex_lines (which sorts numbered ends instead) to reproduce line for line, bit for bit.
+std::vector<VortexLine> joined_by_the_rule(const analysis::PrimalEdges& primal,
+                                           const std::vector<PiercedEdge>& pierced) {
+  struct Strand {
+    analysis::Vertex tail, head;
+    int charge;
+  };
+  struct Ends {
+    std::vector<int> in, out; // in edge-id order
+    int net = 0;
+  };
+  std::vector<Strand> strands;
+  std::map<analysis::Vertex, Ends> at;
+  for (const PiercedEdge& p : pierced) {
+    const analysis::Vertex a = primal.from(p.edge), b = primal.to(p.edge);
+    const Strand s = p.flux > 0 ? Strand{a, b, p.flux} : Strand{b, a, -p.flux};
+    at[s.head].in.push_back(static_cast<int>(strands.size()));
+    at[s.head].net += s.charge;
+    at[s.tail].out.push_back(static_cast<int>(strands.size()));
+    at[s.tail].net -= s.charge;
+    strands.push_back(s);
+  }
+  std::vector<int> next(strands.size(), -1), previous(strands.size(), -1);
+  for (const auto& [vertex, ends] : at) {
+    for (const int in : ends.in) {
+      for (const int out : ends.out) {
+        if (previous[out] < 0 && strands[out].charge == strands[in].charge) {
+          next[in] = out;
+          previous[out] = in;
+          break;
+        }
+      }
+    }
+  }
+  const auto end_at = [&](const analysis::Vertex& v) {
+    if (!primal.interior(v)) {
+      return LineEnd::boundary;
+    }
+    return at.at(v).net == 0 ? LineEnd::junction : LineEnd::region;
+  };
+  std::vector<bool> used(strands.size());
+  const auto line_from = [&](int first) {
+    VortexLine line{{primal.position(strands[first].tail)}, strands[first].charge};
+    for (int s = first;; s = next[s]) {
+      used[s] = true;
+      if (next[s] == first) {
+        line.closed = true;
+        return line;
+      }
+      line.points.push_back(primal.position(strands[s].head));
+      if (next[s] < 0) {
+        line.ends = {end_at(strands[first].tail), end_at(strands[s].head)};
+        return line;
+      }
+    }
+  };
+  std::vector<VortexLine> lines;
+  for (int s = 0; s < static_cast<int>(strands.size()); ++s) {
+    if (previous[s] < 0) {
+      lines.push_back(line_from(s));
+    }
+  }
+  for (int s = 0; s < static_cast<int>(strands.size()); ++s) {
+    if (!used[s]) {
+      lines.push_back(line_from(s));
+    }
+  }
+  return lines;
+}
+
+bool same_bits(const Vec3& a, const Vec3& b) {
+  return std::bit_cast<std::array<std::uint64_t, 3>>(a) ==
+         std::bit_cast<std::array<std::uint64_t, 3>>(b);
+}
+
+// Random phases (charges of 1 and 2, closed lines, the boundary), a region of them (lines ending
+// at the region) and the κ = 10 vortex (lines of several charges meeting at junctions): the lines
+// are the rule's, in its order, with the same points to the bit.
+TEST_P(Lines, JoinedAsTheHeaderStatesOnEveryKindOfEnd) {
+  const Grid g = grid();
+  const analysis::PrimalEdges primal(g);
+  const double cut = 0.25 * Potential{}.at(g, 0);
+  std::map<LineEnd, int> ends;
+  int closed = 0;
+  for (const auto& [psi, region] :
+       {std::pair{verify::random_phases(g, 7), kEveryRing},
+        std::pair{verify::random_phases(g, 8), cut},
+        std::pair{sample(g, HarmonicVortex{10, 1.0}, 0.0, 1.0), kEveryRing}}) {
+    const std::vector<PiercedEdge> edges = pierced(g, psi, region);
+    const std::vector<VortexLine> found = analysis::vortex_lines(primal, edges);
+    const std::vector<VortexLine> expected = joined_by_the_rule(primal, edges);
+    ASSERT_EQ(found.size(), expected.size());
+    for (std::size_t k = 0; k < found.size(); ++k) {
+      const VortexLine &a = found[k], &b = expected[k];
+      EXPECT_EQ(a.charge, b.charge) << "line " << k;
+      EXPECT_EQ(a.closed, b.closed) << "line " << k;
+      EXPECT_EQ(a.ends, b.ends) << "line " << k;
+      ASSERT_TRUE(std::ranges::equal(a.points, b.points, same_bits)) << "line " << k;
+      closed += b.closed ? 1 : 0;
+      if (!b.closed) {
+        ++ends[b.ends[0]];
+        ++ends[b.ends[1]];
+      }
+    }
+  }
+  EXPECT_GT(closed, 0);
+  EXPECT_GT(ends[LineEnd::boundary], 0);
+  EXPECT_GT(ends[LineEnd::region], 0);
+  RecordProperty("junction_ends", std::to_string(ends[LineEnd::junction]));
 }
 
 INSTANTIATE_TEST_SUITE_P(EveryStencil, Lines, verify::every_stencil(), verify::lattice_name);
