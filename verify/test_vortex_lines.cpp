@@ -308,8 +308,39 @@ TEST_P(Lines, ARotatingRegionIsTheRotatingFramesPotential) {
 
 /// The join the header states, followed literally with a map of vertices to their strands, for
 /// vortex_lines (which sorts numbered ends instead) to reproduce line for line, bit for bit.
-std::vector<VortexLine> joined_by_the_rule(const analysis::PrimalEdges& primal,
-                                           const std::vector<PiercedEdge>& pierced) {
+class JoinedByTheRule {
+public:
+  JoinedByTheRule(const analysis::PrimalEdges& primal, const std::vector<PiercedEdge>& pierced)
+      : primal_(primal) {
+    for (const PiercedEdge& p : pierced) {
+      const analysis::Vertex a = primal.from(p.edge), b = primal.to(p.edge);
+      const Strand s = p.flux > 0 ? Strand{a, b, p.flux} : Strand{b, a, -p.flux};
+      at_[s.head].in.push_back(static_cast<int>(strands_.size()));
+      at_[s.head].net += s.charge;
+      at_[s.tail].out.push_back(static_cast<int>(strands_.size()));
+      at_[s.tail].net -= s.charge;
+      strands_.push_back(s);
+    }
+    pair();
+  }
+
+  std::vector<VortexLine> lines() {
+    std::vector<VortexLine> out;
+    used_.assign(strands_.size(), false);
+    for (int s = 0; s < static_cast<int>(strands_.size()); ++s) {
+      if (previous_[s] < 0) {
+        out.push_back(line_from(s));
+      }
+    }
+    for (int s = 0; s < static_cast<int>(strands_.size()); ++s) {
+      if (!used_[s]) {
+        out.push_back(line_from(s));
+      }
+    }
+    return out;
+  }
+
+private:
   struct Strand {
     analysis::Vertex tail, head;
     int charge;
@@ -318,64 +349,50 @@ std::vector<VortexLine> joined_by_the_rule(const analysis::PrimalEdges& primal,
     std::vector<int> in, out; // in edge-id order
     int net = 0;
   };
-  std::vector<Strand> strands;
-  std::map<analysis::Vertex, Ends> at;
-  for (const PiercedEdge& p : pierced) {
-    const analysis::Vertex a = primal.from(p.edge), b = primal.to(p.edge);
-    const Strand s = p.flux > 0 ? Strand{a, b, p.flux} : Strand{b, a, -p.flux};
-    at[s.head].in.push_back(static_cast<int>(strands.size()));
-    at[s.head].net += s.charge;
-    at[s.tail].out.push_back(static_cast<int>(strands.size()));
-    at[s.tail].net -= s.charge;
-    strands.push_back(s);
-  }
-  std::vector<int> next(strands.size(), -1), previous(strands.size(), -1);
-  for (const auto& [vertex, ends] : at) {
-    for (const int in : ends.in) {
-      for (const int out : ends.out) {
-        if (previous[out] < 0 && strands[out].charge == strands[in].charge) {
-          next[in] = out;
-          previous[out] = in;
-          break;
+
+  void pair() {
+    next_.assign(strands_.size(), -1);
+    previous_.assign(strands_.size(), -1);
+    for (const auto& [vertex, ends] : at_) {
+      for (const int in : ends.in) {
+        for (const int out : ends.out) {
+          if (previous_[out] < 0 && strands_[out].charge == strands_[in].charge) {
+            next_[in] = out;
+            previous_[out] = in;
+            break;
+          }
         }
       }
     }
   }
-  const auto end_at = [&](const analysis::Vertex& v) {
-    if (!primal.interior(v)) {
+  LineEnd end_at(const analysis::Vertex& v) const {
+    if (!primal_.interior(v)) {
       return LineEnd::boundary;
     }
-    return at.at(v).net == 0 ? LineEnd::junction : LineEnd::region;
-  };
-  std::vector<bool> used(strands.size());
-  const auto line_from = [&](int first) {
-    VortexLine line{{primal.position(strands[first].tail)}, strands[first].charge};
-    for (int s = first;; s = next[s]) {
-      used[s] = true;
-      if (next[s] == first) {
+    return at_.at(v).net == 0 ? LineEnd::junction : LineEnd::region;
+  }
+  VortexLine line_from(int first) {
+    VortexLine line{{primal_.position(strands_[first].tail)}, strands_[first].charge};
+    for (int s = first;; s = next_[s]) {
+      used_[s] = true;
+      if (next_[s] == first) {
         line.closed = true;
         return line;
       }
-      line.points.push_back(primal.position(strands[s].head));
-      if (next[s] < 0) {
-        line.ends = {end_at(strands[first].tail), end_at(strands[s].head)};
+      line.points.push_back(primal_.position(strands_[s].head));
+      if (next_[s] < 0) {
+        line.ends = {end_at(strands_[first].tail), end_at(strands_[s].head)};
         return line;
       }
     }
-  };
-  std::vector<VortexLine> lines;
-  for (int s = 0; s < static_cast<int>(strands.size()); ++s) {
-    if (previous[s] < 0) {
-      lines.push_back(line_from(s));
-    }
   }
-  for (int s = 0; s < static_cast<int>(strands.size()); ++s) {
-    if (!used[s]) {
-      lines.push_back(line_from(s));
-    }
-  }
-  return lines;
-}
+
+  const analysis::PrimalEdges& primal_;
+  std::vector<Strand> strands_;
+  std::map<analysis::Vertex, Ends> at_;
+  std::vector<int> next_, previous_;
+  std::vector<bool> used_;
+};
 
 bool same_bits(const Vec3& a, const Vec3& b) {
   return std::bit_cast<std::array<std::uint64_t, 3>>(a) ==
@@ -397,7 +414,7 @@ TEST_P(Lines, JoinedAsTheHeaderStatesOnEveryKindOfEnd) {
         std::pair{sample(g, HarmonicVortex{10, 1.0}, 0.0, 1.0), kEveryRing}}) {
     const std::vector<PiercedEdge> edges = pierced(g, psi, region);
     const std::vector<VortexLine> found = analysis::vortex_lines(primal, edges);
-    const std::vector<VortexLine> expected = joined_by_the_rule(primal, edges);
+    const std::vector<VortexLine> expected = JoinedByTheRule(primal, edges).lines();
     ASSERT_EQ(found.size(), expected.size());
     for (std::size_t k = 0; k < found.size(); ++k) {
       const VortexLine &a = found[k], &b = expected[k];
