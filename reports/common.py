@@ -39,23 +39,19 @@ def decgpe_executable():
 
 
 @functools.cache
-def registry(what):
-    """The names in one of decgpe's registries (`decgpe list WHAT`: lattices, crystals, schemes, backends), in the
-    registry's order: the one list of them, which reports ask rather than keep their own."""
-    done = subprocess.run([decgpe_executable(), "list", what], capture_output=True, text=True, check=False)
-    if done.returncode != 0:
-        sys.exit(f"reports: decgpe list {what} failed: {done.stderr.strip()}")
-    return tuple(done.stdout.split())
-
-
-@functools.cache
 def registry_entries(what):
-    """Each entry of one of decgpe's registries with its facts (`decgpe list WHAT --json`: a lattice's faces per cell
-    and shortest dual edge, a scheme's order, …), by name in the registry's order."""
+    """Each entry of one of decgpe's registries with its facts (`decgpe list WHAT --json`: lattices, crystals, schemes,
+    backends; a lattice's faces per cell and shortest dual edge, a scheme's order, …), by name in the registry's
+    order: the one list of them, which reports ask rather than keep their own."""
     done = subprocess.run([decgpe_executable(), "list", what, "--json"], capture_output=True, text=True, check=False)
     if done.returncode != 0:
         sys.exit(f"reports: decgpe list {what} --json failed: {done.stderr.strip()}")
     return {entry["name"]: entry for entry in json.loads(done.stdout)}
+
+
+def registry(what):
+    """The names in one of decgpe's registries, in the registry's order."""
+    return tuple(registry_entries(what))
 
 
 LATTICES = registry("crystals")  # the paper's six
