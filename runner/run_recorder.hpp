@@ -12,6 +12,7 @@
 
 #include <chrono>
 #include <filesystem>
+#include <future>
 #include <optional>
 
 namespace decgpe::runner {
@@ -42,7 +43,8 @@ public:
   void on_snapshot(long step, double t, Scheme& scheme) override;
   void on_probe(long step, double t, Scheme& scheme) override;
   /// The pierced edges from the backend (only they leave a GPU; the slabs gather them), joined
-  /// into lines on rank 0. Collective.
+  /// into lines on rank 0 on a thread of its own while the run steps on; the series has the
+  /// sample once the next one is taken, a checkpoint is written or the clock stops. Collective.
   void on_vortex_lines(long step, double t, Scheme& scheme) override;
   void on_progress(long step, double t, double done) override;
   void on_checkpoint(long step, double t, Scheme& scheme) override;
@@ -58,7 +60,8 @@ public:
   /// ranks). Collective.
   int write_analysis(std::span<const Complex> current) const;
   const io::Series& series() const { return state_.series; }
-  /// Marks the first and the last step of this part of the run: what seconds() measures.
+  /// Marks the first and the last step of this part of the run: what seconds() measures (the
+  /// last vortex-line sample's join included).
   void start_clock();
   void stop_clock();
   /// Wall time of stepping in this part of the run (checkpoints and snapshots included), and over
@@ -73,6 +76,8 @@ private:
   const scaleout::Decomposition& layout() const { return *settings_.layout; }
   /// The plane's slices of `psi` (this process's cells), on rank 0.
   std::vector<Complex> on_plane(std::span<const Complex> psi) const;
+  /// The vortex-line sample being joined, into the series once its join is done.
+  void settle_vortex_lines();
 
   RecorderSettings settings_;
   const Grid& grid_;
@@ -82,6 +87,8 @@ private:
   Grid plane_;                                  ///< the slices around z = 0 (plane_slices())
   std::vector<Complex> plane_initial_;          ///< ψ⁰ there, on rank 0
   std::optional<analysis::PrimalEdges> primal_; ///< the whole domain's, on rank 0 when sampled
+  io::VortexSample joining_sample_;             ///< its step and t; the lines come from ...
+  std::future<std::vector<analysis::VortexLine>> joining_; ///< ... the join, while it is valid()
   using Clock = std::chrono::steady_clock;
   Clock::time_point start_ = Clock::now();
   double stopped_at_ = -1.0; ///< seconds() once the clock is stopped

@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstddef>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -391,7 +392,8 @@ public:
     return StepMaxima::from(*host_step_result_);
   }
 
-  /// The ring table went up once; the list's buffer grows to the most edges seen pierced.
+  /// The ring table went up once; the list's buffers grow to the most edges seen pierced. The
+  /// list is sorted on the device, so the GPU idles a sample only for its kernels and two copies.
   std::vector<PiercedEdge> vortex_flux(VectorId psi, double potential_cut) override {
     stencil(plan(vortex_flux_access(psi)), [](int, int, cudaStream_t) {}); // the rings' halos
     const RingGrid g = ring_grid(p_.grid);
@@ -406,21 +408,36 @@ public:
       if (found <= pierced_capacity_) {
         break;
       }
-      reserve(static_cast<double>(found) * sizeof(PiercedEdge));
-      pierced_d_ = DeviceBuffer<PiercedEdge>(found);
-      pierced_capacity_ = found;
+      grow_pierced(found);
     }
+    launch_sort_pierced(pierced_d_.get(), sorted_d_.get(), found, edge_ids(), sort_scratch_d_.get(),
+                        sort_scratch_bytes_, stream_);
     std::vector<PiercedEdge> pierced(found);
-    DECGPE_CUDA_CHECK(cudaMemcpyAsync(pierced.data(), pierced_d_.get(), found * sizeof(PiercedEdge),
+    DECGPE_CUDA_CHECK(cudaMemcpyAsync(pierced.data(), sorted_d_.get(), found * sizeof(PiercedEdge),
                                       cudaMemcpyDeviceToHost, stream_));
     synchronize();
-    std::sort(pierced.begin(), pierced.end(),
-              [](const PiercedEdge& a, const PiercedEdge& b) { return a.edge < b.edge; });
     return pierced;
   }
 
 private:
   bool rotates() const { return p_.potential.rotation.active(); }
+
+  /// One more than the largest edge id of the whole domain (PiercedEdge::edge).
+  long long edge_ids() const {
+    return static_cast<long long>(ring_edges_) * p_.grid.size[0] * p_.grid.size[1] *
+           p_.grid.global_z;
+  }
+
+  /// Room for `count` pierced edges: the kernel's list, the sorted list and the sort's scratch.
+  void grow_pierced(unsigned long long count) {
+    const std::size_t scratch = pierced_sort_bytes(count, edge_ids());
+    reserve(2.0 * static_cast<double>(count) * sizeof(PiercedEdge) + static_cast<double>(scratch));
+    pierced_d_ = DeviceBuffer<PiercedEdge>(count);
+    sorted_d_ = DeviceBuffer<PiercedEdge>(count);
+    sort_scratch_d_ = DeviceBuffer<std::byte>(scratch);
+    sort_scratch_bytes_ = scratch;
+    pierced_capacity_ = count;
+  }
 
   /// A device reduction's result, through the pinned buffer.
   template <class Sums> Sums read_back(const Sums* result) {
@@ -730,7 +747,10 @@ private:
   DeviceBuffer<std::int32_t> ring_begin_d_; ///< RingTable's, uploaded once
   DeviceBuffer<RingEntry> rings_d_;
   int ring_edges_ = 0;
-  DeviceBuffer<PiercedEdge> pierced_d_; ///< the last vortex_flux's list
+  DeviceBuffer<PiercedEdge> pierced_d_; ///< the last vortex_flux's list, as the kernel found it
+  DeviceBuffer<PiercedEdge> sorted_d_;  ///< the same by edge id
+  DeviceBuffer<std::byte> sort_scratch_d_;
+  std::size_t sort_scratch_bytes_ = 0;
   unsigned long long pierced_capacity_ = 0;
   DeviceBuffer<unsigned long long> found_d_; ///< its length, counted on the device
   std::vector<std::pair<double, DeviceBuffer<Complex>>> rotations_d_; ///< per τ

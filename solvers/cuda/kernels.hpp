@@ -143,6 +143,12 @@ void launch_vortex_flux(const RingGrid& g, const std::int32_t* ring_begin, const
                         int z_end, double potential_cut, PiercedEdge* out,
                         unsigned long long capacity, unsigned long long* found,
                         cudaStream_t stream);
+/// The scratch launch_sort_pierced needs for up to `capacity` edges of ids below `edge_ids`.
+std::size_t pierced_sort_bytes(unsigned long long capacity, long long edge_ids);
+/// out[0, count) ← in[0, count) in the order of their edge ids (all below `edge_ids`).
+void launch_sort_pierced(const PiercedEdge* in, PiercedEdge* out, unsigned long long count,
+                         long long edge_ids, void* scratch, std::size_t scratch_bytes,
+                         cudaStream_t stream);
 /// StepMaxima of the owned slices into *result (device memory); `partials` holds one StepSums per
 /// block of diagnostics_blocks(t, g); `y` may be null (zero).
 void launch_step_maxima(const Tiling& t, const DeviceGrid& g, const Complex* x, const Complex* y,
