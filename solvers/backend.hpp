@@ -16,6 +16,7 @@
 #include "solvers/problem.hpp"
 #include "solvers/vortex_flux.hpp"
 
+#include <future>
 #include <memory>
 #include <span>
 #include <string>
@@ -180,6 +181,15 @@ public:
   /// whose flux is not zero, sorted by edge id; only they reach the host. A slab backend gathers
   /// every rank's, so each rank holds the whole domain's list.
   virtual std::vector<PiercedEdge> vortex_flux(VectorId psi, double potential_cut) = 0;
+  /// The same list as a future: a device backend queues what it can and returns at once, so that
+  /// the next steps may run while the list reaches the host. get() it (from any thread) before
+  /// the next call. A CPU backend's list is ready when it returns.
+  virtual std::future<std::vector<PiercedEdge>> vortex_flux_later(VectorId psi,
+                                                                  double potential_cut) {
+    std::promise<std::vector<PiercedEdge>> list;
+    list.set_value(vortex_flux(psi, potential_cut));
+    return list.get_future();
+  }
 
   /// The tunables it runs with, each as "value (where it came from)", for the results: they change
   /// its speed, never its results (solvers/backend_tuning.hpp).

@@ -14,6 +14,7 @@
 #endif
 
 #include <cmath>
+#include <future>
 #include <gtest/gtest.h>
 
 namespace decgpe {
@@ -231,6 +232,29 @@ TEST_P(CudaVortexFlux, PiercedEdgesAreTheReferences) {
   const std::vector<PiercedEdge> expected = rotating_reference->vortex_flux(rr, 0.1 * corner);
   EXPECT_GT(expected.size(), reference->vortex_flux(r, 0.1 * corner).size());
   EXPECT_EQ(rotating_gpu->vortex_flux(rv, 0.1 * corner), expected);
+}
+
+// The list a run collects later (vortex_flux_later): queued, then ψ overwritten by the next
+// kernels, then collected on another thread, it is still the list of the ψ it was asked of.
+TEST_P(CudaVortexFlux, AListCollectedLaterIsTheOneAskedFor) {
+  SKIP_WITHOUT_GPU();
+  const Problem p = make_problem(GetParam(), 0.0);
+  const std::unique_ptr<Backend> reference = make_backend("reference", p);
+  const std::unique_ptr<Backend> gpu = make_backend("cuda", p);
+  const VectorId r = reference->create_vector(), v = gpu->create_vector();
+  const std::vector<Complex> vortex = sample(p.grid, HarmonicVortex{10, 1.0}, 0.0, 1.0);
+  const std::vector<Complex> noise = verify::random_phases(p.grid);
+  reference->upload(r, vortex);
+  gpu->upload(v, vortex);
+  const double cut = 0.25 * p.potential.at(p.grid, 0);
+  std::future<std::vector<PiercedEdge>> later = gpu->vortex_flux_later(v, cut);
+  gpu->upload(v, noise);
+  gpu->axpby(v, Complex{0.5, 0.0}, v, Complex{0.5, 0.0}, v);
+  std::vector<PiercedEdge> collected =
+      std::async(std::launch::async, [&later] { return later.get(); }).get();
+  EXPECT_EQ(collected, reference->vortex_flux(r, cut));
+  reference->upload(r, noise);
+  EXPECT_EQ(gpu->vortex_flux(v, cut), reference->vortex_flux(r, cut));
 }
 
 INSTANTIATE_TEST_SUITE_P(EveryStencil, CudaVortexFlux, verify::every_stencil(),

@@ -168,7 +168,7 @@ inline PrecessionRun precession_run(const std::string& lattice, double spacing, 
     done = step;
     scheme->download(0, psi);
     const std::vector<ZCrossing> found =
-        crossings_of_z0(analysis::vortex_lines(primal, scheme->vortex_flux(kCut)));
+        crossings_of_z0(analysis::vortex_lines(primal, scheme->vortex_flux(kCut).get()));
     if (found.size() != 1 || found[0].charge != 1) {
       throw std::runtime_error(lattice + ": not one upward crossing of z = 0 of charge 1 at step " +
                                std::to_string(step) + " (" + std::to_string(found.size()) +

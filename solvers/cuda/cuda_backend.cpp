@@ -19,6 +19,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <cuda_runtime.h>
+#include <future>
 #include <limits>
 #include <numeric>
 #include <stdexcept>
@@ -71,6 +72,32 @@ public:
 private:
   T* data_ = nullptr;
   std::size_t count_ = 0;
+};
+
+/// Page-locked host memory for `count` T (the device copies into it at full speed, asynchronously).
+template <class T> class PinnedBuffer {
+public:
+  PinnedBuffer() = default;
+  explicit PinnedBuffer(std::size_t count) {
+    if (count > 0) {
+      DECGPE_CUDA_CHECK(cudaMallocHost(&data_, count * sizeof(T)));
+    }
+  }
+  PinnedBuffer(const PinnedBuffer&) = delete;
+  PinnedBuffer& operator=(const PinnedBuffer&) = delete;
+  PinnedBuffer& operator=(PinnedBuffer&& o) noexcept {
+    std::swap(data_, o.data_);
+    return *this;
+  }
+  ~PinnedBuffer() {
+    if (data_ != nullptr) {
+      cudaFreeHost(data_);
+    }
+  }
+  T* get() const { return data_; }
+
+private:
+  T* data_ = nullptr;
 };
 
 template <class T> DeviceBuffer<T> to_device(const std::vector<T>& host) {
@@ -204,10 +231,9 @@ public:
       graphs_setting_ = {"off", "the halo exchange waits on the host"};
       use_graphs_ = false;
     }
-    int device = 0;
-    DECGPE_CUDA_CHECK(cudaGetDevice(&device));
+    DECGPE_CUDA_CHECK(cudaGetDevice(&device_));
     cudaDeviceProp prop{};
-    DECGPE_CUDA_CHECK(cudaGetDeviceProperties(&prop, device));
+    DECGPE_CUDA_CHECK(cudaGetDeviceProperties(&prop, device_));
     device_name_ = prop.name;
 
     build_tables();
@@ -234,6 +260,8 @@ public:
       cudaEventDestroy(join_);
       cudaStreamDestroy(edge_stream_);
     }
+    cudaEventDestroy(flux_copied_);
+    cudaStreamDestroy(flux_stream_);
     cudaStreamDestroy(stream_);
     cudaFreeHost(host_result_);
     cudaFreeHost(host_step_result_);
@@ -392,31 +420,27 @@ public:
     return StepMaxima::from(*host_step_result_);
   }
 
-  /// The ring table went up once; the list's buffers grow to the most edges seen pierced. The
-  /// list is sorted on the device, so the GPU idles a sample only for its kernels and two copies.
   std::vector<PiercedEdge> vortex_flux(VectorId psi, double potential_cut) override {
-    stencil(plan(vortex_flux_access(psi)), [](int, int, cudaStream_t) {}); // the rings' halos
-    const RingGrid g = ring_grid(p_.grid);
-    unsigned long long found = 0;
-    while (true) {
-      launch_vortex_flux(g, ring_begin_d_.get(), rings_d_.get(), ring_edges_, dg_, at(psi),
-                         p_.grid.owned_begin, p_.grid.owned_end, potential_cut, pierced_d_.get(),
-                         pierced_capacity_, found_d_.get(), stream_);
-      DECGPE_CUDA_CHECK(
-          cudaMemcpyAsync(&found, found_d_.get(), sizeof found, cudaMemcpyDeviceToHost, stream_));
-      synchronize();
-      if (found <= pierced_capacity_) {
-        break;
-      }
-      grow_pierced(found);
-    }
+    return vortex_flux_later(psi, potential_cut).get();
+  }
+
+  /// The GPU waits for the pierced edges' count alone; their sort by edge id and the copy to the
+  /// host run on a stream of their own beside the steps queued next. The ring table went up
+  /// once; the list's buffers grow to the most edges seen pierced.
+  std::future<std::vector<PiercedEdge>> vortex_flux_later(VectorId psi,
+                                                          double potential_cut) override {
+    const unsigned long long found = count_pierced(psi, potential_cut);
     launch_sort_pierced(pierced_d_.get(), sorted_d_.get(), found, edge_ids(), sort_scratch_d_.get(),
-                        sort_scratch_bytes_, stream_);
-    std::vector<PiercedEdge> pierced(found);
-    DECGPE_CUDA_CHECK(cudaMemcpyAsync(pierced.data(), sorted_d_.get(), found * sizeof(PiercedEdge),
-                                      cudaMemcpyDeviceToHost, stream_));
-    synchronize();
-    return pierced;
+                        sort_scratch_bytes_, flux_stream_);
+    DECGPE_CUDA_CHECK(cudaMemcpyAsync(pierced_host_.get(), sorted_d_.get(),
+                                      found * sizeof(PiercedEdge), cudaMemcpyDeviceToHost,
+                                      flux_stream_));
+    DECGPE_CUDA_CHECK(cudaEventRecord(flux_copied_, flux_stream_));
+    return std::async(std::launch::deferred, [this, found] { // on the thread that asks
+      DECGPE_CUDA_CHECK(cudaSetDevice(device_));
+      DECGPE_CUDA_CHECK(cudaEventSynchronize(flux_copied_));
+      return std::vector<PiercedEdge>(pierced_host_.get(), pierced_host_.get() + found);
+    });
   }
 
 private:
@@ -428,7 +452,28 @@ private:
            p_.grid.global_z;
   }
 
-  /// Room for `count` pierced edges: the kernel's list, the sorted list and the sort's scratch.
+  /// The pierced edges into pierced_d_ (the buffers grown until they fit), and their count.
+  unsigned long long count_pierced(VectorId psi, double potential_cut) {
+    stencil(plan(vortex_flux_access(psi)), [](int, int, cudaStream_t) {}); // the rings' halos
+    const RingGrid g = ring_grid(p_.grid);
+    while (true) {
+      launch_vortex_flux(g, ring_begin_d_.get(), rings_d_.get(), ring_edges_, dg_, at(psi),
+                         p_.grid.owned_begin, p_.grid.owned_end, potential_cut, pierced_d_.get(),
+                         pierced_capacity_, found_d_.get(), stream_);
+      DECGPE_CUDA_CHECK(cudaMemcpyAsync(found_host_.get(), found_d_.get(),
+                                        sizeof(unsigned long long), cudaMemcpyDeviceToHost,
+                                        stream_));
+      synchronize();
+      const unsigned long long found = *found_host_.get();
+      if (found <= pierced_capacity_) {
+        return found;
+      }
+      grow_pierced(found);
+    }
+  }
+
+  /// Room for `count` pierced edges: the kernel's list, the sorted list, the sort's scratch and
+  /// the host's copy.
   void grow_pierced(unsigned long long count) {
     const std::size_t scratch = pierced_sort_bytes(count, edge_ids());
     reserve(2.0 * static_cast<double>(count) * sizeof(PiercedEdge) + static_cast<double>(scratch));
@@ -436,6 +481,7 @@ private:
     sorted_d_ = DeviceBuffer<PiercedEdge>(count);
     sort_scratch_d_ = DeviceBuffer<std::byte>(scratch);
     sort_scratch_bytes_ = scratch;
+    pierced_host_ = PinnedBuffer<PiercedEdge>(count);
     pierced_capacity_ = count;
   }
 
@@ -545,9 +591,12 @@ private:
     step_result_ = DeviceBuffer<StepSums>(1);
   }
 
-  /// The main stream, and on a slab the edge stream of the highest priority with its events.
+  /// The main stream, the vortex flux's, and on a slab the edge stream of the highest priority
+  /// with its events.
   void create_streams() {
     DECGPE_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
+    DECGPE_CUDA_CHECK(cudaStreamCreateWithFlags(&flux_stream_, cudaStreamNonBlocking));
+    DECGPE_CUDA_CHECK(cudaEventCreateWithFlags(&flux_copied_, cudaEventDisableTiming));
     if (halo_ != nullptr) {
       int least = 0, greatest = 0;
       DECGPE_CUDA_CHECK(cudaDeviceGetStreamPriorityRange(&least, &greatest));
@@ -753,6 +802,11 @@ private:
   std::size_t sort_scratch_bytes_ = 0;
   unsigned long long pierced_capacity_ = 0;
   DeviceBuffer<unsigned long long> found_d_; ///< its length, counted on the device
+  PinnedBuffer<unsigned long long> found_host_{1};
+  PinnedBuffer<PiercedEdge> pierced_host_; ///< the sorted list on the host
+  cudaStream_t flux_stream_ = nullptr;     ///< the list's sort and copy
+  cudaEvent_t flux_copied_ = nullptr;
+  int device_ = 0;
   std::vector<std::pair<double, DeviceBuffer<Complex>>> rotations_d_; ///< per τ
   cudaStream_t stream_ = nullptr;
   cudaStream_t edge_stream_ = nullptr;          ///< a slab's exchanges and edge slices

@@ -36,8 +36,8 @@ public:
     backend_.download(current_, values);
   }
 
-  std::vector<PiercedEdge> vortex_flux(double potential_cut) override {
-    return backend_.vortex_flux(current_, potential_cut);
+  std::future<std::vector<PiercedEdge>> vortex_flux(double potential_cut) override {
+    return backend_.vortex_flux_later(current_, potential_cut);
   }
 
 protected:

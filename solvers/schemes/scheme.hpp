@@ -77,9 +77,9 @@ public:
   virtual std::vector<std::string> level_names() const = 0;
   /// Level `index` of level_names(), whole domain (gathered on the first rank of a slab backend).
   virtual void download(int index, std::span<Complex> values) = 0;
-  /// The edges the current level pierces where V < potential_cut (Backend::vortex_flux): only
-  /// they reach the host.
-  virtual std::vector<PiercedEdge> vortex_flux(double potential_cut) = 0;
+  /// The edges the current level pierces where V < potential_cut (Backend::vortex_flux_later):
+  /// only they reach the host, while the next steps may already run.
+  virtual std::future<std::vector<PiercedEdge>> vortex_flux(double potential_cut) = 0;
 
   virtual StepTraffic traffic() const = 0;
   /// What the scheme chose for this problem and step (e.g. a polynomial's degree), recorded in the
