@@ -223,6 +223,17 @@ def save_table(result, out_dir, stem, title, label, table):
     result.files.append(path)
 
 
+def save_sections(result, out_dir, stem, title, sections, notes):
+    """Tables under their headings, then the notes, as one Markdown file (under `title`); each table and note in the
+    index too, added to `result`."""
+    result.tables += [f"**{heading}**\n\n{table}" for heading, table in sections]
+    text = f"# {title}\n\n" + "\n\n".join(f"## {heading}\n\n{table}" for heading, table in sections)
+    path = Path(out_dir) / f"{stem}.md"
+    path.write_text(text + "\n\n" + "\n\n".join(notes) + "\n")
+    result.files.append(path)
+    result.notes += notes
+
+
 def markdown_table(header, rows):
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     lines += ["| " + " | ".join(str(cell) for cell in row) + " |" for row in rows]

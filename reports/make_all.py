@@ -30,6 +30,7 @@ import scaleout
 import scaling
 import speedup
 import splitting
+import splitting_refinement
 import stationary_start
 import time_to_solution
 import vortex_split
@@ -53,6 +54,9 @@ REPORTS = (  # the paper's figures and tables in its order (a figure's extension
            "against the seed amplitude", (splitting.FILES,), splitting.render),
     Report("Stationary start", "Fig 5 and Fig 6's folds from the lattice's own stationary state: μ_h, fold counts "
            "and growth rates over seeds, the three RMSEs", (stationary_start.FILES,), stationary_start.render),
+    Report("Split convergence", "the seeded split from the stationary state at two refinements, cubic and BCC: split "
+           "time and σ₃ against the work per time unit, their convergence ratio, Richardson where it holds",
+           (stationary_start.FILES, splitting_refinement.FILES), splitting_refinement.render),
     Report("Vortex split", "the split told by the vortex lines: the first separation against E > 0.01, the lines at "
            "the split (number, charges, crossings of z = 0 and their azimuthal order), lines against time, the lines "
            "in 3D", (vortex_split.FILE,), vortex_split.render),

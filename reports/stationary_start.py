@@ -24,7 +24,8 @@ import numpy as np
 
 import bogoliubov
 import physics
-from common import LABELS, Rendered, footer, lattice_order, markdown_table, plt, read_json, run_on_folder, save_figure
+from common import (LABELS, Rendered, footer, lattice_order, markdown_table, plt, read_json, run_on_folder, save_figure,
+                    save_sections)
 
 FILES = "splitting/splitting-study-*.json"
 BOGOLIUBOV = Path(__file__).resolve().parent / "data" / "bogoliubov" / bogoliubov.FILE  # reports/bogoliubov.py
@@ -50,9 +51,14 @@ RMSE_KINDS = (("per_cell", "paper's (per cell)"), ("volume_weighted", "volume-we
 def load(device_dir):
     """(states, runs, paths) over every study file, runs with their fold checked against the amplitudes."""
     paths = sorted(Path(device_dir).glob(FILES))
+    return (*collect((path, read_json(path)) for path in paths), paths)
+
+
+def collect(docs):
+    """(states, runs) of study documents, given as (path, doc): per lattice and placement the tightest state, each
+    run once, its fold checked against the amplitudes."""
     best, runs, seen = {}, [], set()
-    for path in paths:
-        doc = read_json(path)
+    for path, doc in docs:
         for s in doc["states"]:  # per lattice and placement the tightest solve (calls asked 1e-8 or 1e-10)
             key = (s["lattice"], s["placement"])
             if key not in best or s["residual"] < best[key]["residual"]:
@@ -67,7 +73,7 @@ def load(device_dir):
                 raise ValueError(f"{path}: {r['lattice']} {r['placement']} seed {r['seed']}: fold {r['fold']} is not "
                                  f"the largest |c_m|, m ≥ 2 (m = {m1})")
             runs.append({**r, "runner_up": m2, "ratio": ratio})
-    return list(best.values()), runs, paths
+    return list(best.values()), runs
 
 
 def growth_fit(t, amplitude, window=GROWTH_WINDOW):
@@ -143,13 +149,18 @@ def grouped(runs, seeded=True):
     return {k: sorted(groups[k], key=lambda r: r["seed"]) for k in keys}
 
 
-def mean_sd(values, form=".3f"):
+def summarised(values, form, many):
+    """The finite values as text: — without any, the one alone, else many(values, form)."""
     values = [v for v in values if np.isfinite(v)]
     if not values:
         return "—"
     if len(values) == 1:
         return f"{values[0]:{form}}"
-    return f"{statistics.mean(values):{form}} ± {statistics.stdev(values):{form}} ({len(values)})"
+    return many(values, form)
+
+
+def mean_sd(values, form=".3f"):
+    return summarised(values, form, lambda v, f: f"{statistics.mean(v):{f}} ± {statistics.stdev(v):{f}} ({len(v)})")
 
 
 def counts_text(runs):
@@ -367,8 +378,6 @@ def render(device_dir, out_dir):
                 ("Folds, split times and growth rates from the stationary state", fold_table(runs)),
                 ("σ₃ against the fit window", window_table(scan, rule)),
                 ("The three RMSEs at t = 10, unseeded", rmse_table(runs))]
-    for title, table in sections:
-        result.tables.append(f"**{title}**\n\n{table}")
     notes = [n for n in [f"σ_m: least squares of ln|c_m| against t over the samples before the largest |c_m| within "
              f"{GROWTH_WINDOW[0]:g}–{GROWTH_WINDOW[1]:g} of it (at least {MIN_POINTS}, R² ≥ {MIN_R2}, else no rate); "
              "mean ± sd (number of runs with a rate).",
@@ -376,12 +385,8 @@ def render(device_dir, out_dir):
              "Folds: " + physics.near_tie_note(),
              bogoliubov_note(),
              "Units: t in 1/ω⊥, σ in ω⊥, RMSE in a_ho^(−3/2)."] if n]
-    text = "# Splits from the lattice's own stationary state\n\n" + "\n\n".join(
-        f"## {title}\n\n{table}" for title, table in sections) + "\n\n" + "\n\n".join(notes) + "\n"
-    table_path = Path(out_dir) / "stationary-start.md"
-    table_path.write_text(text)
-    result.files.append(table_path)
-    result.notes += notes
+    save_sections(result, out_dir, "stationary-start", "Splits from the lattice's own stationary state", sections,
+                  notes)
     return result
 
 

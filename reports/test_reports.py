@@ -190,7 +190,7 @@ class CommittedData(unittest.TestCase):
         figures = {H100: ("fig5-error", "fig5-convergence", "fig6-density-centred", "fig6-density-placement",
                           "fig6-azimuthal", "fig7-throughput", "fig7-speedup", "fig8-roofline"),
                    LATTICES: ("isotropy",), H200X2: ("fig9-scaling", "fig10-rate")}
-        figures[H100] += ("integrators_work_precision", "seeded-splits")
+        figures[H100] += ("integrators_work_precision", "seeded-splits", "splitting-refinement")
         for folder, stems in figures.items():
             for stem in stems:
                 for ext in ("png", "pdf"):
@@ -307,10 +307,10 @@ class CommittedData(unittest.TestCase):
         index = (self.out / "index.md").read_text()
         headings = re.findall(r"^## (.+?):", index, flags=re.M)
         paper = ["Fig 5", "Fig 6", "Fig 7", "Fig 8", "Fig 9", "Fig 10", "Table 1"]
-        # the paper's order first, each once, with Fig 6's extensions (the seeded splits, the stationary start, the
-        # split told by the vortex lines) after it
-        extensions = ["Seeded splits", "Stationary start", "Vortex split"]
-        self.assertEqual(headings[:len(paper) + 3], [*paper[:2], *extensions, *paper[2:]])
+        # the paper's order first, each once, with Fig 6's extensions (the seeded splits, the stationary start and its
+        # refinements, the split told by the vortex lines) after it
+        extensions = ["Seeded splits", "Stationary start", "Split convergence", "Vortex split"]
+        self.assertEqual(headings[:len(paper) + len(extensions)], [*paper[:2], *extensions, *paper[2:]])
         self.assertEqual(len(headings), len(set(headings)))
         self.assertEqual(headings, [report.figure for report in make_all.REPORTS])
         devices = sorted(d.name for d in (HERE / "data").iterdir() if d.is_dir())
@@ -607,6 +607,33 @@ class CommittedData(unittest.TestCase):
             self.assertEqual(rows[label][3], f"{min(values):.4f}–{max(values):.4f}", label)
             self.assertEqual(rows[label][6], admissible, label)
             self.assertEqual(max(r for _, r in fits) <= stationary_start.MAX_RMS, admissible == "yes", label)
+
+    def test_split_convergence_is_the_jsons(self):
+        """The split under refinement: per lattice the mean split time of seeds 1-3, centred, at each work per time
+        unit (the study command's SPLITTING_SET, else the case file's 6e9), recomputed here from the JSON files, and
+        the ratio of its successive differences; the cells and μ_h of each resolution's state."""
+        text = (self.out / H100.name / "splitting-refinement.md").read_text()
+        grid = table_rows(text.split("## Per resolution: the grid")[1].split("\n## ")[0])
+        convergence = {row[0]: row for row in table_rows(text.split("## Convergence")[1]) if "split" in row[1]}
+        found = {}
+        for path in sorted(SEED_STUDY.glob("splitting-study-*.json")) + sorted(
+                (H100 / "splitting-refined").glob("splitting-study-*.json")):
+            doc = json.loads(path.read_text())
+            work = re.search(r"operations_per_time=([0-9.e]+)", doc["command"])
+            work = float(work[1]) if work else 6e9  # cases/accuracy/{cubic,bcc}.toml
+            for r in doc["runs"]:
+                if r["lattice"] in ("cubic", "bcc") and r["placement"] == "centred" and r["seed"] in (1, 2, 3):
+                    found.setdefault((LABELS[r["lattice"]], work), {})[r["seed"]] = (r["split_t"], r["cells"])
+        found = dict(sorted(found.items(), key=lambda item: (item[0][0] != "cubic", item[0][1])))  # cubic first
+        self.assertEqual([(row[0], float(row[1])) for row in grid], list(found))
+        for row, runs in zip(grid, found.values()):
+            self.assertEqual(len(runs), 3, row[:2])
+            self.assertEqual(row[2], str(runs[1][1]), row[:2])
+            self.assertTrue(row[6].startswith(f"{statistics.mean(t for t, _ in runs.values()):.3f} "), row)
+        for label in ("cubic", "BCC"):
+            means = [statistics.mean(t for t, _ in runs.values()) for (name, _), runs in found.items() if name == label]
+            self.assertEqual(convergence[label][2], " → ".join(f"{t:.3f}" for t in means), label)
+            self.assertEqual(convergence[label][5], f"{(means[2] - means[1]) / (means[1] - means[0]):.3f}", label)
 
     def test_seeded_growth_rate_is_the_jsons(self):
         """σ = −1/slope of BCC's split time against ln ε over the centred runs at ε = 1e-6–1e-4 (each seed one point),
