@@ -27,6 +27,19 @@ std::string latest_sample(const io::Series& s, long step) {
   return text;
 }
 
+/// The backend's list, with `taken` told once it is (or why it could not be).
+std::vector<PiercedEdge> take(std::future<std::vector<PiercedEdge>>& list,
+                              std::promise<void>& taken) {
+  try {
+    std::vector<PiercedEdge> pierced = list.get();
+    taken.set_value();
+    return pierced;
+  } catch (...) {
+    taken.set_exception(std::current_exception());
+    throw;
+  }
+}
+
 } // namespace
 
 Recorder::Recorder(const RecorderSettings& settings, const Grid& grid, io::Checkpoint state)
@@ -62,7 +75,7 @@ void Recorder::start_clock() {
 }
 
 void Recorder::stop_clock() {
-  settle_vortex_lines();
+  settle_every_vortex_sample();
   stopped_at_ = seconds();
 }
 
@@ -97,27 +110,49 @@ void Recorder::on_probe(long step, double t, Scheme& scheme) {
   }
 }
 
+void Recorder::prepare(Scheme& scheme) {
+  if (settings_.vortex_lines) {
+    scheme.vortex_flux(settings_.vortex_potential_cut).get();
+  }
+}
+
 void Recorder::on_vortex_lines(long step, double t, Scheme& scheme) {
-  settle_vortex_lines(); // the backend's list of the last sample is collected before the next
+  if (list_taken_.valid()) {
+    list_taken_.get(); // the backend's buffers hold the last list until it is taken
+  }
   std::future<std::vector<PiercedEdge>> pierced =
       scheme.vortex_flux(settings_.vortex_potential_cut);
   if (!root()) {
     pierced.get();
     return;
   }
-  joining_sample_ = {step, t, {}};
-  // The list's arrival and its join (~1.5 ms for the accuracy case's 17k edges) would leave the
-  // GPU idle; the steps queued meanwhile keep it busy. PrimalEdges is immutable.
-  joining_ =
-      std::async(std::launch::async, [&primal = *primal_, pierced = std::move(pierced)]() mutable {
-        return analysis::vortex_lines(primal, pierced.get());
-      });
+  settle_vortex_lines(joining_.size() >= kJoinsInFlight);
+  std::promise<void> taken;
+  list_taken_ = taken.get_future();
+  // The list's arrival and its join (2-4 ms for the accuracy case's 17k edges on the GPU's host)
+  // would leave the GPU idle; the steps queued meanwhile keep it busy. PrimalEdges is immutable.
+  joining_.push_back(
+      {{step, t, {}},
+       std::async(std::launch::async, [&primal = *primal_, pierced = std::move(pierced),
+                                       taken = std::move(taken)]() mutable {
+         return analysis::vortex_lines(primal, take(pierced, taken));
+       })});
 }
 
-void Recorder::settle_vortex_lines() {
-  if (joining_.valid()) {
-    joining_sample_.lines = joining_.get();
-    state_.series.vortex_lines.push_back(std::move(joining_sample_));
+void Recorder::settle_every_vortex_sample() {
+  while (!joining_.empty()) {
+    settle_vortex_lines(true);
+  }
+}
+
+void Recorder::settle_vortex_lines(bool wait) {
+  while (!joining_.empty() && (wait || joining_.front().lines.wait_for(std::chrono::seconds(0)) ==
+                                           std::future_status::ready)) {
+    io::VortexSample& sample = joining_.front().sample;
+    sample.lines = joining_.front().lines.get();
+    state_.series.vortex_lines.push_back(std::move(sample));
+    joining_.pop_front();
+    wait = false; // one at a time, then whatever else is done
   }
 }
 
@@ -153,7 +188,7 @@ const std::vector<std::vector<Complex>>& Recorder::gather(Scheme& scheme) {
 void Recorder::on_checkpoint(long step, double t, Scheme& scheme) {
   const NvtxRange range("checkpoint");
   const double began = seconds();
-  settle_vortex_lines();
+  settle_every_vortex_sample();
   gather(scheme);
   io::Checkpoint& c = state_; // every rank's levels; the rest is rank 0's to write
   const long resumed_at = c.step;

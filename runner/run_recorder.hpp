@@ -11,6 +11,7 @@
 #include "solvers/scaleout/mpi_session.hpp"
 
 #include <chrono>
+#include <deque>
 #include <filesystem>
 #include <future>
 #include <optional>
@@ -42,9 +43,14 @@ public:
   void on_diagnostics(const Sample& s) override;
   void on_snapshot(long step, double t, Scheme& scheme) override;
   void on_probe(long step, double t, Scheme& scheme) override;
+  /// Makes, before the clock starts, what the vortex-line samples need: the backend's buffers
+  /// for the list and its kernels loaded (one flux of the start's level, its list dropped; the
+  /// step-0 sample takes its own). Collective.
+  void prepare(Scheme& scheme);
   /// The pierced edges from the backend (only they leave a GPU; the slabs gather them), joined
-  /// into lines on rank 0 on a thread of its own while the run steps on; the series has the
-  /// sample once the next one is taken, a checkpoint is written or the clock stops. Collective.
+  /// into lines on rank 0 on a thread of its own while the run steps on, up to kJoinsInFlight
+  /// samples at once; the series has them in order once joined, every one by a checkpoint's
+  /// write and the clock's stop. Collective.
   void on_vortex_lines(long step, double t, Scheme& scheme) override;
   void on_progress(long step, double t, double done) override;
   void on_checkpoint(long step, double t, Scheme& scheme) override;
@@ -76,8 +82,10 @@ private:
   const scaleout::Decomposition& layout() const { return *settings_.layout; }
   /// The plane's slices of `psi` (this process's cells), on rank 0.
   std::vector<Complex> on_plane(std::span<const Complex> psi) const;
-  /// The vortex-line sample being joined, into the series once its join is done.
-  void settle_vortex_lines();
+  /// The joined samples at the front of joining_ into the series; with `wait`, the front's at
+  /// least, once joined.
+  void settle_vortex_lines(bool wait);
+  void settle_every_vortex_sample();
 
   RecorderSettings settings_;
   const Grid& grid_;
@@ -87,8 +95,13 @@ private:
   Grid plane_;                                  ///< the slices around z = 0 (plane_slices())
   std::vector<Complex> plane_initial_;          ///< ψ⁰ there, on rank 0
   std::optional<analysis::PrimalEdges> primal_; ///< the whole domain's, on rank 0 when sampled
-  io::VortexSample joining_sample_;             ///< its step and t; the lines come from ...
-  std::future<std::vector<analysis::VortexLine>> joining_; ///< ... the join, while it is valid()
+  struct JoiningSample {
+    io::VortexSample sample; ///< its step and t; the lines come from ...
+    std::future<std::vector<analysis::VortexLine>> lines; ///< ... the join
+  };
+  static constexpr std::size_t kJoinsInFlight = 4; ///< joins of ~1 interval each: room to spare
+  std::deque<JoiningSample> joining_;              ///< oldest first
+  std::future<void> list_taken_; ///< the newest sample's list is off the backend's buffers
   using Clock = std::chrono::steady_clock;
   Clock::time_point start_ = Clock::now();
   double stopped_at_ = -1.0; ///< seconds() once the clock is stopped

@@ -52,6 +52,7 @@ public:
     set_up();
     open_results();
     start_scheme();
+    recorder_->prepare(*scheme_);
     recorder_->start_clock();
     const Outcome outcome =
         integrate(*scheme_, setup_.schedule, *recorder_, from_, watch_ ? &*watch_ : nullptr);
