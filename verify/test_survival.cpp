@@ -54,11 +54,12 @@ protected:
 
   /// Runs `decgpe run <arguments>` (not --quiet) in the background, runs the shell commands `kills`
   /// on its $pid once it has announced its steps (the set-up over: a signal then stops it at a step
-  /// boundary with a checkpoint; it waits up to two minutes), and waits. The output is stderr's.
+  /// boundary with a checkpoint; it waits up to two minutes), and waits. The output is stderr's
+  /// (grep -s: the first polls may come before the background run has made its stdout file).
   CommandResult signal_when_stepping(const std::string& arguments, const std::string& kills) const {
     const fs::path said = dir_ / "stdout.txt";
     return verify::run_command("{ " + std::string(DECGPE_EXECUTABLE) + " run " + arguments + " >" +
-                               said.string() + " & pid=$!; for i in $(seq 1200); do grep -q " +
+                               said.string() + " & pid=$!; for i in $(seq 1200); do grep -qs " +
                                "'^decgpe run ' " + said.string() + " && break; sleep 0.1; done; " +
                                kills + "{ wait $pid; } 2>/dev/null; }");
   }
@@ -252,7 +253,7 @@ TEST_F(Survival, ASignalDuringTheSetUpStopsItWithinSecondsWithOneLineAndNothingW
                            " run " + write_case(toml).string() + " --backend openmp --out " +
                            (folder / "r.h5").string();
   const CommandResult stopped = verify::run_command(
-      "{ " + line + " >" + progress.string() + " & pid=$!; for i in $(seq 1200); do grep -q " +
+      "{ " + line + " >" + progress.string() + " & pid=$!; for i in $(seq 1200); do grep -qs " +
       "'set-up: solving eq. 14' " + progress.string() + " && break; sleep 0.1; done; " +
       "start=$(date +%s%N); kill -INT $pid; wait $pid; code=$?; " +
       "echo \"exit $code after $(( ($(date +%s%N) - start) / 1000000 )) ms\"; }");
