@@ -41,7 +41,7 @@ sanitize() { # sanitize TOOL CASE LABEL DECGPE-ARGS...: one small run under comp
 }
 
 if [ "$mode" != quick ]; then
-  step "compute-sanitizer (memcheck, racecheck) on a small case of every stencil, one slice a block and sweeping; every other scheme under memcheck; adaptive steps under both"
+  step "compute-sanitizer (memcheck, racecheck) on a small case of every stencil, one slice a block and sweeping; every other scheme under memcheck; adaptive steps and vortex lines under both"
   tmp=$(mktemp -d)
   for lattice in $(build/cuda/cli/decgpe list lattices); do
     printf 'lattice = "%s"\nh = 0.8\nstructures = [5, 4, 6]\ng = 100.0\n[time]\ndt_fraction = 0.5\nsteps = 12\ndiagnostics_every = 4\n[initial]\nkappa = 1\n' \
@@ -70,6 +70,13 @@ if [ "$mode" != quick ]; then
     done
     sed 's/^dt = 0.02/dt_fraction = 0.5/' "$tmp/$lattice-adaptive.toml" >"$tmp/$lattice-adaptive-rk4.toml"
     sanitize memcheck "$tmp/$lattice-adaptive-rk4.toml" "rk4 adaptive" --backend cuda --scheme rk4
+    # The vortex flux: its kernel, the select and the copies on their own stream while the steps go on (racecheck
+    # for the block count in shared memory), in the condensate's region and over the whole domain.
+    for tool in memcheck racecheck; do
+      sanitize "$tool" "$tmp/$lattice.toml" "vortex lines" --backend cuda --set analysis.vortex_lines_every=4
+    done
+    sanitize memcheck "$tmp/$lattice.toml" "vortex lines, domain" --backend cuda \
+      --set analysis.vortex_lines_every=4 --set analysis.vortex_region=domain
   done
 fi
 

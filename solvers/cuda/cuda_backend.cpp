@@ -67,6 +67,7 @@ public:
     }
   }
   T* get() const { return data_; }
+  std::size_t size() const { return count_; }
   void upload(const T* host, std::size_t count) { copy_to_device(data_, host, count * sizeof(T)); }
 
 private:
@@ -237,11 +238,7 @@ public:
     device_name_ = prop.name;
 
     build_tables();
-    const RingTable rings = make_ring_table(p_.grid);
-    ring_begin_d_ = to_device(rings.begin);
-    rings_d_ = to_device(rings.entries);
-    ring_edges_ = rings.edges();
-    found_d_ = DeviceBuffer<unsigned long long>(1);
+    upload_rings();
     plan_kernels(tuning, prop.multiProcessorCount);
     allocate_reductions();
     if (p_.potential.kind == Potential::Kind::tabulated) {
@@ -260,7 +257,7 @@ public:
       cudaEventDestroy(join_);
       cudaStreamDestroy(edge_stream_);
     }
-    cudaEventDestroy(flux_copied_);
+    cudaEventDestroy(flux_found_);
     cudaStreamDestroy(flux_stream_);
     cudaStreamDestroy(stream_);
     cudaFreeHost(host_result_);
@@ -424,63 +421,86 @@ public:
     return vortex_flux_later(psi, potential_cut).get();
   }
 
-  /// The GPU waits for the pierced edges' count alone; their sort by edge id and the copy to the
-  /// host run on a stream of their own beside the steps queued next. The ring table went up
-  /// once; the list's buffers grow to the most edges seen pierced.
+  /// The run's thread only queues: the flux kernel on the main stream, into a byte per edge
+  /// instance that the next steps leave alone, and the count's copy on the flux stream. Whoever
+  /// collects the list waits for the count and compacts it there (collect_pierced). The ring
+  /// table went up once; the list's buffers grow to the most edges seen pierced.
   std::future<std::vector<PiercedEdge>> vortex_flux_later(VectorId psi,
                                                           double potential_cut) override {
-    const unsigned long long found = count_pierced(psi, potential_cut);
-    launch_sort_pierced(pierced_d_.get(), sorted_d_.get(), found, edge_ids(), sort_scratch_d_.get(),
-                        sort_scratch_bytes_, flux_stream_);
-    DECGPE_CUDA_CHECK(cudaMemcpyAsync(pierced_host_.get(), sorted_d_.get(),
-                                      found * sizeof(PiercedEdge), cudaMemcpyDeviceToHost,
-                                      flux_stream_));
-    DECGPE_CUDA_CHECK(cudaEventRecord(flux_copied_, flux_stream_));
-    return std::async(std::launch::deferred, [this, found] { // on the thread that asks
-      DECGPE_CUDA_CHECK(cudaSetDevice(device_));
-      DECGPE_CUDA_CHECK(cudaEventSynchronize(flux_copied_));
-      return std::vector<PiercedEdge>(pierced_host_.get(), pierced_host_.get() + found);
-    });
+    stencil(plan(vortex_flux_access(psi)), [](int, int, cudaStream_t) {}); // the rings' halos
+    if (flux_of_d_.get() == nullptr) {
+      allocate_flux();
+    }
+    launch_vortex_flux(ring_grid(p_.grid), ring_begin_d_.get(), rings_d_.get(), ring_edges_, dg_,
+                       at(psi), p_.grid.owned_begin, p_.grid.owned_end, potential_cut,
+                       flux_of_d_.get(), found_d_.get(), stream_);
+    DECGPE_CUDA_CHECK(cudaEventRecord(flux_found_, stream_));
+    DECGPE_CUDA_CHECK(cudaStreamWaitEvent(flux_stream_, flux_found_));
+    DECGPE_CUDA_CHECK(cudaMemcpyAsync(found_host_.get(), found_d_.get(), sizeof(unsigned long long),
+                                      cudaMemcpyDeviceToHost, flux_stream_));
+    return std::async(std::launch::deferred, [this] { return collect_pierced(); });
   }
 
 private:
   bool rotates() const { return p_.potential.rotation.active(); }
 
-  /// One more than the largest edge id of the whole domain (PiercedEdge::edge).
-  long long edge_ids() const {
-    return static_cast<long long>(ring_edges_) * p_.grid.size[0] * p_.grid.size[1] *
-           p_.grid.global_z;
+  /// The vortex flux's ring table, once (its lists grow when a flux is first asked for).
+  void upload_rings() {
+    const RingTable rings = make_ring_table(p_.grid);
+    ring_begin_d_ = to_device(rings.begin);
+    rings_d_ = to_device(rings.entries);
+    ring_edges_ = rings.edges();
+    for (int e = 0; e < ring_edges_; ++e) { // a ring of n cells winds at most n/2 times
+      if (rings.begin[e + 1] - rings.begin[e] > 2 * std::numeric_limits<std::int8_t>::max()) {
+        throw std::logic_error("a ring of the lattice is too long for the flux's byte");
+      }
+    }
+    found_d_ = DeviceBuffer<unsigned long long>(1);
+    selected_d_ = DeviceBuffer<unsigned long long>(1);
   }
 
-  /// The pierced edges into pierced_d_ (the buffers grown until they fit), and their count.
-  unsigned long long count_pierced(VectorId psi, double potential_cut) {
-    stencil(plan(vortex_flux_access(psi)), [](int, int, cudaStream_t) {}); // the rings' halos
-    const RingGrid g = ring_grid(p_.grid);
-    while (true) {
-      launch_vortex_flux(g, ring_begin_d_.get(), rings_d_.get(), ring_edges_, dg_, at(psi),
-                         p_.grid.owned_begin, p_.grid.owned_end, potential_cut, pierced_d_.get(),
-                         pierced_capacity_, found_d_.get(), stream_);
-      DECGPE_CUDA_CHECK(cudaMemcpyAsync(found_host_.get(), found_d_.get(),
-                                        sizeof(unsigned long long), cudaMemcpyDeviceToHost,
-                                        stream_));
-      synchronize();
-      const unsigned long long found = *found_host_.get();
-      if (found <= pierced_capacity_) {
-        return found;
-      }
+  /// The edge instances of the owned slices: the flux kernel's bytes.
+  long long flux_instances() const {
+    return static_cast<long long>(ring_edges_) * p_.grid.size[0] * p_.grid.size[1] *
+           (p_.grid.owned_end - p_.grid.owned_begin);
+  }
+
+  void allocate_flux() {
+    const long long instances = flux_instances();
+    const std::size_t scratch = pierced_select_bytes(instances);
+    reserve(static_cast<double>(instances) + static_cast<double>(scratch));
+    flux_of_d_ = DeviceBuffer<std::int8_t>(static_cast<std::size_t>(instances));
+    select_scratch_d_ = DeviceBuffer<std::byte>(scratch);
+  }
+
+  /// On the thread that collects the list: the count, then the pierced bytes compacted in
+  /// instance order (edge-id order: no sort) and copied to the host, all on the flux stream.
+  std::vector<PiercedEdge> collect_pierced() {
+    DECGPE_CUDA_CHECK(cudaSetDevice(device_));
+    DECGPE_CUDA_CHECK(cudaStreamSynchronize(flux_stream_));
+    const unsigned long long found = *found_host_.get();
+    if (found == 0) {
+      return {};
+    }
+    if (found > pierced_capacity_) {
       grow_pierced(found);
     }
+    const long long first_id = static_cast<long long>(ring_edges_) * p_.grid.size[0] *
+                               p_.grid.size[1] * (p_.grid.owned_begin + p_.grid.z_offset);
+    launch_select_pierced(flux_of_d_.get(), flux_instances(), first_id, pierced_d_.get(),
+                          selected_d_.get(), select_scratch_d_.get(), select_scratch_d_.size(),
+                          flux_stream_);
+    DECGPE_CUDA_CHECK(cudaMemcpyAsync(pierced_host_.get(), pierced_d_.get(),
+                                      found * sizeof(PiercedEdge), cudaMemcpyDeviceToHost,
+                                      flux_stream_));
+    DECGPE_CUDA_CHECK(cudaStreamSynchronize(flux_stream_));
+    return std::vector<PiercedEdge>(pierced_host_.get(), pierced_host_.get() + found);
   }
 
-  /// Room for `count` pierced edges: the kernel's list, the sorted list, the sort's scratch and
-  /// the host's copy.
+  /// Room for `count` pierced edges, on the device and in the host's copy.
   void grow_pierced(unsigned long long count) {
-    const std::size_t scratch = pierced_sort_bytes(count, edge_ids());
-    reserve(2.0 * static_cast<double>(count) * sizeof(PiercedEdge) + static_cast<double>(scratch));
+    reserve(static_cast<double>(count) * sizeof(PiercedEdge));
     pierced_d_ = DeviceBuffer<PiercedEdge>(count);
-    sorted_d_ = DeviceBuffer<PiercedEdge>(count);
-    sort_scratch_d_ = DeviceBuffer<std::byte>(scratch);
-    sort_scratch_bytes_ = scratch;
     pierced_host_ = PinnedBuffer<PiercedEdge>(count);
     pierced_capacity_ = count;
   }
@@ -596,7 +616,7 @@ private:
   void create_streams() {
     DECGPE_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
     DECGPE_CUDA_CHECK(cudaStreamCreateWithFlags(&flux_stream_, cudaStreamNonBlocking));
-    DECGPE_CUDA_CHECK(cudaEventCreateWithFlags(&flux_copied_, cudaEventDisableTiming));
+    DECGPE_CUDA_CHECK(cudaEventCreateWithFlags(&flux_found_, cudaEventDisableTiming));
     if (halo_ != nullptr) {
       int least = 0, greatest = 0;
       DECGPE_CUDA_CHECK(cudaDeviceGetStreamPriorityRange(&least, &greatest));
@@ -796,16 +816,16 @@ private:
   DeviceBuffer<std::int32_t> ring_begin_d_; ///< RingTable's, uploaded once
   DeviceBuffer<RingEntry> rings_d_;
   int ring_edges_ = 0;
-  DeviceBuffer<PiercedEdge> pierced_d_; ///< the last vortex_flux's list, as the kernel found it
-  DeviceBuffer<PiercedEdge> sorted_d_;  ///< the same by edge id
-  DeviceBuffer<std::byte> sort_scratch_d_;
-  std::size_t sort_scratch_bytes_ = 0;
-  unsigned long long pierced_capacity_ = 0;
-  DeviceBuffer<unsigned long long> found_d_; ///< its length, counted on the device
+  DeviceBuffer<std::int8_t> flux_of_d_;      ///< the last vortex_flux's flux of every edge instance
+  DeviceBuffer<unsigned long long> found_d_; ///< how many are not 0, counted on the device
   PinnedBuffer<unsigned long long> found_host_{1};
-  PinnedBuffer<PiercedEdge> pierced_host_; ///< the sorted list on the host
-  cudaStream_t flux_stream_ = nullptr;     ///< the list's sort and copy
-  cudaEvent_t flux_copied_ = nullptr;
+  DeviceBuffer<std::byte> select_scratch_d_;
+  DeviceBuffer<PiercedEdge> pierced_d_;         ///< the pierced ones, by edge id
+  DeviceBuffer<unsigned long long> selected_d_; ///< the select's count (found_d_'s again)
+  unsigned long long pierced_capacity_ = 0;
+  PinnedBuffer<PiercedEdge> pierced_host_; ///< the list on the host
+  cudaStream_t flux_stream_ = nullptr;     ///< the count's copy, the select and the list's copy
+  cudaEvent_t flux_found_ = nullptr;       ///< the flux kernel done, on the main stream
   int device_ = 0;
   std::vector<std::pair<double, DeviceBuffer<Complex>>> rotations_d_; ///< per τ
   cudaStream_t stream_ = nullptr;

@@ -134,21 +134,22 @@ void launch_diagnostics(const Tiling& t, const DeviceGrid& g, const Complex* pre
                         RotatingSums* result, cudaStream_t stream);
 long diagnostics_blocks(const Tiling& t, const DeviceGrid& g);
 
-/// The pierced edges of the instances of slices [z_begin, z_end) whose ring cells all have
-/// V < potential_cut (V of `grid`, as the stepping kernels compute it; +∞: every ring)
-/// into out[0, capacity), in no particular order, and how many there are into *found (device
-/// memory; more than `capacity` when out was too short: then launch again with room for *found).
+/// The flux of every edge instance of slices [z_begin, z_end) into flux_of, in instance order
+/// (e + E·(sx + Sx·(sy + Sy·(z − z_begin)))), 0 where a ring cell has V ≥ potential_cut (V of
+/// `grid`, as the stepping kernels compute it; +∞: every ring) or lies outside the domain, and how
+/// many are not 0 into *found (device memory).
 void launch_vortex_flux(const RingGrid& g, const std::int32_t* ring_begin, const RingEntry* rings,
                         int edges, const DeviceGrid& grid, const Complex* psi, int z_begin,
-                        int z_end, double potential_cut, PiercedEdge* out,
-                        unsigned long long capacity, unsigned long long* found,
-                        cudaStream_t stream);
-/// The scratch launch_sort_pierced needs for up to `capacity` edges of ids below `edge_ids`.
-std::size_t pierced_sort_bytes(unsigned long long capacity, long long edge_ids);
-/// out[0, count) ← in[0, count) in the order of their edge ids (all below `edge_ids`).
-void launch_sort_pierced(const PiercedEdge* in, PiercedEdge* out, unsigned long long count,
-                         long long edge_ids, void* scratch, std::size_t scratch_bytes,
-                         cudaStream_t stream);
+                        int z_end, double potential_cut, std::int8_t* flux_of,
+                        unsigned long long* found, cudaStream_t stream);
+/// The scratch launch_select_pierced needs for `instances` edge instances.
+std::size_t pierced_select_bytes(long long instances);
+/// out ← the pierced edges among flux_of[0, instances) in instance order, which is edge-id order
+/// (instance t is edge first_id + t), and their count into *selected (device memory). out has
+/// room for launch_vortex_flux's *found.
+void launch_select_pierced(const std::int8_t* flux_of, long long instances, long long first_id,
+                           PiercedEdge* out, unsigned long long* selected, void* scratch,
+                           std::size_t scratch_bytes, cudaStream_t stream);
 /// StepMaxima of the owned slices into *result (device memory); `partials` holds one StepSums per
 /// block of diagnostics_blocks(t, g); `y` may be null (zero).
 void launch_step_maxima(const Tiling& t, const DeviceGrid& g, const Complex* x, const Complex* y,

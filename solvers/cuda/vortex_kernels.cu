@@ -1,25 +1,28 @@
 // The vortex flux on the device: one thread per primal edge of the slices asked for, the ring's
 // winding by solvers/vortex_flux.hpp's sign tests (the reference's arithmetic, so the same
-// integers, the same region: V by the stepping kernels' frame_potential, the host's arithmetic),
-// and the pierced edges compacted through an atomic counter: those outside the region never reach
-// the counter. The counter's order is not reproducible, so the device sorts them by edge id (a
-// radix sort of the ids' significant bits; a host sort took ~1 ms a sample, the GPU idle) before
-// only the counted ones are copied to the host.
+// integers, the same region: V by the stepping kernels' frame_potential, the host's arithmetic).
+// The flux of every edge instance goes to a byte array in instance order, which is edge-id order,
+// and the pierced count to a device counter: the run's thread waits for neither. The list is then
+// compacted from the bytes with an order-keeping select (so no sort), on whichever thread and
+// stream collect it, while the next steps overwrite ψ.
 
 #include "solvers/cuda/cell_access.cuh"
 #include "solvers/cuda/cuda_check.hpp"
 #include "solvers/cuda/kernels.hpp"
 
 #include <algorithm>
-#include <bit>
-#include <cub/device/device_radix_sort.cuh>
-#include <cuda/std/tuple>
+#include <cub/device/device_select.cuh>
+#include <stdexcept>
+#include <string>
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/transform_iterator.h>
 
 namespace decgpe::cuda {
 
 namespace {
 
 constexpr int kEdgeThreads = 256;
+constexpr int kMaxGridYZ = 65535; ///< a launch's most blocks along y and z
 
 /// The cells with V < cut in the stepping frame (the host's BelowCut, solvers/vortex_flux.cpp).
 struct BelowCut {
@@ -30,78 +33,84 @@ struct BelowCut {
   }
 };
 
+/// Block (x, sy, slice) covers edges [256·x, 256·x + 256) of row sy of a slice, e + E·sx: the
+/// block's index gives the row and the slice, so no thread divides a 64-bit number.
 template <class Region>
 __global__ void vortex_flux_edges(RingGrid g, const std::int32_t* ring_begin,
                                   const RingEntry* rings, int edges, const Complex* psi,
-                                  int z_begin, long long count, Region region, PiercedEdge* out,
-                                  unsigned long long capacity, unsigned long long* found) {
-  for (long long t = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; t < count;
-       t += static_cast<long long>(gridDim.x) * blockDim.x) {
-    const int e = static_cast<int>(t % edges);
-    const long long instance = t / edges; // within the slices from z_begin
-    const int sx = static_cast<int>(instance % g.sx);
-    const int sy = static_cast<int>(instance / g.sx % g.sy);
-    const int sz = z_begin + static_cast<int>(instance / (static_cast<long long>(g.sx) * g.sy));
+                                  int z_begin, Region region, std::int8_t* flux_of,
+                                  unsigned long long* found) {
+  const int in_row = static_cast<int>(blockIdx.x) * kEdgeThreads + static_cast<int>(threadIdx.x);
+  const int row_edges = edges * g.sx;
+  const int sy = static_cast<int>(blockIdx.y), sz = z_begin + static_cast<int>(blockIdx.z);
+  int flux = 0; // stays 0 where the edge is not measured
+  if (in_row < row_edges) {
+    const int e = in_row % edges, sx = in_row / edges;
     const int first = ring_begin[e];
-    int flux = 0;
-    if (edge_flux(g, rings + first, ring_begin[e + 1] - first, psi, sx, sy, sz, region, flux) &&
-        flux != 0) {
-      const unsigned long long slot = atomicAdd(found, 1ULL);
-      if (slot < capacity) {
-        const long long global = (static_cast<long long>(sz + g.z_offset) * g.sy + sy) * g.sx + sx;
-        out[slot] = PiercedEdge{global * edges + e, flux};
-      }
-    }
+    edge_flux(g, rings + first, ring_begin[e + 1] - first, psi, sx, sy, sz, region, flux);
+    const long long row = static_cast<long long>(blockIdx.z) * g.sy + sy;
+    flux_of[row * row_edges + in_row] = static_cast<std::int8_t>(flux);
+  }
+  const int pierced = __syncthreads_count(flux != 0);
+  if (threadIdx.x == 0 && pierced > 0) {
+    atomicAdd(found, static_cast<unsigned long long>(pierced));
   }
 }
 
-/// A pierced edge's sort key: its id (unique, so the order is total).
-struct ById {
-  __host__ __device__ ::cuda::std::tuple<std::int64_t&> operator()(PiercedEdge& p) const {
-    return {p.edge};
+/// Instance-order index t of the launched slices → its pierced-edge entry (id = t + first id).
+struct EdgeAt {
+  const std::int8_t* flux_of;
+  long long first_id;
+  __host__ __device__ PiercedEdge operator()(long long t) const {
+    return PiercedEdge{first_id + t, flux_of[t]};
   }
 };
 
-/// The bits an id below `edge_ids` takes: those the sort looks at (ids are never negative).
-int id_bits(long long edge_ids) {
-  return std::max(1, static_cast<int>(std::bit_width(static_cast<unsigned long long>(edge_ids))));
+struct IsPierced {
+  __host__ __device__ bool operator()(const PiercedEdge& p) const { return p.flux != 0; }
+};
+
+auto edges_from(const std::int8_t* flux_of, long long first_id) {
+  return thrust::make_transform_iterator(thrust::counting_iterator<long long>(0),
+                                         EdgeAt{flux_of, first_id});
 }
 
 } // namespace
 
-std::size_t pierced_sort_bytes(unsigned long long capacity, long long edge_ids) {
+std::size_t pierced_select_bytes(long long instances) {
   std::size_t bytes = 0;
-  DECGPE_CUDA_CHECK(cub::DeviceRadixSort::SortKeys(
-      static_cast<void*>(nullptr), bytes, static_cast<const PiercedEdge*>(nullptr),
-      static_cast<PiercedEdge*>(nullptr), capacity, ById{}, 0, id_bits(edge_ids)));
+  DECGPE_CUDA_CHECK(
+      cub::DeviceSelect::If(static_cast<void*>(nullptr), bytes, edges_from(nullptr, 0),
+                            static_cast<PiercedEdge*>(nullptr),
+                            static_cast<unsigned long long*>(nullptr), instances, IsPierced{}));
   return bytes;
 }
 
-void launch_sort_pierced(const PiercedEdge* in, PiercedEdge* out, unsigned long long count,
-                         long long edge_ids, void* scratch, std::size_t scratch_bytes,
-                         cudaStream_t stream) {
-  if (count == 0) {
-    return;
-  }
-  DECGPE_CUDA_CHECK(cub::DeviceRadixSort::SortKeys(scratch, scratch_bytes, in, out, count, ById{},
-                                                   0, id_bits(edge_ids), stream));
+void launch_select_pierced(const std::int8_t* flux_of, long long instances, long long first_id,
+                           PiercedEdge* out, unsigned long long* selected, void* scratch,
+                           std::size_t scratch_bytes, cudaStream_t stream) {
+  DECGPE_CUDA_CHECK(cub::DeviceSelect::If(scratch, scratch_bytes, edges_from(flux_of, first_id),
+                                          out, selected, instances, IsPierced{}, stream));
 }
 
 void launch_vortex_flux(const RingGrid& g, const std::int32_t* ring_begin, const RingEntry* rings,
                         int edges, const DeviceGrid& grid, const Complex* psi, int z_begin,
-                        int z_end, double potential_cut, PiercedEdge* out,
-                        unsigned long long capacity, unsigned long long* found,
-                        cudaStream_t stream) {
+                        int z_end, double potential_cut, std::int8_t* flux_of,
+                        unsigned long long* found, cudaStream_t stream) {
   DECGPE_CUDA_CHECK(cudaMemsetAsync(found, 0, sizeof(unsigned long long), stream));
-  const long long count =
-      static_cast<long long>(edges) * g.sx * g.sy * std::max(0, z_end - z_begin);
-  if (count == 0) {
+  const int slices = std::max(0, z_end - z_begin);
+  if (slices == 0 || g.sy == 0 || edges * g.sx == 0) {
     return;
   }
-  const long long blocks = std::min<long long>((count + kEdgeThreads - 1) / kEdgeThreads, 65536);
+  if (g.sy > kMaxGridYZ || slices > kMaxGridYZ) {
+    throw std::runtime_error("vortex flux: " + std::to_string(g.sy) + " rows or " +
+                             std::to_string(slices) + " slices, more than a launch's " +
+                             std::to_string(kMaxGridYZ));
+  }
+  const dim3 blocks((edges * g.sx + kEdgeThreads - 1) / kEdgeThreads, g.sy, slices);
   const auto launch = [&](auto region) {
-    vortex_flux_edges<<<static_cast<unsigned>(blocks), kEdgeThreads, 0, stream>>>(
-        g, ring_begin, rings, edges, psi, z_begin, count, region, out, capacity, found);
+    vortex_flux_edges<<<blocks, kEdgeThreads, 0, stream>>>(g, ring_begin, rings, edges, psi,
+                                                           z_begin, region, flux_of, found);
   };
   if (potential_cut == kEveryRing) {
     launch(EveryRing{});
