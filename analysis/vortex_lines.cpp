@@ -16,25 +16,14 @@ PrimalEdges::PrimalEdges(const Grid& whole)
   }
 }
 
-std::array<std::int64_t, 3> PrimalEdges::instance_of(std::int64_t edge) const {
-  const std::int64_t instance = edge / rings_.edges_per_structure();
-  const std::int64_t sx = grid_.size[0], sy = grid_.size[1];
-  return {instance % sx, (instance / sx) % sy, instance / (sx * sy)};
-}
-
-Vertex PrimalEdges::from(std::int64_t edge) const {
-  const auto e = static_cast<std::size_t>(edge % rings_.edges_per_structure());
-  return {instance_of(edge), rings_.edges[e].from};
-}
-
-Vertex PrimalEdges::to(std::int64_t edge) const {
-  const lattices::EdgeRing& e =
-      rings_.edges[static_cast<std::size_t>(edge % rings_.edges_per_structure())];
-  std::array<std::int64_t, 3> instance = instance_of(edge);
-  for (int a = 0; a < 3; ++a) {
-    instance[a] += e.to.offset[a];
-  }
-  return {instance, e.to.index};
+std::pair<Vertex, Vertex> PrimalEdges::ends(std::int64_t edge) const {
+  const std::int64_t per = rings_.edges_per_structure();
+  const lattices::EdgeRing& e = rings_.edges[static_cast<std::size_t>(edge % per)];
+  const std::int64_t instance = edge / per, sx = grid_.size[0], sy = grid_.size[1];
+  const std::int64_t row = instance / sx; // three divisions an edge: the join's hot loop
+  const std::array<std::int64_t, 3> at{instance - row * sx, row % sy, row / sy};
+  return {{at, e.from},
+          {{at[0] + e.to.offset[0], at[1] + e.to.offset[1], at[2] + e.to.offset[2]}, e.to.index}};
 }
 
 bool PrimalEdges::interior(const Vertex& v) const {
@@ -93,6 +82,7 @@ struct Pairing {
 struct End {
   std::int64_t vertex; ///< PrimalEdges::key
   std::uint32_t order; ///< tail << 31 | strand: the tail leaves the vertex, the head comes in
+  std::int32_t charge; ///< the strand's (in what would be padding: the pairing reads it in order)
   bool tail() const { return (order >> 31) != 0; }
   int strand() const { return static_cast<int>(order & 0x7fffffffU); }
 };
@@ -104,8 +94,8 @@ std::vector<End> sorted_ends(const PrimalEdges& primal, const std::vector<Strand
   std::vector<End> ends(2 * strands.size()), other(ends.size());
   std::int64_t largest = 0;
   for (std::uint32_t s = 0; s < strands.size(); ++s) {
-    ends[s] = {primal.key(strands[s].head), s};
-    ends[strands.size() + s] = {primal.key(strands[s].tail), s | 0x80000000U};
+    ends[s] = {primal.key(strands[s].head), s, strands[s].charge};
+    ends[strands.size() + s] = {primal.key(strands[s].tail), s | 0x80000000U, strands[s].charge};
     largest = std::max({largest, ends[s].vertex, ends[strands.size() + s].vertex});
   }
   constexpr int kBits = 11;
@@ -133,7 +123,7 @@ Pairing pair_at_vertices(const PrimalEdges& primal, const std::vector<Strand>& s
     std::size_t outs = at, last = at;
     int net = 0;
     for (; last < ends.size() && ends[last].vertex == ends[at].vertex; ++last) {
-      const int charge = strands[ends[last].strand()].charge;
+      const int charge = ends[last].charge;
       outs += ends[last].tail() ? 0 : 1;
       net += ends[last].tail() ? -charge : charge;
     }
@@ -144,7 +134,7 @@ Pairing pair_at_vertices(const PrimalEdges& primal, const std::vector<Strand>& s
       const int s = ends[in].strand();
       for (std::size_t out = outs; out < last; ++out) {
         const int o = ends[out].strand();
-        if (!taken[o] && strands[o].charge == strands[s].charge) {
+        if (!taken[o] && ends[out].charge == ends[in].charge) {
           taken[o] = 1;
           p.next[s] = o;
           break;
@@ -162,6 +152,11 @@ VortexLine trace(const PrimalEdges& primal, const std::vector<Strand>& strands,
   const std::vector<int>& next = pairing.next;
   VortexLine line;
   line.charge = strands[first].charge;
+  std::size_t strands_in_line = 1; // the points' room first: most lines are short, growing is slow
+  for (int s = next[first]; s >= 0 && s != first; s = next[s]) {
+    ++strands_in_line;
+  }
+  line.points.reserve(strands_in_line + 1);
   line.points.push_back(primal.position(strands[first].tail));
   int s = first;
   while (true) {
@@ -194,7 +189,7 @@ std::vector<VortexLine> vortex_lines(const PrimalEdges& primal,
   std::vector<Strand> strands;
   strands.reserve(pierced.size());
   for (const PiercedEdge& p : pierced) {
-    const Vertex a = primal.from(p.edge), b = primal.to(p.edge);
+    const auto [a, b] = primal.ends(p.edge);
     strands.push_back(p.flux > 0 ? Strand{a, b, p.flux} : Strand{b, a, -p.flux});
   }
   const Pairing pairing = pair_at_vertices(primal, strands);

@@ -19,6 +19,7 @@
 #include <compare>
 #include <cstdint>
 #include <span>
+#include <utility>
 #include <vector>
 
 namespace decgpe::analysis {
@@ -50,8 +51,10 @@ class PrimalEdges {
 public:
   explicit PrimalEdges(const Grid& whole);
 
-  Vertex from(std::int64_t edge) const;
-  Vertex to(std::int64_t edge) const;
+  /// The edge's vertices, from() and to(), from one decoding of its id.
+  std::pair<Vertex, Vertex> ends(std::int64_t edge) const;
+  Vertex from(std::int64_t edge) const { return ends(edge).first; }
+  Vertex to(std::int64_t edge) const { return ends(edge).second; }
   /// Whether every edge at v is measured (its instance in the domain, its ring inside it): the
   /// vertices where the fluxes of the edges must sum to zero.
   bool interior(const Vertex& v) const;
@@ -67,7 +70,6 @@ private:
     int edge;
     std::array<int, 3> back;
   };
-  std::array<std::int64_t, 3> instance_of(std::int64_t edge) const;
 
   Grid grid_;
   const lattices::EdgeRings& rings_;

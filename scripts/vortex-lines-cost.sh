@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# The vortex lines' cost on a GPU (docs/gpu.md, "Vortex lines on the GPU"): cases/accuracy/bcc.toml to t = 3, three
-# runs each, alternating: no lines; lines every 100 steps in the whole domain (vortex_region = "domain"); lines every
-# 100 steps in the condensate's region (the default). Prints a table of the median of the results' `wall_seconds`
+# The vortex lines' cost on a GPU (docs/gpu.md, "Vortex lines on the GPU"): cases/accuracy/bcc.toml to t = 3 (or
+# VORTEX_COST_END_TIME below), three runs each, alternating: no lines; lines every 100 steps in the whole domain
+# (vortex_region = "domain"); lines every 100 steps in the condensate's region (the default). Prints a table of the median of the results' `wall_seconds`
 # (runner/records.cpp: the integration loop, the line samples included, set-up excluded) and the line points of the
 # last sample (the run's summary line); writes it to $OUT/vortex-lines-cost.txt and the logs to
 # $OUT/vortex-lines-cost-logs.tgz.
 #   scripts/vortex-lines-cost.sh [build-dir]       (build-dir: build/cuda, configured with the `cuda` preset)
+# VORTEX_COST_END_TIME: where the runs end (default 3; "split": the case's own run, to E > 0.01, t ≈ 56);
 # VORTEX_COST_SET: more --set KEY=VALUE words for every run (a coarsened dry run: "operations_per_time=3e7");
 # VORTEX_COST_BACKEND: the backend (cuda; openmp for a dry run without a GPU).
 set -uo pipefail
@@ -20,7 +21,9 @@ fi
 runs=$(mktemp -d)/vortex-lines-cost
 mkdir -p "$runs" "$OUT"
 export DECGPE_CACHE=${DECGPE_CACHE:-$runs/../cache}
+end_time=${VORTEX_COST_END_TIME:-3}
 extra=()
+[[ $end_time != split ]] && extra+=(--set "time.end_time=$end_time")
 for kv in ${VORTEX_COST_SET:-}; do
   extra+=(--set "$kv")
 done
@@ -38,7 +41,7 @@ for rep in 1 2 3; do
       sets+=(--set "$kv")
     done
     name=${kind}_$rep
-    if ! "$decgpe" run cases/accuracy/bcc.toml --set time.end_time=3 "${sets[@]}" --backend "$backend" --no-state \
+    if ! "$decgpe" run cases/accuracy/bcc.toml "${sets[@]}" --backend "$backend" --no-state \
       --force --out "$runs/$name.h5" >"$runs/$name.log" 2>&1; then
       echo "vortex-lines-cost: $name failed: $(tail -n 1 "$runs/$name.log")" >&2
       status=1
@@ -46,11 +49,11 @@ for rep in 1 2 3; do
   done
 done
 
-python3 - "$runs" "$backend" <<'EOF' | tee "$OUT/vortex-lines-cost.txt"
+python3 - "$runs" "$backend" "$end_time" <<'EOF' | tee "$OUT/vortex-lines-cost.txt"
 import re, statistics, sys
 from pathlib import Path
 
-runs, backend = Path(sys.argv[1]), sys.argv[2]
+runs, backend, end_time = Path(sys.argv[1]), sys.argv[2], sys.argv[3]
 try:
     import h5py
 except ImportError:
@@ -71,7 +74,8 @@ def points(name):
     return int(m.group(1)) if m else 0
 
 
-print(f"cases/accuracy/bcc.toml to t = 3, --backend {backend}, 3 runs each (wall_seconds"
+ends = "the split (E > 0.01)" if end_time == "split" else f"t = {end_time}"
+print(f"cases/accuracy/bcc.toml to {ends}, --backend {backend}, 3 runs each (wall_seconds"
       f"{'' if h5py else ' from the summary line: no h5py'})")
 print(f"{'lines':<28} {'median s':>9} {'runs (s)':>26} {'steps':>6} {'points at end':>14} {'vs none':>8}")
 base = None

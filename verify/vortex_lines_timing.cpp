@@ -1,9 +1,7 @@
 // The host's share of a vortex-line sample, timed on a run's final state (docs/gpu.md, "Vortex
-// lines on the GPU"): the pierced edges sorted by id (what the cuda backend does to the list it
-// copies back, in whatever order its threads appended it), the PrimalEdges built (once a run), the
-// lines joined (per sample), and the events and summaries over the run's samples (once, at the
-// write). Not a test: it prints medians and ranges of wall time; the lines it joins are checked
-// against the run's last sample.
+// lines on the GPU"): the PrimalEdges built (once a run), the lines joined (per sample), and the
+// events and summaries over the run's samples (once, at the write). Not a test: it prints medians
+// and ranges of wall time; the lines it joins are checked against the run's last sample.
 //   vortex_lines_timing RESULTS.h5 [repetitions]
 // RESULTS.h5: a run with its final state and `analysis.vortex_lines_every` (the stationary vortex's
 // cache where the run found it: $DECGPE_CACHE or out/cache).
@@ -19,7 +17,6 @@
 #include <cstdio>
 #include <exception>
 #include <functional>
-#include <random>
 #include <string>
 #include <vector>
 
@@ -63,20 +60,8 @@ void time_sample(const setup::RunSetup& run, const std::vector<Complex>& psi, do
   const Grid& g = run.problem.grid;
   std::vector<PiercedEdge> pierced;
   pierced_edges(run.problem, make_ring_table(g), psi.data(), 0, g.size[2], cut, pierced);
-  std::vector<PiercedEdge> shuffled = pierced;
-  std::shuffle(shuffled.begin(), shuffled.end(), std::mt19937_64(33));
-  const auto by_id = [](const PiercedEdge& a, const PiercedEdge& b) { return a.edge < b.edge; };
-  std::vector<PiercedEdge> work;
   std::vector<analysis::VortexLine> lines;
   const analysis::PrimalEdges primal(g);
-  const Timing sort_t = time_ms(reps, [&] {
-    work = shuffled;
-    std::sort(work.begin(), work.end(), by_id);
-  });
-  const Timing sorted_t = time_ms(reps, [&] {
-    work = pierced;
-    std::sort(work.begin(), work.end(), by_id);
-  });
   const Timing join_t = time_ms(reps, [&] { lines = analysis::vortex_lines(primal, pierced); });
   std::size_t points = 0;
   for (const analysis::VortexLine& line : lines) {
@@ -88,8 +73,6 @@ void time_sample(const setup::RunSetup& run, const std::vector<Complex>& psi, do
               recorded == nullptr            ? ""
               : same_lines(lines, *recorded) ? " (the run's last sample, bitwise)"
                                              : " (NOT the run's last sample)");
-  print("sort by edge id (shuffled copy, per sample)", sort_t);
-  print("sort by edge id (a copy in order, per sample)", sorted_t);
   print("vortex_lines (per sample)", join_t);
 }
 
