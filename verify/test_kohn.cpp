@@ -4,58 +4,27 @@
 // continuum. The leapfrog's ⟨x⟩(t) over one period, fitted, gives the grid's ω_h, whose error
 // |ω_h − 1| must be small and fall at second order in h (the DEC Laplacian's order).
 
-#include "setup/case_file.hpp"
-#include "setup/case_setup.hpp"
-#include "solvers/backend_registry.hpp"
-#include "solvers/schemes/registry.hpp"
-#include "verify/frequency_fit.hpp"
+#include "verify/kohn_dipole.hpp"
 #include "verify/lattice_params.hpp"
 
 #include <cmath>
+#include <cstdio>
 #include <gtest/gtest.h>
-#include <numbers>
 #include <string>
-#include <vector>
 
 namespace decgpe {
 namespace {
 
-constexpr double kOffset = 1.0; ///< d, the displacement along x (a_ho)
-
-/// The bracket of the fitted ω: over a period the residual has one minimum in it (a 30% detuning
-/// turns the phase by 1.9 rad, short of the side lobes at a whole turn).
-constexpr double kLowest = 0.7, kHighest = 1.3;
-
-struct KohnRun {
-  double h, dt, omega;
-};
+constexpr double kOffset = verify::kKohnOffset;
+constexpr double kLowest = verify::kKohnLowest, kHighest = verify::kKohnHighest;
+using verify::KohnRun;
 
 /// The displaced g = 0 ground state's ⟨x⟩ over one period on `lattice` at `h` and interaction
-/// `g`, 64 samples, and its fitted frequency.
+/// `g` (the leapfrog at half its limit), 64 samples, and its fitted frequency.
 KohnRun kohn_run(const std::string& lattice, double h, double g = 0.0) {
-  const std::string toml =
-      "lattice = \"" + lattice + "\"\nh = " + std::to_string(h) +
-      "\ndomain = [10.0, 10.0, 10.0]\ng = " + std::to_string(g) +
-      "\n[time]\ndt_fraction = 0.5\nend_time = " + std::to_string(2.0 * std::numbers::pi) +
-      "\n[initial]\nkappa = 0\noffset = [" + std::to_string(kOffset) + ", 0.0, 0.0]\n";
-  const setup::RunSetup setup = setup::prepare_run(setup::parse_case(toml, "kohn.toml"));
-  const std::unique_ptr<Backend> backend = make_backend("openmp", setup.problem);
-  const std::unique_ptr<Scheme> scheme = make_scheme("leapfrog", *backend, setup.dt);
-  scheme->start({setup.current, setup.current, {}});
-  const Grid& grid = setup.problem.grid;
-  std::vector<Complex> psi(setup.current.size());
-  std::vector<double> t, x;
-  constexpr long kSamples = 64;
-  for (long k = 0, done = 0; k <= kSamples; ++k) {
-    const long step = k * setup.schedule.steps / kSamples;
-    scheme->advance(step - done);
-    done = step;
-    scheme->download(0, psi);
-    t.push_back(static_cast<double>(step) * setup.dt);
-    x.push_back(verify::centre_x(grid, psi));
-  }
-  EXPECT_NEAR(x.front(), kOffset, 0.02) << lattice << " h = " << h; // the sampled state's centre
-  return {h, setup.dt, verify::fit_frequency(t, x, kLowest, kHighest)};
+  const KohnRun r = verify::kohn_run({.lattice = lattice, .h = h, .g = g});
+  EXPECT_NEAR(r.x0, kOffset, 0.02) << lattice << " h = " << h; // the sampled state's centre
+  return r;
 }
 
 class Kohn : public ::testing::TestWithParam<std::string> {};
