@@ -21,7 +21,7 @@
 #include "lattices/cell_complex.hpp"
 #include "verify/kohn_dipole.hpp"
 #include "verify/lattice_params.hpp"
-#include "verify/study_provenance.hpp"
+#include "verify/study_io.hpp"
 
 #include <array>
 #include <cmath>

@@ -8,7 +8,7 @@
 
 #include "lattices/crystal.hpp"
 #include "verify/lattice_params.hpp"
-#include "verify/study_provenance.hpp"
+#include "verify/study_io.hpp"
 #include "verify/vortex_precession.hpp"
 
 #include <cmath>
@@ -51,22 +51,13 @@ void write_table(const std::filesystem::path& path, const std::vector<double>& s
 } // namespace
 
 int main(int argc, char** argv) {
-  if (argc < 2) {
-    std::fprintf(stderr, "usage: precession_study OUT_DIR [SPACING ...]\n");
+  const auto args = decgpe::verify::study_args(argc, argv, {0.35, 0.25, 0.18});
+  if (!args) {
     return 1;
   }
-  const std::filesystem::path out = argv[1];
-  std::vector<double> spacings;
-  for (int k = 2; k < argc; ++k) {
-    spacings.push_back(std::stod(argv[k]));
-  }
-  if (spacings.empty()) {
-    spacings = {0.35, 0.25, 0.18};
-  }
-  std::filesystem::create_directories(out);
-  write_table(out / "precession.csv", spacings);
+  write_table(args->out / "precession.csv", args->spacings);
   decgpe::verify::write_study_provenance(
-      out, argc, argv,
+      args->out, argc, argv,
       "precession rate of the core of (x - d + iy) exp(-(rho^2 + lambda z^2)/2), d = 1, lambda = "
       "4, g = 0, over one turn (64 samples), from the vortex-line detector's crossing of z = 0 "
       "refined by the zero of psi's linear fit; leapfrog at 0.5 of its limit; error = rate - (1 - "

@@ -9,7 +9,7 @@
 #include "lattices/crystal.hpp"
 #include "setup/ground_state.hpp"
 #include "verify/lattice_params.hpp"
-#include "verify/study_provenance.hpp"
+#include "verify/study_io.hpp"
 #include "verify/vortex_lattice.hpp"
 
 #include <algorithm>
