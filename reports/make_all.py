@@ -24,6 +24,7 @@ import bogoliubov
 import hybrid
 import integrators
 import isotropy
+import known_answers
 import physics
 import roofline
 import scaleout
@@ -78,6 +79,10 @@ REPORTS = (  # the paper's figures and tables in its order (a figure's extension
            scaleout.render),
     Report("Bogoliubov", "the continuum Bogoliubov spectrum of the κ = 10 vortex: growth rate per mode, its "
            "convergence in h", (bogoliubov.FILE,), bogoliubov.render),
+    Report("Kohn", "the dipole modes' frequency error per lattice and scheme (x at 1, z at λ): its order in h and in "
+           "Δt", (known_answers.KOHN,), known_answers.render_kohn),
+    Report("Breathing", "the breathing mode per lattice against the sum rule √(5 − K/U) and √5",
+           (known_answers.BREATHING,), known_answers.render_breathing),
     Report("Hybrid ranks", "one GPU rank beside OpenMP ranks against the GPU alone, on a case that fits the GPU and "
            "one that does not", (hybrid.FILES,), hybrid.render),
 )

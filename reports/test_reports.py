@@ -35,6 +35,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 import common  # noqa: E402
 import integrators  # noqa: E402
+import known_answers  # noqa: E402
 import make_all  # noqa: E402
 import physics  # noqa: E402
 import roofline  # noqa: E402
@@ -433,6 +434,48 @@ class CommittedData(unittest.TestCase):
             self.assertEqual(int(row[6]), len(times))
             self.assertTrue(close(row[8], statistics.median(times) / base), row)
         self.assertGreater((self.out / CPU_VM.name / "scaleout-halo-depth.png").stat().st_size, 1000)
+
+    def test_kohn_tables_are_the_csv(self):
+        """The Kohn tables: per lattice and scheme the finest spacing's error and the order in h as kohn.csv gives
+        them, and the order in Δt recomputed here from the three ω of the ladder (log₂ of the ratio of their
+        successive changes), for x and z."""
+        with open(CPU_VM / known_answers.KOHN, newline="") as f:
+            data = list(csv.DictReader(f))
+        text = (self.out / CPU_VM.name / "kohn.md").read_text()
+        space, time = (table_rows(part) for part in text.split("\n## ")[1:3])
+        label = {v: k for k, v in LABELS.items()}
+        finest = {(r["lattice"], r["scheme"], r["mode"]): r for r in data if r["part"] == "space"}
+        self.assertEqual(len(space), len({key[:2] for key in finest}))
+        for row in space:
+            for mode, column in (("x", 4), ("z", 8)):
+                r = finest[label[row[0]], row[1], mode]
+                self.assertTrue(close_e(row[column], float(r["error"])), row)
+                self.assertTrue(row[column + 1].startswith("—") or close(row[column + 1], float(r["order"])), row)
+        ladder = {}
+        for r in data:
+            if r["part"] == "time":
+                ladder.setdefault((r["lattice"], r["scheme"], r["mode"]), []).append(float(r["omega"]))
+        self.assertEqual(len(time), len({key[:2] for key in ladder}))
+        for row in time:
+            for mode, column in (("x", 5), ("z", 7)):
+                w = ladder[label[row[0]], row[1], mode]
+                self.assertEqual(len(w), 3)
+                self.assertTrue(close(row[column], np.log2((w[0] - w[1]) / (w[1] - w[2]))), row)
+
+    def test_breathing_table_is_the_csv(self):
+        """The breathing table: ω_B(0) is the quadratic in s² through the three spacings' ω_B, recomputed here by
+        numpy, and its distance to the sum rule of the finest grid."""
+        with open(CPU_VM / known_answers.BREATHING, newline="") as f:
+            data = list(csv.DictReader(f))
+        rows = table_rows((self.out / CPU_VM.name / "breathing.md").read_text())
+        label = {v: k for k, v in LABELS.items()}
+        self.assertEqual(len(rows), len({r["lattice"] for r in data}))
+        for row in rows:
+            runs = [r for r in data if r["lattice"] == label[row[0]]]
+            s2 = np.array([float(r["spacing"]) ** 2 for r in runs])
+            at_zero = np.polyval(np.polyfit(s2, [float(r["omega"]) for r in runs], 2), 0.0)
+            self.assertTrue(close(row[5], at_zero), row)
+            self.assertTrue(close_e(row[6].lstrip("+"), at_zero - float(runs[-1]["sum_rule"])), row)
 
     def test_hybrid_table_is_the_csv(self):
         """The hybrid table: a row per run of scaleout/hybrid.csv, its time per step and rate recomputed here; a run

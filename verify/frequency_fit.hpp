@@ -1,7 +1,7 @@
 #pragma once
 // The frequency of a sampled oscillation: the ω of the least-squares fit a cos ωt + b sin ωt + c,
 // for the tests of collective modes against known frequencies (Kohn's dipole, the breathing mode),
-// and the centre of mass that the dipole mode moves.
+// and the centre of mass that the dipole modes move.
 
 #include "solvers/grid.hpp"
 
@@ -13,16 +13,18 @@
 
 namespace decgpe::verify {
 
-/// ⟨x⟩ = Σ|B_i||ψ_i|² x_i / Σ|B_i||ψ_i|².
-inline double centre_x(const Grid& grid, std::span<const Complex> psi) {
-  double mass = 0.0, moment = 0.0;
+/// ⟨r⟩ = Σ|B_i||ψ_i|² r_i / Σ|B_i||ψ_i|²: the centre of mass, whose x and z components the dipole
+/// modes move.
+inline lattices::Vec3 centre_of_mass(const Grid& grid, std::span<const Complex> psi) {
+  double mass = 0.0;
+  lattices::Vec3 moment;
   for (std::int64_t i = 0; i < grid.cells(); ++i) {
     const double w = grid.volume[static_cast<std::size_t>(i % grid.ms)] *
                      norm2(psi[static_cast<std::size_t>(i)]);
     mass += w;
-    moment += w * grid.position(i).x;
+    moment += grid.position(i) * w;
   }
-  return moment / mass;
+  return moment * (1.0 / mass);
 }
 
 /// The residual of the least-squares fit of a cos ωt + b sin ωt + c to the samples.

@@ -6,28 +6,19 @@
 // writes OUT_DIR/precession.csv (lattice, Ω, mean cell spacing, h, Δt, the rate and its error
 // against 1 − Ω, the observed order against the next coarser spacing) and OUT_DIR/provenance.json.
 
-#include "build_info/build_info.hpp"
 #include "lattices/crystal.hpp"
 #include "verify/lattice_params.hpp"
+#include "verify/study_io.hpp"
 #include "verify/vortex_precession.hpp"
 
-#include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <string>
 #include <vector>
 
 namespace {
-
-std::string utc_now() {
-  const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
-  char text[32];
-  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
-  return text;
-}
 
 /// The table: every lattice at Ω = 0 and 0.3 over `spacings`, each row also printed as it comes.
 void write_table(const std::filesystem::path& path, const std::vector<double>& spacings) {
@@ -60,32 +51,16 @@ void write_table(const std::filesystem::path& path, const std::vector<double>& s
 } // namespace
 
 int main(int argc, char** argv) {
-  if (argc < 2) {
-    std::fprintf(stderr, "usage: precession_study OUT_DIR [SPACING ...]\n");
+  const auto args = decgpe::verify::study_args(argc, argv, {0.35, 0.25, 0.18});
+  if (!args) {
     return 1;
   }
-  const std::filesystem::path out = argv[1];
-  std::vector<double> spacings;
-  for (int k = 2; k < argc; ++k) {
-    spacings.push_back(std::stod(argv[k]));
-  }
-  if (spacings.empty()) {
-    spacings = {0.35, 0.25, 0.18};
-  }
-  std::filesystem::create_directories(out);
-  write_table(out / "precession.csv", spacings);
-  std::string command = "build/cpu/verify/precession_study";
-  for (int k = 1; k < argc; ++k) {
-    command += std::string(" ") + argv[k];
-  }
-  std::ofstream(out / "provenance.json")
-      << "{\n  \"device\": \"CPU, openmp backend (2 shared cores)\",\n  \"git_commit\": \""
-      << decgpe::git_commit() << "\",\n  \"date\": \"" << utc_now() << "\",\n  \"command\": \""
-      << command
-      << "\",\n  \"what\": \"precession rate of the core of (x - d + iy) exp(-(rho^2 + lambda "
-         "z^2)/2), "
-         "d = 1, lambda = 4, g = 0, over one turn (64 samples), from the vortex-line detector's "
-         "crossing of z = 0 refined by the zero of psi's linear fit; leapfrog at 0.5 of its "
-         "limit; error = rate - (1 - omega)\"\n}\n";
+  write_table(args->out / "precession.csv", args->spacings);
+  decgpe::verify::write_study_provenance(
+      args->out, argc, argv,
+      "precession rate of the core of (x - d + iy) exp(-(rho^2 + lambda z^2)/2), d = 1, lambda = "
+      "4, g = 0, over one turn (64 samples), from the vortex-line detector's crossing of z = 0 "
+      "refined by the zero of psi's linear fit; leapfrog at 0.5 of its limit; error = rate - (1 - "
+      "omega)");
   return 0;
 }

@@ -62,7 +62,7 @@ TEST_P(DampedDipole, SuccessiveMinimaOfTheCentreFallByExpMinusTwoPiGamma) {
       scheme->advance(1);
     }
     scheme->download(0, psi);
-    x.push_back(verify::centre_x(run.problem.grid, psi));
+    x.push_back(verify::centre_of_mass(run.problem.grid, psi).x);
   }
   // The smallest sample in each period's window: the minima near half a period and one and a half.
   const std::size_t half = x.size() / 2;

@@ -387,6 +387,21 @@ TEST(Registry, VectorCountsAreWhatTheSchemesHold) {
   }
 }
 
+// advance(0) is no step: the split schemes fuse their half-steps across the steps of one call
+// and close them at its end, and once closed an empty call's opening half-step (a colour-0 sweep,
+// a potential half-kick) on its own, which a harness sampling from step 0 ran into.
+TEST(Registry, AdvancingZeroStepsLeavesTheStateAsItIs) {
+  const Problem p = trap_problem("cubic", 2000.0, 1.4, 100.0);
+  const std::vector<Complex> psi0 = vortex(p.grid);
+  for (const SchemeEntry& e : scheme_registry()) {
+    LiveScheme run("openmp", e.name, p, verify::test_step(e.name, p, psi0), psi0);
+    const std::vector<Complex> before = run.level(0, p);
+    EXPECT_EQ(run.scheme->advance(0), 0) << e.name;
+    EXPECT_EQ(distance(p.grid, run.level(0, p), before), 0.0) << e.name;
+    EXPECT_EQ(run.scheme->clock().steps, 0) << e.name;
+  }
+}
+
 TEST(Registry, SchemesRefuseANonPositiveOrNonFiniteStep) {
   const Problem p = trap_problem("cubic", 2000.0, 1.0, 0.0);
   const std::unique_ptr<Backend> b = make_backend("reference", p);

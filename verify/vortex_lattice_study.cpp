@@ -6,17 +6,15 @@
 //
 // writes OUT_DIR/{summary,vortices,density}.csv and OUT_DIR/provenance.json.
 
-#include "build_info/build_info.hpp"
 #include "lattices/crystal.hpp"
 #include "setup/ground_state.hpp"
 #include "verify/lattice_params.hpp"
+#include "verify/study_io.hpp"
 #include "verify/vortex_lattice.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <numeric>
@@ -25,13 +23,6 @@
 namespace {
 
 using decgpe::verify::ZCrossing;
-
-std::string utc_now() {
-  const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
-  char text[32];
-  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
-  return text;
-}
 
 /// The density of the cells whose |z| is the smallest of the grid's, as "lattice,x,y,rho" lines.
 void write_density(std::ofstream& out, const std::string& lattice, const decgpe::Grid& grid,
@@ -138,16 +129,12 @@ int main(int argc, char** argv) {
   for (const std::string_view name : decgpe::lattices::lattice_names()) {
     study(name, spacing, g, t);
   }
-  std::ofstream(out / "provenance.json")
-      << "{\n  \"device\": \"CPU, openmp backend (2 shared cores)\",\n  \"git_commit\": \""
-      << decgpe::git_commit() << "\",\n  \"date\": \"" << utc_now()
-      << "\",\n  \"command\": \"build/cpu/verify/vortex_lattice_study " << argv[1] << " " << argv[2]
-      << " " << argv[3]
-      << "\",\n  \"what\": \"the rotating (Omega = 0.9) quasi-2D (lambda = 8) ground state relaxed "
-         "from the kappa = 0 harmonic state with 1.4 x Feynman's count of vortices imprinted at "
-         "random inside the Thomas-Fermi radius (residual 3e-4, energy change 1e-8); its vortices "
-         "where the detector's lines (every ring) cross z = 0 inside the domain's inscribed circle "
-         "(count: "
-         "inside R_TF; beyond_radius: the rest)\"\n}\n";
+  decgpe::verify::write_study_provenance(
+      out, argc, argv,
+      "the rotating (Omega = 0.9) quasi-2D (lambda = 8) ground state relaxed from the kappa = 0 "
+      "harmonic state with 1.4 x Feynman's count of vortices imprinted at random inside the "
+      "Thomas-Fermi radius (residual 3e-4, energy change 1e-8); its vortices where the detector's "
+      "lines (every ring) cross z = 0 inside the domain's inscribed circle (count: inside R_TF; "
+      "beyond_radius: the rest)");
   return 0;
 }

@@ -8,6 +8,9 @@
 namespace decgpe {
 
 long Scheme::advance(long steps) {
+  if (steps <= 0) { // no step: the split schemes would open and close a fused half-step
+    return 0;
+  }
   if (!adaptive()) {
     advance_fixed(steps);
     clock_.steps += steps;

@@ -52,7 +52,8 @@ public:
   virtual void resume(std::span<const std::vector<Complex>> levels,
                       std::span<const Complex> reference) = 0;
   /// Advances `steps` steps; fewer when an adaptive run reaches its end time, and returns how many
-  /// it took. Fixed steps may return before the backend finishes (see synchronize).
+  /// it took (none for steps ≤ 0). Fixed steps may return before the backend finishes (see
+  /// synchronize).
   long advance(long steps);
   /// From now on choose each step with `control` (the scheme's SchemeEntry::adaptive); throws
   /// std::invalid_argument for a scheme that cannot.
