@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # The vortex lines' cost on a GPU (docs/gpu.md, "Vortex lines on the GPU"): cases/accuracy/bcc.toml to t = 3 (or
-# VORTEX_COST_END_TIME below), three runs each, alternating: no lines; lines every 100 steps in the whole domain
-# (vortex_region = "domain"); lines every 100 steps in the condensate's region (the default). Prints a table of the median of the results' `wall_seconds`
+# VORTEX_COST_END_TIME below), three runs each (or VORTEX_COST_RUNS), alternating: no lines; lines every 100 steps in
+# the whole domain (vortex_region = "domain"); lines every 100 steps in the condensate's region (the default). Prints
+# a table of the median of the results' `wall_seconds`
 # (runner/records.cpp: the integration loop, the line samples included, set-up excluded) and the line points of the
 # last sample (the run's summary line); writes it to $OUT/vortex-lines-cost.txt and the logs to
 # $OUT/vortex-lines-cost-logs.tgz.
 #   scripts/vortex-lines-cost.sh [build-dir]       (build-dir: build/cuda, configured with the `cuda` preset)
 # VORTEX_COST_END_TIME: where the runs end (default 3; "split": the case's own run, to E > 0.01, t ≈ 56);
+# VORTEX_COST_KINDS: which of none, domain and region to run (default all three); VORTEX_COST_RUNS: runs of each (3);
 # VORTEX_COST_SET: more --set KEY=VALUE words for every run (a coarsened dry run: "operations_per_time=3e7");
 # VORTEX_COST_BACKEND: the backend (cuda; openmp for a dry run without a GPU).
 set -uo pipefail
@@ -34,8 +36,10 @@ declare -A settings=(
   [region]="analysis.vortex_lines_every=100 analysis.vortex_region=condensate"
 )
 status=0
-for rep in 1 2 3; do
-  for kind in none domain region; do
+kinds=${VORTEX_COST_KINDS:-none domain region}
+reps=${VORTEX_COST_RUNS:-3}
+for rep in $(seq "$reps"); do
+  for kind in $kinds; do
     sets=("${extra[@]}")
     for kv in ${settings[$kind]}; do
       sets+=(--set "$kv")
@@ -49,11 +53,11 @@ for rep in 1 2 3; do
   done
 done
 
-python3 - "$runs" "$backend" "$end_time" <<'EOF' | tee "$OUT/vortex-lines-cost.txt"
+python3 - "$runs" "$backend" "$end_time" "$reps" <<'EOF' | tee "$OUT/vortex-lines-cost.txt"
 import re, statistics, sys
 from pathlib import Path
 
-runs, backend, end_time = Path(sys.argv[1]), sys.argv[2], sys.argv[3]
+runs, backend, end_time, reps = Path(sys.argv[1]), sys.argv[2], sys.argv[3], int(sys.argv[4])
 try:
     import h5py
 except ImportError:
@@ -75,12 +79,12 @@ def points(name):
 
 
 ends = "the split (E > 0.01)" if end_time == "split" else f"t = {end_time}"
-print(f"cases/accuracy/bcc.toml to {ends}, --backend {backend}, 3 runs each (wall_seconds"
+print(f"cases/accuracy/bcc.toml to {ends}, --backend {backend}, {reps} runs each (wall_seconds"
       f"{'' if h5py else ' from the summary line: no h5py'})")
 print(f"{'lines':<28} {'median s':>9} {'runs (s)':>26} {'steps':>6} {'points at end':>14} {'vs none':>8}")
 base = None
 for kind, label in [("none", "none"), ("domain", "every 100, whole domain"), ("region", "every 100, condensate")]:
-    done = [n for n in (f"{kind}_{r}" for r in (1, 2, 3)) if (runs / f"{n}.h5").exists()]
+    done = [n for n in (f"{kind}_{r}" for r in range(1, reps + 1)) if (runs / f"{n}.h5").exists()]
     if not done:
         print(f"{label:<28} (no run finished)")
         continue
