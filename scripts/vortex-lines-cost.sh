@@ -7,7 +7,7 @@
 # last sample (the run's summary line); writes it to $OUT/vortex-lines-cost.txt and the logs to
 # $OUT/vortex-lines-cost-logs.tgz.
 #   scripts/vortex-lines-cost.sh [build-dir]       (build-dir: build/cuda, configured with the `cuda` preset)
-# VORTEX_COST_END_TIME: where the runs end (default 3; "split": the case's own run, to E > 0.01, t ≈ 56);
+# VORTEX_COST_END_TIME: where the runs end (default 3; "split": the case's own run, to E > 0.01, t ≈ 75);
 # VORTEX_COST_KINDS: which of none, domain and region to run (default all three); VORTEX_COST_RUNS: runs of each (3);
 # VORTEX_COST_SET: more --set KEY=VALUE words for every run (a coarsened dry run: "operations_per_time=3e7");
 # VORTEX_COST_BACKEND: the backend (cuda; openmp for a dry run without a GPU).
@@ -53,11 +53,12 @@ for rep in $(seq "$reps"); do
   done
 done
 
-python3 - "$runs" "$backend" "$end_time" "$reps" <<'EOF' | tee "$OUT/vortex-lines-cost.txt"
+python3 - "$runs" "$backend" "$end_time" "$reps" "$kinds" <<'EOF' | tee "$OUT/vortex-lines-cost.txt"
 import re, statistics, sys
 from pathlib import Path
 
 runs, backend, end_time, reps = Path(sys.argv[1]), sys.argv[2], sys.argv[3], int(sys.argv[4])
+kinds = sys.argv[5].split()
 try:
     import h5py
 except ImportError:
@@ -84,6 +85,8 @@ print(f"cases/accuracy/bcc.toml to {ends}, --backend {backend}, {reps} runs each
 print(f"{'lines':<28} {'median s':>9} {'runs (s)':>26} {'steps':>6} {'points at end':>14} {'vs none':>8}")
 base = None
 for kind, label in [("none", "none"), ("domain", "every 100, whole domain"), ("region", "every 100, condensate")]:
+    if kind not in kinds:
+        continue
     done = [n for n in (f"{kind}_{r}" for r in range(1, reps + 1)) if (runs / f"{n}.h5").exists()]
     if not done:
         print(f"{label:<28} (no run finished)")
