@@ -12,9 +12,10 @@ to show the convergence.
 
     bogoliubov.py [--out FILE.json]
 
-render() draws the committed solution (reports/data/bogoliubov/bogoliubov.json, the report "Bogoliubov"): the
-growth rate per m at every step solved, and the unstable modes' rates against h² with their extrapolation to h = 0,
-at the box radius R = 7.5; and, from bogoliubov-radii.json where committed, the rates against R at each step.
+render() draws the committed solution (bogoliubov/bogoliubov.json in the device folder that solved it,
+reports/data/cpu-2core-vm/; the report "Bogoliubov"): the growth rate per m at every step solved, and the unstable
+modes' rates against h² with their extrapolation to h = 0, at the box radius R = 7.5; and, from bogoliubov-radii.json
+where committed, the rates against R at each step.
 """
 
 import argparse
@@ -27,8 +28,8 @@ import numpy as np
 
 from common import Rendered, footer, markdown_table, plt, read_json, run_on_folder, save_figure, save_table
 
-FILE = "bogoliubov.json"
-RADII_FILE = "bogoliubov-radii.json"  # the same solve at other box radii
+FILE = "bogoliubov/bogoliubov.json"  # in a device folder
+RADII_FILE = "bogoliubov/bogoliubov-radii.json"  # the same solve at other box radii
 KAPPA, G, LAMBDA = 10, 300.0, 1.0
 MU_CONTINUUM = 13.449481124903919  # setup/stationary_vortex (spectral, converged to ~1e-14)
 

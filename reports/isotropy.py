@@ -1,8 +1,8 @@
 """Isotropy of the DEC Laplacian per lattice: the Bloch dispersion error λ₀(k)/|k|² − 1 over the sphere of
 directions, λ₀(k) the lowest Bloch eigenvalue of the DEC Laplacian (−Δ) at wave vector k (the continuum's is |k|²),
-from `decgpe isotropy`'s HDF5 output (reports/data/lattices/isotropy.h5).
+from `decgpe isotropy`'s HDF5 output (isotropy/isotropy.h5 in a device folder: reports/data/cpu-2core-vm/).
 
-    isotropy.py FOLDER [--out DIR]
+    isotropy.py reports/data/<device> [--out DIR]
 
 Writes isotropy.{png,pdf} (the error at |k|h_eff = 0.3 over the sphere, one panel per lattice, one colour scale) and
 isotropy.md (mean and standard deviation over the directions at each |k|h_eff). h_eff = (structure volume / m_s)^(1/3),
@@ -17,6 +17,7 @@ import numpy as np
 
 from common import run_on_folder, LABELS, LATTICES, Rendered, footer, lattice_order, markdown_table, plt, save_figure, text
 
+FILE = "isotropy/isotropy.h5"  # in a device folder
 SHOWN_KH = 0.3
 LAMBDA = ("λ₀(k): the lowest Bloch eigenvalue of the DEC Laplacian (−Δ) at wave vector k; the continuum's is |k|², so "
           "λ₀(k)/|k|² − 1 is the dispersion error in direction k/|k|.")
@@ -68,7 +69,7 @@ def sphere_figure(lattices, kh):
 
 
 def render(device_dir, out_dir):
-    path = Path(device_dir) / "isotropy.h5"
+    path = Path(device_dir) / FILE
     lattices, definition = load(path)
     result = Rendered(inputs=[path])
     kh = min({k for _, errors in lattices.values() for k in errors}, key=lambda k: abs(k - SHOWN_KH))
@@ -95,4 +96,4 @@ def render(device_dir, out_dir):
 
 
 if __name__ == "__main__":
-    run_on_folder(__doc__, render, folder_help="the folder holding isotropy.h5 (reports/data/lattices)")
+    run_on_folder(__doc__, render)

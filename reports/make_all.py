@@ -9,6 +9,11 @@ A report is one entry of REPORTS: its figure or table ("Fig 5"), a title, the da
 inside a device folder, every one of which must match) and a render function (device folder, output folder) ->
 common.Rendered. Each report is one entry, rendered for the device folders that hold all it needs and naming only
 those: a folder without its data is left out, not listed as skipped. Exit status 1 if any report failed.
+
+Every folder directly under reports/data/ is a device folder, named for the machine that computed what it holds
+(nvidia-h100-80gb-hbm3, cpu-2core-vm, …), with no exception for data whose numbers no machine changes (the lattices'
+isotropy, the continuum Bogoliubov spectrum): a study's files go in a folder of their own inside it
+(cpu-2core-vm/kohn/), so that a second machine's run of the same study is one more device folder, not a clash.
 """
 
 import argparse
@@ -34,6 +39,7 @@ import splitting
 import splitting_refinement
 import stationary_start
 import time_to_solution
+import vortex_lattice
 import vortex_split
 from common import provenance, short_commit
 
@@ -72,7 +78,7 @@ REPORTS = (  # the paper's figures and tables in its order (a figure's extension
            physics.render_accuracy),
     Report("Time to solution", "the accuracy cases to the split on a GPU with eq. 11's Δt and with the spectral "
            "limit's", (time_to_solution.FILE,), time_to_solution.render),
-    Report("Isotropy", "dispersion error of the DEC Laplacian over the sphere", ("isotropy.h5",), isotropy.render),
+    Report("Isotropy", "dispersion error of the DEC Laplacian over the sphere", (isotropy.FILE,), isotropy.render),
     Report("Integrators", "work-precision of every scheme on cubic, BCC, C15 and cubic4; the fastest per error "
            "target", ("integrators/work_precision.json",), integrators.render),
     Report("Deep halos", "time of the steps against the halo depth k on MPI ranks", (scaleout.FILES,),
@@ -83,6 +89,10 @@ REPORTS = (  # the paper's figures and tables in its order (a figure's extension
            "Δt", (known_answers.KOHN,), known_answers.render_kohn),
     Report("Breathing", "the breathing mode per lattice against the sum rule √(5 − K/U) and √5",
            (known_answers.BREATHING,), known_answers.render_breathing),
+    Report("Precession", "the off-axis vortex's precession rate per lattice against 1 − Ω (g = 0): its error and its "
+           "order in the spacing", (known_answers.PRECESSION,), known_answers.render_precession),
+    Report("Vortex lattice", "the rotating quasi-2D ground state per lattice: its vortices against Feynman's count "
+           "and spacing", vortex_lattice.FILES, vortex_lattice.render),
     Report("Hybrid ranks", "one GPU rank beside OpenMP ranks against the GPU alone, on a case that fits the GPU and "
            "one that does not", (hybrid.FILES,), hybrid.render),
 )

@@ -28,7 +28,8 @@ from common import (LABELS, Rendered, footer, lattice_order, markdown_table, plt
                     save_sections)
 
 FILES = "splitting/splitting-study-*.json"
-BOGOLIUBOV = Path(__file__).resolve().parent / "data" / "bogoliubov" / bogoliubov.FILE  # reports/bogoliubov.py
+# the continuum spectrum (reports/bogoliubov.py), whichever device folder the lattice runs are in
+BOGOLIUBOV = Path(__file__).resolve().parent / "data" / "cpu-2core-vm" / bogoliubov.FILE
 ORDER = ("centred", "shifted")
 PLACEMENT = {"centred": "centred", "shifted": "shifted −1/8"}
 GROWTH_MODES = (2, 3, 4)

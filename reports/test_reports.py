@@ -35,6 +35,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 import common  # noqa: E402
 import integrators  # noqa: E402
+import isotropy  # noqa: E402
 import known_answers  # noqa: E402
 import make_all  # noqa: E402
 import physics  # noqa: E402
@@ -47,11 +48,11 @@ import splitting  # noqa: E402
 import bogoliubov  # noqa: E402
 import stationary_start  # noqa: E402
 import time_to_solution  # noqa: E402
+import vortex_lattice  # noqa: E402
 import vortex_split  # noqa: E402
 from common import LABELS, LATTICES as CRYSTALS, decgpe, plt  # noqa: E402
 
 H100 = HERE / "data" / "nvidia-h100-80gb-hbm3"
-LATTICES = HERE / "data" / "lattices"
 H200X2 = HERE / "data" / "nvidia-h200-x2"
 CPU_VM = HERE / "data" / "cpu-2core-vm"
 NO_SPLIT = HERE / "testdata" / "reduced-cpu-accuracy_bcc.h5"  # scripts/main.sh --reports' reduced BCC run: no split
@@ -190,7 +191,7 @@ class CommittedData(unittest.TestCase):
         self.assertEqual(self.status, 0)
         figures = {H100: ("fig5-error", "fig5-convergence", "fig6-density-centred", "fig6-density-placement",
                           "fig6-azimuthal", "fig7-throughput", "fig7-speedup", "fig8-roofline"),
-                   LATTICES: ("isotropy",), H200X2: ("fig9-scaling", "fig10-rate")}
+                   CPU_VM: ("isotropy", "bogoliubov", "vortex_lattice"), H200X2: ("fig9-scaling", "fig10-rate")}
         figures[H100] += ("integrators_work_precision", "seeded-splits", "splitting-refinement")
         for folder, stems in figures.items():
             for stem in stems:
@@ -322,8 +323,7 @@ class CommittedData(unittest.TestCase):
         listed = rendered_for(index)
         self.assertEqual(list(listed), headings)
         self.assertNotIn("Skipped for", index)
-        # every figure names exactly the folders that hold its data, in the table and as its subsections; the
-        # bogoliubov folder (data for one report) appears in that report's entry alone
+        # every figure names exactly the folders that hold its data, in the table and as its subsections
         for report in make_all.REPORTS:
             expected = holders(HERE / "data", report)
             if report.figure in AWAITING_DATA:  # said once in the index; the entry gets its folders with the data
@@ -336,7 +336,10 @@ class CommittedData(unittest.TestCase):
             self.assertEqual(re.findall(r"^### (.+)$", section, flags=re.M), expected, report.figure)
             self.assertIn("| device folder | data file | git commit | device | date | command |", section)
             self.assertEqual(set(re.findall(r"^\| ([^|`]+?) \| `", section, flags=re.M)), set(expected), report.figure)
-        self.assertEqual([f for f, found in listed.items() if "bogoliubov" in found], ["Bogoliubov"])
+        # every folder under reports/data is a machine's, some report drawn from it: a study's folder put there on
+        # its own (reports/data/precession/) would be a "device folder" no report renders
+        for device in devices:
+            self.assertTrue([f for f, found in listed.items() if device in found], device)
 
     def test_seeded_fold_counts_are_the_jsons(self):
         """The seeded splits' tables at ε = 1e-6, one per placement: per lattice the run count, the fold counts (the
@@ -477,6 +480,51 @@ class CommittedData(unittest.TestCase):
             self.assertTrue(close(row[5], at_zero), row)
             self.assertTrue(close_e(row[6].lstrip("+"), at_zero - float(runs[-1]["sum_rule"])), row)
 
+    def test_precession_tables_are_the_csv(self):
+        """The precession tables, one per lattice: each row's error is its rate against 1 − Ω and its order
+        log(|error| ratio)/log(spacing ratio) against the next coarser spacing, both recomputed here from
+        precession.csv's rates; no order where the error changed sign."""
+        with open(CPU_VM / known_answers.PRECESSION, newline="") as f:
+            data = list(csv.DictReader(f))
+        text = (self.out / CPU_VM.name / "precession.md").read_text()
+        tables = {part.split("\n")[0].removeprefix("Precession: "): table_rows(part) for part in text.split("\n## ")[1:]}
+        self.assertEqual(list(tables), list(dict.fromkeys(LABELS[r["lattice"]] for r in data)))
+        label = {v: k for k, v in LABELS.items()}
+        for name, rows in tables.items():
+            runs = [r for r in data if r["lattice"] == label[name]]
+            self.assertEqual([(row[0], row[1]) for row in rows], [(r["omega"], r["spacing"]) for r in runs], name)
+            for before, row, r in zip([None, *runs], rows, runs):
+                error = float(r["rate"]) - (1.0 - float(r["omega"]))
+                self.assertTrue(close(row[4], float(r["rate"])), row)
+                self.assertTrue(close_e(row[5].lstrip("+"), error), row)
+                if before is None or before["omega"] != r["omega"]:
+                    self.assertEqual(row[6], "—", row)
+                elif (float(before["rate"]) - (1.0 - float(before["omega"]))) * error < 0:
+                    self.assertEqual(row[6], "— (sign change)", row)
+                else:
+                    previous = float(before["rate"]) - (1.0 - float(before["omega"]))
+                    expected = np.log(abs(previous / error)) / np.log(float(before["spacing"]) / float(r["spacing"]))
+                    self.assertTrue(close(row[6], expected), (row, expected))
+
+    def test_vortex_lattice_table_and_figure_are_the_csvs(self):
+        """The vortex lattice: per lattice the count inside R_TF and beyond it recomputed here from vortices.csv's
+        crossings and summary.csv's radius, Feynman's count ΩR² from Ω and R; the figure drawn."""
+        with open(CPU_VM / vortex_lattice.FOLDER / "summary.csv", newline="") as f:
+            summary = {r["lattice"]: r for r in csv.DictReader(f)}
+        with open(CPU_VM / vortex_lattice.FOLDER / "vortices.csv", newline="") as f:
+            vortices = list(csv.DictReader(f))
+        rows = table_rows((self.out / CPU_VM.name / "vortex_lattice.md").read_text())
+        label = {v: k for k, v in LABELS.items()}
+        self.assertEqual(sorted(label[row[0]] for row in rows), sorted(summary))
+        for row in rows:
+            s = summary[label[row[0]]]
+            radius = float(s["tf_radius"])
+            rho = [np.hypot(float(v["x"]), float(v["y"])) for v in vortices if v["lattice"] == label[row[0]]]
+            self.assertEqual(row[6], str(sum(r < radius for r in rho)), row)
+            self.assertEqual(row[7], str(sum(r >= radius for r in rho)), row)
+            self.assertTrue(close(row[4], float(s["omega"]) * radius**2), row)
+        self.assertGreater((self.out / CPU_VM.name / "vortex_lattice.png").stat().st_size, 1000)
+
     def test_hybrid_table_is_the_csv(self):
         """The hybrid table: a row per run of scaleout/hybrid.csv, its time per step and rate recomputed here; a run
         the GPU alone was refused has none."""
@@ -520,8 +568,8 @@ class CommittedData(unittest.TestCase):
     def test_bogoliubov_figure_and_table_are_the_json(self):
         """The Bogoliubov report: a row per step solved with its rates of the unstable modes as in bogoliubov.json,
         and a last row extrapolating them to h = 0 from the two finest steps as error ∝ h² (recomputed here)."""
-        data = json.loads((HERE / "data" / "bogoliubov" / "bogoliubov.json").read_text())["rows"]
-        text = (self.out / "bogoliubov" / "bogoliubov.md").read_text().split("**Against the box radius R**")[0]
+        data = json.loads((CPU_VM / bogoliubov.FILE).read_text())["rows"]
+        text = (self.out / CPU_VM.name / "bogoliubov.md").read_text().split("**Against the box radius R**")[0]
         rows = [[c.strip() for c in line.strip("|").split("|")] for line in text.splitlines()
                 if line.startswith("| ") and not line.startswith("| h ")]
         self.assertEqual([r[0] for r in rows], [f"{r['h']:g}" for r in sorted(data, key=lambda r: -r["h"])] + ["→ 0"])
@@ -532,16 +580,15 @@ class CommittedData(unittest.TestCase):
             s1, s2 = fine["growth"][f"even_m{m}"], coarse["growth"][f"even_m{m}"]
             slope = (s2 - s1) / (coarse["h"] ** 2 - fine["h"] ** 2)
             self.assertEqual(cell, f"{s1 - slope * fine['h'] ** 2:.4f}")
-        self.assertGreater((self.out / "bogoliubov" / "bogoliubov.png").stat().st_size, 1000)
+        self.assertGreater((self.out / CPU_VM.name / "bogoliubov.png").stat().st_size, 1000)
 
     def test_bogoliubov_radii_table_is_the_jsons(self):
         """The rates against the box radius: a row per radius and step of bogoliubov.json and bogoliubov-radii.json
         with its rates of m = 2, 3, and per radius that solved h = 0.3 and 0.25 their extrapolation as error ∝ h²
         (recomputed here); beyond R = 7.5 the rates at h = 0.3 move by less than 1e-6."""
-        folder = HERE / "data" / "bogoliubov"
-        data = [*json.loads((folder / "bogoliubov.json").read_text())["rows"],
-                *json.loads((folder / "bogoliubov-radii.json").read_text())["rows"]]
-        text = (self.out / "bogoliubov" / "bogoliubov.md").read_text().split("**Against the box radius R**")[1]
+        data = [*json.loads((CPU_VM / bogoliubov.FILE).read_text())["rows"],
+                *json.loads((CPU_VM / bogoliubov.RADII_FILE).read_text())["rows"]]
+        text = (self.out / CPU_VM.name / "bogoliubov.md").read_text().split("**Against the box radius R**")[1]
         rows = table_rows(text)
         solved = [r for r in rows if not r[1].startswith("→")]
         expected = sorted(data, key=lambda r: (r["radius"], -r["h"]))
@@ -788,7 +835,7 @@ class CommittedData(unittest.TestCase):
         rows = {cells[0]: dict(zip(order, cells[1:])) for cells in
                 ([c.strip() for c in line.strip("|").split("|")] for line in lines[2:])}
         runs = {n: physics.load(H100 / "physics" / f"accuracy_{n}.h5") for n in CRYSTALS}
-        with h5py.File(LATTICES / "isotropy.h5") as f:
+        with h5py.File(CPU_VM / isotropy.FILE) as f:
             spread = {n: f[f"{n}/error_kh0.30"][:].std() for n in CRYSTALS}
         cubic = runs["cubic"].attrs["dual_edge_mean"]
         checks = {"split time": lambda r, n: close(r, runs[n].split),
@@ -981,8 +1028,8 @@ class CommittedData(unittest.TestCase):
         self.assertEqual(ratio["cubic"], "1.00")
 
     def test_isotropy_table_is_the_mean_and_spread(self):
-        text = (self.out / LATTICES.name / "isotropy.md").read_text()
-        with h5py.File(LATTICES / "isotropy.h5") as f:
+        text = (self.out / CPU_VM.name / "isotropy.md").read_text()
+        with h5py.File(CPU_VM / isotropy.FILE) as f:
             error = f["bcc/error_kh0.30"][:]
         self.assertTrue(close_e(table_of(text, "mean, kh_eff = 0.3")["BCC"], error.mean()))
         self.assertTrue(close_e(table_of(text, "s.d., kh_eff = 0.3")["BCC"], error.std()))

@@ -1,7 +1,8 @@
 """The vortex lattice of the rotating quasi-2D ground state on each lattice, from `vortex_lattice_study`'s CSV files
-(reports/data/vortex_lattice/: summary.csv, vortices.csv, density.csv, provenance.json).
+in a device folder (vortex_lattice/: summary.csv, vortices.csv, density.csv, provenance.json; the report "Vortex
+lattice" of make_all.py).
 
-    vortex_lattice.py FOLDER [--out DIR]
+    vortex_lattice.py reports/data/<device> [--out DIR]
 
 Writes vortex_lattice.{png,pdf} (per lattice: the density on the cells nearest z = 0, the vortices where the
 detector's lines cross z = 0 inside R and beyond it, the Thomas–Fermi radius R in the rotating frame) and
@@ -9,14 +10,15 @@ vortex_lattice.md (the counts against Feynman's ΩR², each vortex's nearest-nei
 √(2π/(√3Ω)) of the triangular lattice of density Ω/π).
 """
 
-import argparse
 import csv
-import json
 from pathlib import Path
 
 import numpy as np
 
-from common import LABELS, markdown_table, plt, save_figure
+from common import LABELS, Rendered, footer, markdown_table, plt, run_on_folder, save_figure, save_table
+
+FOLDER = "vortex_lattice"  # in a device folder
+FILES = tuple(f"{FOLDER}/{name}.csv" for name in ("summary", "vortices", "density"))
 
 
 def rows(path):
@@ -34,7 +36,7 @@ def load(folder):
     return summary, {k: np.array(v) for k, v in vortices.items()}, {k: np.array(v) for k, v in density.items()}
 
 
-def figure(summary, vortices, density, provenance):
+def figure(summary, vortices, density):
     names = list(summary)
     columns = 4
     fig, axes = plt.subplots((len(names) + columns - 1) // columns, columns, figsize=(3.2 * columns, 6.6),
@@ -62,8 +64,6 @@ def figure(summary, vortices, density, provenance):
                  f"spacing {first['spacing']}: density at z ≈ 0, vortices inside R (red) and beyond it (open), "
                  "Thomas–Fermi radius R (dashed)",
                  fontsize="small")
-    fig.text(0.01, 0.005, f"{provenance['command']} at {provenance['git_commit'][:10]}, {provenance['date']}, "
-             f"{provenance['device']}", fontsize="xx-small")
     return fig
 
 
@@ -77,19 +77,19 @@ def table(summary):
     return markdown_table(header, body)
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("folder", type=Path)
-    parser.add_argument("--out", type=Path, default=Path("."))
-    args = parser.parse_args()
-    args.out.mkdir(parents=True, exist_ok=True)
-    summary, vortices, density = load(args.folder)
-    provenance = json.loads((args.folder / "provenance.json").read_text())
-    for path in save_figure(figure(summary, vortices, density, provenance), args.out, "vortex_lattice"):
-        print(path)
-    (args.out / "vortex_lattice.md").write_text("# The vortex lattice per lattice\n\n" + table(summary))
-    print(args.out / "vortex_lattice.md")
+def render(device_dir, out_dir):
+    folder = Path(device_dir) / FOLDER
+    summary, vortices, density = load(folder)
+    result = Rendered(inputs=[Path(device_dir) / name for name in FILES])
+    fig = figure(summary, vortices, density)
+    footer(fig, device_dir, result.inputs)
+    result.files += save_figure(fig, out_dir, "vortex_lattice")
+    save_table(result, out_dir, "vortex_lattice", "The vortex lattice per lattice", "Vortex lattice", table(summary))
+    result.notes.append("Vortices: where the detector's lines cross z = 0; in R: inside the Thomas–Fermi radius of the "
+                        "rotating frame, beyond R: the rest inside the domain's inscribed circle. Feynman's count ΩR² "
+                        "and spacing √(2π/(√3Ω)): the triangular lattice of density Ω/π.")
+    return result
 
 
 if __name__ == "__main__":
-    main()
+    run_on_folder(__doc__, render)
