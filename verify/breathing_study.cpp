@@ -31,9 +31,7 @@ void write_table(const std::filesystem::path& path, const std::vector<double>& s
                     lattice.c_str(), s, s / decgpe::verify::spacing_unit(lattice),
                     static_cast<long long>(b.cells), b.dt, b.steps, b.omega, b.expected, b.k_over_u,
                     b.r2_start, b.r2_swing);
-      csv << line << std::flush;
-      std::fputs(line, stdout);
-      std::fflush(stdout);
+      decgpe::verify::write_row(csv, line);
     }
   }
 }

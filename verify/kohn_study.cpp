@@ -63,9 +63,7 @@ void write_mode(std::ofstream& csv, const Row& r, char mode, double omega, doubl
                 r.c.lattice.c_str(), r.c.scheme.c_str(), r.c.g, r.c.lambda, r.spacing, r.c.h,
                 r.run.dt, r.run.dt / r.run.limit, r.run.steps, mode, omega, reference,
                 omega - reference, order, order_successive);
-  csv << line << std::flush;
-  std::fputs(line, stdout);
-  std::fflush(stdout);
+  decgpe::verify::write_row(csv, line);
 }
 
 double order_between(double e_before, double e_after, double ratio) {

@@ -38,9 +38,7 @@ void write_table(const std::filesystem::path& path, const std::vector<double>& s
         char line[256];
         std::snprintf(line, sizeof line, "%s,%.2f,%.2f,%.6g,%.6g,%.10f,%.4e,%.3f\n",
                       lattice.c_str(), omega, s, r.h, r.dt, r.rate, error, order);
-        csv << line << std::flush;
-        std::fputs(line, stdout);
-        std::fflush(stdout);
+        decgpe::verify::write_row(csv, line);
         previous_error = error;
         previous_spacing = s;
       }

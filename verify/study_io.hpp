@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <fstream>
 #include <optional>
+#include <ostream>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -39,6 +40,14 @@ inline std::optional<StudyArgs> study_args(int argc, char** argv,
   }
   std::filesystem::create_directories(args.out);
   return args;
+}
+
+/// A CSV row as it is written: to the file at once (a long study keeps what it has done) and to
+/// the console.
+inline void write_row(std::ostream& csv, const char* line) {
+  csv << line << std::flush;
+  std::fputs(line, stdout);
+  std::fflush(stdout);
 }
 
 inline std::string utc_now() {

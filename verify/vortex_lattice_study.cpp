@@ -80,9 +80,7 @@ void write_summary(std::ofstream& out, const decgpe::verify::VortexLatticeCase& 
                 none ? 0.0 : *std::min_element(nearest.begin(), nearest.end()),
                 none ? 0.0 : *std::max_element(nearest.begin(), nearest.end()), c.feynman_spacing(),
                 s.iterations, s.residual, s.mu, s.energy, s.seconds);
-  out << line << std::flush;
-  std::fputs(line, stdout);
-  std::fflush(stdout);
+  decgpe::verify::write_row(out, line);
 }
 
 /// One lattice: relaxed, its vortices and density written, its summary row.
