@@ -89,10 +89,30 @@ DECGPE_HD double rotating_phase(double omega, double x_i, double y_i, double x_j
   return omega * (x_i * y_j - x_j * y_i);
 }
 
-/// e^{−iθ_ij} ψ_j: the neighbour's value in cell i's gauge. The magnetic Laplacian's face term is
-/// add_face(…, ψ_i, transported(ψ_j, θ_ij)): ½(p − A)² with ψ = e^{iχ}φ, A = ∇χ, is e^{iχ}½p²φ.
+/// e^{−iθ_ij} ψ_j: the neighbour's value in cell i's gauge (½(p − A)² with ψ = e^{iχ}φ, A = ∇χ, is
+/// e^{iχ}½p²φ), as a Trotter–Suzuki face block takes it; the magnetic Laplacian is magnetic_sum().
 DECGPE_HD Complex transported(Complex psi_j, double theta) {
   return mul(cos_sin(-theta), psi_j);
+}
+
+/// w e^{−iθ}: a face's hopping weight in the rotating frame, e^{−iθ} the phase transported()
+/// applies.
+DECGPE_HD Complex weighted_phase(double weight, double theta) {
+  const Complex e = cos_sin(-theta);
+  return {weight * e.re, weight * e.im};
+}
+
+/// One face's w e^{−iθ_ij} ψ_j added to Σ_F w_F e^{−iθ_F} ψ_j; faces in stencil-table order, ψ_j =
+/// 0 beyond the domain (Dirichlet).
+DECGPE_HD Complex add_hop(Complex hops, Complex weighted, Complex psi_j) {
+  return hops + mul(weighted, psi_j);
+}
+
+/// The magnetic Laplacian Σ_F w_F (ψ_i − e^{−iθ_F} ψ_j) as W ψ_i − Σ_F w_F e^{−iθ_F} ψ_j with
+/// W = Σ_F w_F: per face a complex multiply and an add, where add_face() of a transported ψ_j costs
+/// half as much again (its rounding differs by an ulp's worth of the terms W ψ_i cancels).
+DECGPE_HD Complex magnetic_sum(double weight_sum, Complex psi_i, Complex hops) {
+  return weight_sum * psi_i - hops;
 }
 
 /// −½Ω²(x² + y²), coordinates relative to the rotation axis: what ½(p − A)² adds beyond

@@ -63,24 +63,21 @@ inline lattices::Vec3 from_axis(const Grid& g, const Rotation& r, std::int64_t s
 }
 
 /// The rotating frame's face sum Σ_F w_F (ψ_i − e^{−iθ_ij} ψ_j), ψ_j = 0 outside the domain: the
-/// magnetic Laplacian, in stencil-table order like laplacian_checked().
+/// magnetic Laplacian as magnetic_sum() forms it, its hops in stencil-table order.
 inline Complex magnetic_laplacian(const Grid& g, const Rotation& r, const Complex* psi,
                                   std::int64_t sx, std::int64_t sy, std::int64_t sz, int l,
                                   std::int64_t i) {
-  Complex lap{0.0, 0.0};
-  const Complex psi_i = psi[i];
+  Complex hops{0.0, 0.0};
   const lattices::Vec3 c_i = from_axis(g, r, sx, sy, sz, l);
   for (int e = g.row_begin[l]; e < g.row_begin[l + 1]; ++e) {
     const StencilEntry& s = g.stencil[e];
+    const lattices::Vec3 c_j = from_axis(g, r, sx + s.dx, sy + s.dy, sz + s.dz, s.neighbour);
     std::int64_t j = 0;
-    Complex psi_j{0.0, 0.0};
-    if (neighbour_index(g, s, sx, sy, sz, j)) {
-      const lattices::Vec3 c_j = from_axis(g, r, sx + s.dx, sy + s.dy, sz + s.dz, s.neighbour);
-      psi_j = transported(psi[j], rotating_phase(r.omega, c_i.x, c_i.y, c_j.x, c_j.y));
-    }
-    lap = add_face(lap, s.weight, psi_i, psi_j);
+    const Complex psi_j = neighbour_index(g, s, sx, sy, sz, j) ? psi[j] : Complex{0.0, 0.0};
+    hops = add_hop(
+        hops, weighted_phase(s.weight, rotating_phase(r.omega, c_i.x, c_i.y, c_j.x, c_j.y)), psi_j);
   }
-  return lap;
+  return magnetic_sum(g.weight_sum[static_cast<std::size_t>(l)], psi[i], hops);
 }
 
 /// Cell i after one colour of a Trotter–Suzuki sweep: its face of that colour rotated exactly

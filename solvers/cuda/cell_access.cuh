@@ -50,6 +50,7 @@ struct Face {
   int local;     ///< neighbour's local index
   int dx, dy, dz;
   int delta;
+  int slot; ///< its phase's slot (FaceEntry::code)
 };
 
 __device__ __forceinline__ Face face(const DeviceGrid& g, int e) {
@@ -57,20 +58,26 @@ __device__ __forceinline__ Face face(const DeviceGrid& g, int e) {
   const long long packed = __double_as_longlong(raw.y); // delta in the low word, code in the high
   const int delta = static_cast<int>(packed & 0xffffffffLL);
   const int code = static_cast<int>(packed >> 32);
-  return {
-      raw.x, code & 0xffff, ((code >> 16) & 3) - 1, ((code >> 18) & 3) - 1, ((code >> 20) & 3) - 1,
-      delta};
+  return {raw.x,
+          code & 0xffff,
+          ((code >> 16) & 3) - 1,
+          ((code >> 18) & 3) - 1,
+          ((code >> 20) & 3) - 1,
+          delta,
+          (code >> 22) & 31};
 }
 
 /// The weight and index offset of entry e alone: all a cell needs whose neighbours are all inside.
 struct FaceWeight {
   double weight;
   int delta;
+  int slot;
 };
 
 __device__ __forceinline__ FaceWeight face_weight(const DeviceGrid& g, int e) {
   const double2 raw = __ldg(reinterpret_cast<const double2*>(g.faces + e));
-  return {raw.x, static_cast<int>(__double_as_longlong(raw.y) & 0xffffffffLL)};
+  const long long packed = __double_as_longlong(raw.y);
+  return {raw.x, static_cast<int>(packed & 0xffffffffLL), static_cast<int>(packed >> 54) & 31};
 }
 
 /// Whether the neighbour across face f lies in the domain; `inner_row` says the y and z offsets
@@ -100,6 +107,15 @@ __device__ __forceinline__ Complex face_phase(const DeviceGrid& g, int sx, int s
   return cos_sin(-rotating_phase(g.omega, c_i.x, c_i.y, c_j.x, c_j.y));
 }
 
+/// w e^{−iθ_ij} for face fc of cell l of instance (sx, sy): its hop in magnetic_sum(), from global
+/// positions like face_phase().
+__device__ __forceinline__ Complex face_hop(const DeviceGrid& g, int sx, int sy, int l,
+                                            const Face& fc) {
+  const double2 c_i = from_axis(g, sx, sy, l);
+  const double2 c_j = from_axis(g, sx + fc.dx, sy + fc.dy, fc.local);
+  return weighted_phase(fc.weight, rotating_phase(g.omega, c_i.x, c_i.y, c_j.x, c_j.y));
+}
+
 /// V at a cell in the kernels' frame: V, or V − ½Ω²ρ² when g rotates (Potential::in_frame).
 __device__ __forceinline__ double frame_potential(const DeviceGrid& g, int sx, int sy, int gz,
                                                   int l, long long i) {
@@ -111,10 +127,15 @@ __device__ __forceinline__ double frame_potential(const DeviceGrid& g, int sx, i
   return v + centrifugal_potential(g.omega, c.x, c.y);
 }
 
-/// The lab frame: a face sum's neighbours as they are, V as the trap or the table gives it.
+/// A frame's face sum is `sum = add(sum, f, slot, w, ψ_i, ψ_j)` over the faces in table order, then
+/// `total(sum, ψ_i)`. The lab frame: Σ_F w_F (ψ_i − ψ_j) as add_face() sums it, V as the trap or
+/// the table gives it.
 struct LabFrame {
   __device__ static LabFrame at(const DeviceGrid&, int, int, int) { return {}; }
-  __device__ Complex carried(int, Complex psi_j) const { return psi_j; }
+  __device__ Complex add(Complex sum, int, int, double weight, Complex psi_i, Complex psi_j) const {
+    return add_face(sum, weight, psi_i, psi_j);
+  }
+  __device__ Complex total(Complex sum, Complex) const { return sum; }
   __device__ double potential(const DeviceGrid& g, int sx, int sy, int gz, int l,
                               long long i) const {
     return potential_at_global(g, sx, sy, gz, l, i);
@@ -124,28 +145,54 @@ struct LabFrame {
 /// Threads a block of the stencil kernels has at most (the sweep's and the one-slice kernels').
 constexpr int kMaxStencilThreads = 256;
 
-/// The frame rotating at g.omega: each neighbour carried into cell i's gauge, V − ½Ω²ρ². Neither
-/// depends on z, so a sweep's thread computes its cell's F phases once for all the slices it walks.
-/// They wait in shared memory, each thread its own column (F complex numbers in registers spilled
-/// on cubic, FCC and cubic4 under the sweep's register cap).
+/// The frame rotating at g.omega: the magnetic Laplacian as magnetic_sum() forms it, V − ½Ω²ρ².
+/// Neither depends on z, so a sweep's thread computes its cell's hops w e^{−iθ} once for all the
+/// slices it walks (F complex numbers in registers spilled on cubic, FCC and cubic4 under the
+/// sweep's register cap). They wait in the launch's shared memory, each thread its own column:
+/// face f's at f, or with kBySlot (cubic4: 12 faces, 4 of them along z) at its hop slot, none for
+/// kIdentityPhase, so that 8 of 12 take shared memory the sweep's L1 needs (at 12, the L1 hit rate
+/// fell from 74% to 53%); the slot's lookup costs where faces are few.
 template <int MS, int F> struct RotatingFrame {
-  const double2* phase; ///< this thread's: phase[f · kMaxStencilThreads]
+  static constexpr bool kBySlot = F > 8;
+  static_assert(F * kMaxStencilThreads * sizeof(double2) <= 48 * 1024,
+                "the hops must fit a launch's dynamic shared memory without opting in");
+  const double2* hop; ///< this thread's: hop[slot · kMaxStencilThreads]
   double centrifugal;
+  double weight_sum;
+
+  /// The hops a thread keeps: g.hop_slots with kBySlot, else F.
+  static int kept(const DeviceGrid& g) { return kBySlot ? g.hop_slots : F; }
 
   __device__ static RotatingFrame at(const DeviceGrid& g, int sx, int sy, int l) {
-    __shared__ double2 phases[F * kMaxStencilThreads];
-    double2* mine = phases + threadIdx.x;
+    extern __shared__ double2 hops[]; // kept(g) · kMaxStencilThreads (launch_sweep)
+    double2* mine = hops + threadIdx.x;
 #pragma unroll
     for (int f = 0; f < F; ++f) {
-      const Complex p = face_phase(g, sx, sy, l, face(g, f * MS + l));
-      mine[f * kMaxStencilThreads] = make_double2(p.re, p.im);
+      const Face fc = face(g, f * MS + l);
+      if (fc.weight == 0.0) {
+        break; // padding: the face sums stop here too
+      }
+      const int slot = kBySlot ? fc.slot : f;
+      if (slot != kIdentityPhase) {
+        const Complex h = face_hop(g, sx, sy, l, fc);
+        mine[slot * kMaxStencilThreads] = make_double2(h.re, h.im);
+      }
     }
     const double2 c = from_axis(g, sx, sy, l);
-    return {mine, centrifugal_potential(g.omega, c.x, c.y)};
+    return {mine, centrifugal_potential(g.omega, c.x, c.y), __ldg(g.weight_sum + l)};
   }
-  __device__ Complex carried(int f, Complex psi_j) const {
-    const double2 p = phase[f * kMaxStencilThreads];
-    return mul(Complex{p.x, p.y}, psi_j);
+  /// (w, w · 0) is weighted_phase(w, θ = 0), bit for bit: cos_sin(∓0) = (1, +0).
+  __device__ Complex add(Complex sum, int f, int slot, double weight, Complex,
+                         Complex psi_j) const {
+    Complex w{weight * 1.0, weight * 0.0};
+    if (!kBySlot || slot != kIdentityPhase) {
+      const double2 h = hop[(kBySlot ? slot : f) * kMaxStencilThreads];
+      w = Complex{h.x, h.y};
+    }
+    return add_hop(sum, w, psi_j);
+  }
+  __device__ Complex total(Complex sum, Complex psi_i) const {
+    return magnetic_sum(weight_sum, psi_i, sum);
   }
   __device__ double potential(const DeviceGrid& g, int sx, int sy, int gz, int l,
                               long long i) const {
@@ -153,7 +200,7 @@ template <int MS, int F> struct RotatingFrame {
   }
 };
 
-/// The same frame for a kernel that meets each cell once: the phases computed as the faces are met
+/// The same frame for a kernel that meets each cell once: the hops computed as the faces are met
 /// (the same bits as RotatingFrame's), no shared memory.
 template <int MS> struct RotatingCell {
   const DeviceGrid& g;
@@ -164,8 +211,11 @@ template <int MS> struct RotatingCell {
     const double2 c = from_axis(g, sx, sy, l);
     return {g, sx, sy, l, centrifugal_potential(g.omega, c.x, c.y)};
   }
-  __device__ Complex carried(int f, Complex psi_j) const {
-    return mul(face_phase(g, sx, sy, l, face(g, f * MS + l)), psi_j);
+  __device__ Complex add(Complex sum, int f, int, double, Complex, Complex psi_j) const {
+    return add_hop(sum, face_hop(g, sx, sy, l, face(g, f * MS + l)), psi_j);
+  }
+  __device__ Complex total(Complex sum, Complex psi_i) const {
+    return magnetic_sum(__ldg(g.weight_sum + l), psi_i, sum);
   }
   __device__ double potential(const DeviceGrid& grid, int x, int y, int gz, int local,
                               long long i) const {
@@ -189,26 +239,25 @@ template <class Fn> void with_frame(const DeviceGrid& g, Fn&& f) {
   }
 }
 
-/// Σ_F w_F (ψ_i − ψ_j) of cell i = (sx, sy, sz, l) in the faces' table order, ψ_j = 0 beyond the
-/// domain and carried by `frame`; p = ψ_i.
+/// Σ_F w_F (ψ_i − ψ_j) of cell i = (sx, sy, sz, l) as `frame` sums it (LabFrame), the faces in the
+/// table's order, ψ_j = 0 beyond the domain; p = ψ_i.
 template <int MS, int F, class Frame = LabFrame>
 __device__ __forceinline__ Complex face_sum(const DeviceGrid& g, const Complex* psi, long long i,
                                             int sx, int sy, int sz, int l, Complex p,
                                             const Frame& frame = {}) {
   const bool inner_row =
       sy > 0 && sy < g.sy - 1 && sz + g.z_offset > 0 && sz + g.z_offset < g.global_z - 1;
-  Complex lap{0.0, 0.0};
+  Complex sum{0.0, 0.0};
 #pragma unroll
   for (int f = 0; f < F; ++f) {
     const Face fc = face(g, f * MS + l);
     if (fc.weight != 0.0) {
-      lap = add_face(lap, fc.weight, p,
-                     inside(g, fc, sx, sy, sz, inner_row)
-                         ? frame.carried(f, load_ro(psi + i + fc.delta))
-                         : Complex{0.0, 0.0});
+      sum = frame.add(sum, f, fc.slot, fc.weight, p,
+                      inside(g, fc, sx, sy, sz, inner_row) ? load_ro(psi + i + fc.delta)
+                                                           : Complex{0.0, 0.0});
     }
   }
-  return lap;
+  return frame.total(sum, p);
 }
 
 /// Cell (sx, sy, sz, l) of a one-row tiling's block, or false for a thread past the row's end.

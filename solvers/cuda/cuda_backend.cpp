@@ -13,8 +13,11 @@
 #include "solvers/halo_schedule.hpp"
 
 #include <algorithm>
+#include <array>
+#include <bit>
 #include <charconv>
 #include <cstddef>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -184,6 +187,38 @@ private:
   cudaEvent_t start_ = nullptr, stop_ = nullptr;
 };
 
+/// The hop slot of each of cell l's stencil entries, in row order: its rank among the cell's faces
+/// whose neighbour is off the cell's (x, y) (a rotating sweep keeps w e^{−iθ} for those), or
+/// kIdentityPhase for the others (θ = 0 exactly: w e^{−iθ} = (w, w · 0), nothing to keep).
+std::vector<int> hop_slots(const Grid& g, int l) {
+  const auto bits = [](double v) { return std::bit_cast<std::uint64_t>(v); };
+  const lattices::Vec3& own = g.centre[l];
+  std::vector<int> slots;
+  int kept = 0;
+  for (int entry = g.row_begin[l]; entry < g.row_begin[l + 1]; ++entry) {
+    const StencilEntry& s = g.stencil[static_cast<std::size_t>(entry)];
+    const lattices::Vec3& c = g.centre[s.neighbour];
+    const bool same_xy =
+        s.dx == 0 && s.dy == 0 && bits(c.x) == bits(own.x) && bits(c.y) == bits(own.y);
+    slots.push_back(same_xy ? kIdentityPhase : kept++);
+  }
+  if (kept >= kIdentityPhase) {
+    throw std::runtime_error("a cell with more faces than the CUDA tables' hop slots encode");
+  }
+  return slots;
+}
+
+/// The most hop slots any cell needs (DeviceGrid::hop_slots).
+int most_hop_slots(const Grid& g) {
+  int most = 0;
+  for (int l = 0; l < g.ms; ++l) {
+    for (const int slot : hop_slots(g, l)) {
+      most = slot == kIdentityPhase ? most : std::max(most, slot + 1);
+    }
+  }
+  return most;
+}
+
 /// The stencil face-major ([f · ms + l]), padded to `faces` a cell with weight-0 entries that point
 /// at the cell itself; each entry's neighbour as a 32-bit index offset.
 std::vector<FaceEntry> face_table(const Grid& g, int faces) {
@@ -194,18 +229,20 @@ std::vector<FaceEntry> face_table(const Grid& g, int faces) {
   }
   std::vector<FaceEntry> table(static_cast<std::size_t>(faces * g.ms));
   for (int l = 0; l < g.ms; ++l) {
+    const std::vector<int> slots = hop_slots(g, l);
     for (int f = 0; f < faces; ++f) {
       const std::size_t e = static_cast<std::size_t>(f * g.ms + l);
       const int entry = g.row_begin[l] + f;
-      if (entry >= g.row_begin[l + 1]) {
-        table[e] = {0.0, 0, l | (1 << 16) | (1 << 18) | (1 << 20)}; // padding: itself, weight 0
+      if (entry >= g.row_begin[l + 1]) { // padding: itself, weight 0
+        table[e] = {0.0, 0, l | (1 << 16) | (1 << 18) | (1 << 20) | (kIdentityPhase << 22)};
         continue;
       }
       const StencilEntry& s = g.stencil[static_cast<std::size_t>(entry)];
       table[e] = {s.weight,
                   static_cast<std::int32_t>(g.ms * ((s.dz * slice) + s.dy * g.size[0] + s.dx) +
                                             s.neighbour - l),
-                  s.neighbour | ((s.dx + 1) << 16) | ((s.dy + 1) << 18) | ((s.dz + 1) << 20)};
+                  s.neighbour | ((s.dx + 1) << 16) | ((s.dy + 1) << 18) | ((s.dz + 1) << 20) |
+                      (slots[static_cast<std::size_t>(f)] << 22)};
     }
   }
   return table;
@@ -787,7 +824,8 @@ private:
                      p_.g,
                      0.0,
                      p_.potential.rotation.omega,
-                     {p_.potential.rotation.x0, p_.potential.rotation.y0}};
+                     {p_.potential.rotation.x0, p_.potential.rotation.y0},
+                     most_hop_slots(g)};
   }
 
   struct PairGraph {

@@ -13,7 +13,12 @@ struct alignas(16) FaceEntry {
   double weight; ///< |F|/(|E*||B|) at scale h; 0 for padding (rows shorter than the most faces)
   std::int32_t delta; ///< global index offset to the neighbour
   std::int32_t code;  ///< neighbour local index | (dx+1) << 16 | (dy+1) << 18 | (dz+1) << 20
+                      ///< | hop slot << 22 (kIdentityPhase where the neighbour shares (x, y))
 };
+
+/// The hop slot of a face whose neighbour has the cell's own (x, y): θ = Ω (x y − x y) = 0
+/// exactly, so e^{−iθ} = (1, +0) with no cos_sin and nothing kept.
+constexpr int kIdentityPhase = 31;
 
 struct DeviceGrid {
   int sx, sy, sz;             ///< S, with sz the slices stored (a slab's include its halo slices)
@@ -36,6 +41,9 @@ struct DeviceGrid {
   /// The rotating frame (Rotation): Ω, 0 in the lab frame, and the axis's (x0, y0).
   double omega;
   double axis[2];
+  /// The most faces of a cell whose neighbour is off its (x, y): the w e^{−iθ} a rotating sweep
+  /// keeps a thread where it keeps them by slot (RotatingFrame::kBySlot).
+  int hop_slots;
 };
 
 /// Launch geometry shared by every kernel: a block is a tile of `tile` consecutive structure

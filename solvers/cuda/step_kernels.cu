@@ -23,7 +23,8 @@ namespace decgpe::cuda {
 namespace {
 
 constexpr int kSweepWaves = 4;      // the fewest waves of blocks a grid takes as a sweep
-constexpr int kRotatingSlices = 16; // the fewest slices a default sweep walks in a rotating frame
+constexpr int kRotatingSlices = 16; // the fewest slices a default sweep walks in a rotating frame,
+constexpr int kRotatingSlicesManyFaces = 32; // and where a cell has more than 8 faces (cubic4)
 
 /// A plain block's thread's ROWS cells (y-rows sy0…, one slice): ψⁿ⁻¹ and ψⁿ loaded, the face
 /// sums zeroed.
@@ -275,12 +276,12 @@ PlainShape parse_plain_shape(std::string_view shape) {
 }
 
 Tiling make_tiling(const DeviceGrid& g, PlainShape shape, int sms) {
-  // A rotating frame's thread computes its cell's phases (F cos_sin) once per sweep: the default
-  // shapes walk 16 slices there (the leapfrog at Omega = 0.5, 64M DOFs, H100: cubic 45.1 -> 48.5
-  // G/s from 8 slices, FCC 37.8 -> 39.8, C15 50.6 -> 51.5, cubic4 28.0 -> 30.3; 32 slices were
-  // slower on FCC and C15).
+  // A rotating frame's thread computes its cell's hops (F cos_sin) once per sweep: the default
+  // shapes walk 16 slices there, 32 on cubic4 (the leapfrog at Omega = 0.5, 64M DOFs, H100, G/s
+  // for 8, 16, 32 slices: FCC 40.0, 41.5, 39.7; cubic4 30.9, 33.7, 34.5).
   if (g.omega != 0.0 && shape.fits_grid) {
-    shape.slices = std::max(shape.slices, kRotatingSlices);
+    shape.slices =
+        std::max(shape.slices, g.max_faces > 8 ? kRotatingSlicesManyFaces : kRotatingSlices);
   }
   // Blocks of whole structure instances, so a block's cells are contiguous in memory. Tiles of a
   // row are balanced (87 instances become 29 + 29 + 29, not 42 + 42 + 3).

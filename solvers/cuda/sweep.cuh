@@ -56,14 +56,14 @@ struct CoherentLoads {
   __device__ static Complex at(const Complex* p) { return load(p); }
 };
 
-/// Σ_F w_F (ψ_i − ψ_j) in the table's order (padding, weight 0, comes last in a row), ψ_j carried
-/// by `frame`; `inner`: no neighbour leaves the domain, so the loop skips the tests.
+/// The frame's face sum (LabFrame) over the faces in the table's order (padding, weight 0, comes
+/// last in a row); `inner`: no neighbour leaves the domain, so the loop skips the tests.
 template <int MS, int F, class Loads, class Frame>
 __device__ __forceinline__ Complex sweep_face_sum(const DeviceGrid& g, const Frame& frame,
                                                   const Complex* in, long long i, int sx, int sy,
                                                   int gz, int l, Complex psi_i, bool inner,
                                                   bool y_inner, bool z_inner) {
-  Complex lap{0.0, 0.0};
+  Complex sum{0.0, 0.0};
   if (inner) {
 #pragma unroll
     for (int f = 0; f < F; ++f) {
@@ -71,9 +71,9 @@ __device__ __forceinline__ Complex sweep_face_sum(const DeviceGrid& g, const Fra
       if (fw.weight == 0.0) {
         break;
       }
-      lap = add_face(lap, fw.weight, psi_i, frame.carried(f, Loads::at(in + i + fw.delta)));
+      sum = frame.add(sum, f, fw.slot, fw.weight, psi_i, Loads::at(in + i + fw.delta));
     }
-    return lap;
+    return frame.total(sum, psi_i);
   }
 #pragma unroll
   for (int f = 0; f < F; ++f) {
@@ -84,10 +84,10 @@ __device__ __forceinline__ Complex sweep_face_sum(const DeviceGrid& g, const Fra
     const int nx = sx + fc.dx, ny = sy + fc.dy, nz = gz + fc.dz;
     const bool in_domain = nx >= 0 && nx < g.sx && (y_inner || (ny >= 0 && ny < g.sy)) &&
                            (z_inner || (nz >= 0 && nz < g.global_z));
-    lap = add_face(lap, fc.weight, psi_i,
-                   in_domain ? frame.carried(f, Loads::at(in + i + fc.delta)) : Complex{0.0, 0.0});
+    sum = frame.add(sum, f, fc.slot, fc.weight, psi_i,
+                    in_domain ? Loads::at(in + i + fc.delta) : Complex{0.0, 0.0});
   }
-  return lap;
+  return frame.total(sum, psi_i);
 }
 
 /// What block `block` of a sweep over [z_begin, z_end) walks (the blocks: tiles × y-rows × chunks
@@ -188,13 +188,18 @@ void launch_sweep(const Tiling& t, const DeviceGrid& g, const Complex* in, const
   if (blocks == 0) {
     return;
   }
+  // a rotating frame's hops (RotatingFrame), at most F a thread: at most 48 KB
+  const std::size_t hop_bytes = g.omega != 0.0
+                                    ? sizeof(double2) * kMaxStencilThreads *
+                                          static_cast<std::size_t>(RotatingFrame<MS, F>::kept(g))
+                                    : 0;
   with_frame(g, [&](auto rotates) {
     if (t.min_blocks == 3) {
       sweep<MS, F, 3, APPLY_M, rotates>
-          <<<blocks, t.threads, 0, stream>>>(g, t, in, op, z_begin, z_end);
+          <<<blocks, t.threads, hop_bytes, stream>>>(g, t, in, op, z_begin, z_end);
     } else {
       sweep<MS, F, 4, APPLY_M, rotates>
-          <<<blocks, t.threads, 0, stream>>>(g, t, in, op, z_begin, z_end);
+          <<<blocks, t.threads, hop_bytes, stream>>>(g, t, in, op, z_begin, z_end);
     }
   });
 }
