@@ -82,7 +82,7 @@ fi
 
 [ "$mode" = sanitize ] && exit $status
 step "benchmarks and the regression gate against the committed JSON (scripts/perf-check.sh)"
-OUT="$OUT" scripts/perf-check.sh | tail -n 1 | tee -a "$OUT/summary.txt" || status=1
+OUT="$OUT" scripts/perf-check.sh | grep -E "benchmarks slower|^perf-check:" | tee -a "$OUT/summary.txt" || status=1
 if [ "$mode" = full ]; then
   build/cuda/bench/bench_step --backends=reference,openmp --lattices=bcc,c15 --dofs=64e6 \
     --benchmark_out="$OUT/bench-cpu.json" --benchmark_out_format=json >"$OUT/bench-cpu.log" 2>&1 || status=1

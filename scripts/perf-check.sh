@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The performance regression gate, on a GPU machine: runs bench_step over the matrix of the committed JSON of this
 # device (reports/data/<device>/bench-gpu.json: leapfrog and RK4; reports/data/<device>/integrators/bench-schemes.json:
-# the split and exponential schemes) and fails, with a table, when any benchmark is more than 3% slower.
+# the split and exponential schemes; reports/data/<device>/rotation/bench-rotating.json: leapfrog and RK4 in the frame
+# rotating at Omega = 0.5) and fails, with a table, when any benchmark is more than 3% slower.
 # Every change to solvers/ or bench/ runs it before it lands (scripts/device-run.sh runs it).
 #
 #   scripts/perf-check.sh            build if needed, measure into $OUT/bench-gpu.json, compare
@@ -32,9 +33,17 @@ if [ -f "$schemes" ]; then
     --benchmark_out="$OUT/bench-schemes.json" --benchmark_out_format=json >"$OUT/bench-schemes.log" 2>&1
   python3 scripts/perf_compare.py "$schemes" "$OUT/bench-schemes.json" | tee -a "$OUT/perf-check.md" || status=$?
 fi
+rotating=reports/data/$device/rotation/bench-rotating.json
+build/cuda/bench/bench_step --schemes=leapfrog,rk4 --backends=cuda:plain --lattices="$(registry lattices --csv)" \
+  --dofs=64e6 --omegas=0.5 --benchmark_out="$OUT/bench-rotating.json" --benchmark_out_format=json \
+  >"$OUT/bench-rotating.log" 2>&1
+if [ -f "$rotating" ]; then
+  python3 scripts/perf_compare.py "$rotating" "$OUT/bench-rotating.json" | tee -a "$OUT/perf-check.md" || status=$?
+fi
 if [ "${1:-}" = --update ]; then
   cp "$OUT/bench-gpu.json" "$committed"
   [ -f "$schemes" ] && cp "$OUT/bench-schemes.json" "$schemes"
-  echo "perf-check: $committed (and $schemes) replaced by this run"
+  cp "$OUT/bench-rotating.json" "$rotating"
+  echo "perf-check: $committed (and $schemes, $rotating) replaced by this run"
 fi
 exit $status
