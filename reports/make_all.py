@@ -32,6 +32,7 @@ import isotropy
 import known_answers
 import physics
 import roofline
+import rotating_frame
 import scaleout
 import scaling
 import speedup
@@ -93,6 +94,8 @@ REPORTS = (  # the paper's figures and tables in its order (a figure's extension
            "order in the spacing", (known_answers.PRECESSION,), known_answers.render_precession),
     Report("Vortex lattice", "the rotating quasi-2D ground state per lattice: its vortices against Feynman's count "
            "and spacing", vortex_lattice.FILES, vortex_lattice.render),
+    Report("Rotating frame", "the rotating frame's step against the lab frame's per lattice on a GPU (leapfrog, RK4): "
+           "their ratio and the share of the copy rate", (rotating_frame.FILE,), rotating_frame.render),
     Report("Hybrid ranks", "one GPU rank beside OpenMP ranks against the GPU alone, on a case that fits the GPU and "
            "one that does not", (hybrid.FILES,), hybrid.render),
 )

@@ -40,6 +40,7 @@ import known_answers  # noqa: E402
 import make_all  # noqa: E402
 import physics  # noqa: E402
 import roofline  # noqa: E402
+import rotating_frame  # noqa: E402
 import hybrid  # noqa: E402
 import scaleout  # noqa: E402
 import scaling  # noqa: E402
@@ -524,6 +525,25 @@ class CommittedData(unittest.TestCase):
             self.assertEqual(row[7], str(sum(r >= radius for r in rho)), row)
             self.assertTrue(close(row[4], float(s["omega"]) * radius**2), row)
         self.assertGreater((self.out / CPU_VM.name / "vortex_lattice.png").stat().st_size, 1000)
+
+    def test_rotating_frame_tables_are_the_json(self):
+        """The rotating frame's tables, leapfrog then RK4: a row per lattice of the registry, its rates and their
+        ratio recomputed here from the committed JSON's medians, a ratio under 0.8 marked."""
+        text = (self.out / H100.name / "rotating-frame.md").read_text()
+        medians = {}
+        for b in json.loads((H100 / rotating_frame.FILE).read_text())["benchmarks"]:
+            parts = b["name"].split("/")
+            if b.get("aggregate_name") == "median":
+                medians[parts[0], parts[2], "w0.5" in parts] = b["dof_updates_per_second"]
+        for scheme, part in zip(("step", "rk4"), text.split("\n## ")[1:]):
+            rows = table_rows(part)
+            self.assertEqual([row[0] for row in rows], list(LABELS.values()))
+            for row, lattice in zip(rows, LABELS):
+                lab, turned = medians[scheme, lattice, False], medians[scheme, lattice, True]
+                self.assertTrue(close(row[1], lab / 1e9), row)
+                self.assertTrue(close(row[2], turned / 1e9), row)
+                self.assertTrue(close(row[3].split()[0], turned / lab), row)
+                self.assertEqual("below" in row[3], turned / lab < 0.8, row)
 
     def test_hybrid_table_is_the_csv(self):
         """The hybrid table: a row per run of scaleout/hybrid.csv, its time per step and rate recomputed here; a run
