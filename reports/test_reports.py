@@ -526,6 +526,25 @@ class CommittedData(unittest.TestCase):
             self.assertTrue(close(row[4], float(s["omega"]) * radius**2), row)
         self.assertGreater((self.out / CPU_VM.name / "vortex_lattice.png").stat().st_size, 1000)
 
+    def test_vortex_lattice_by_radius_is_the_csvs(self):
+        """The count by radius: per lattice and fraction f the vortices of vortices.csv within fR, and Feynman's
+        Ω(fR)² from summary.csv."""
+        with open(CPU_VM / vortex_lattice.FOLDER / "summary.csv", newline="") as f:
+            summary = {r["lattice"]: r for r in csv.DictReader(f)}
+        with open(CPU_VM / vortex_lattice.FOLDER / "vortices.csv", newline="") as f:
+            vortices = list(csv.DictReader(f))
+        rows = table_rows((self.out / CPU_VM.name / "vortex_lattice_radial.md").read_text())
+        label = {v: k for k, v in LABELS.items()}
+        self.assertEqual(sorted(label[row[0]] for row in rows), sorted(summary))
+        for row in rows:
+            s = summary[label[row[0]]]
+            radius, omega = float(s["tf_radius"]), float(s["omega"])
+            rho = [np.hypot(float(v["x"]), float(v["y"])) for v in vortices if v["lattice"] == label[row[0]]]
+            for cell, f in zip(row[1:], vortex_lattice.FRACTIONS):
+                count, feynman = cell.split(" of ")
+                self.assertEqual(int(count), sum(r < f * radius for r in rho), row)
+                self.assertTrue(close(feynman, omega * (f * radius) ** 2), row)
+
     def test_rotating_frame_tables_are_the_json(self):
         """The rotating frame's tables, leapfrog then RK4: a row per lattice of the registry, its rates and their
         ratio recomputed here from the committed JSON's medians, a ratio under 0.8 marked."""

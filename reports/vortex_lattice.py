@@ -7,7 +7,8 @@ lattice" of make_all.py).
 Writes vortex_lattice.{png,pdf} (per lattice: the density on the cells nearest z = 0, the vortices where the
 detector's lines cross z = 0 inside R and beyond it, the Thomas–Fermi radius R in the rotating frame) and
 vortex_lattice.md (the counts against Feynman's ΩR², each vortex's nearest-neighbour distance against the spacing
-√(2π/(√3Ω)) of the triangular lattice of density Ω/π).
+√(2π/(√3Ω)) of the triangular lattice of density Ω/π) and vortex_lattice_radial.md (the count within r < fR against
+Ω(fR)², f from 0.5 to 1).
 """
 
 import csv
@@ -77,6 +78,23 @@ def table(summary):
     return markdown_table(header, body)
 
 
+FRACTIONS = (0.5, 0.6, 0.7, 0.8, 0.9, 1.0)  # of R: the discs the radial count is taken in
+
+
+def radial_table(summary, vortices):
+    """Per lattice, the vortices within r < fR against Feynman's Ω(fR)² for each f of FRACTIONS: where the density
+    Ω/π holds and where the rim falls short of it."""
+    header = ["lattice"] + [f"r < {f:g} R" for f in FRACTIONS]
+    body = []
+    for name, s in summary.items():
+        radius, omega = float(s["tf_radius"]), float(s["omega"])
+        v = vortices.get(name, np.zeros((0, 3)))
+        rho = np.hypot(v[:, 0], v[:, 1])
+        body.append([LABELS.get(name, name)] + [f"{int(np.sum(rho < f * radius))} of {omega * (f * radius) ** 2:.1f}"
+                                                 for f in FRACTIONS])
+    return markdown_table(header, body)
+
+
 def render(device_dir, out_dir):
     folder = Path(device_dir) / FOLDER
     summary, vortices, density = load(folder)
@@ -85,9 +103,12 @@ def render(device_dir, out_dir):
     footer(fig, device_dir, result.inputs)
     result.files += save_figure(fig, out_dir, "vortex_lattice")
     save_table(result, out_dir, "vortex_lattice", "The vortex lattice per lattice", "Vortex lattice", table(summary))
+    save_table(result, out_dir, "vortex_lattice_radial", "The vortex lattice's count by radius",
+               "Vortex lattice by radius", radial_table(summary, vortices))
     result.notes.append("Vortices: where the detector's lines cross z = 0; in R: inside the Thomas–Fermi radius of the "
                         "rotating frame, beyond R: the rest inside the domain's inscribed circle. Feynman's count ΩR² "
-                        "and spacing √(2π/(√3Ω)): the triangular lattice of density Ω/π.")
+                        "and spacing √(2π/(√3Ω)): the triangular lattice of density Ω/π. By radius: the vortices "
+                        "within r < fR against Feynman's Ω(fR)², the density Ω/π over the disc.")
     return result
 
 
