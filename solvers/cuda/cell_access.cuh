@@ -50,7 +50,7 @@ struct Face {
   int local;     ///< neighbour's local index
   int dx, dy, dz;
   int delta;
-  int slot; ///< its phase's slot (FaceEntry::code)
+  int slot; ///< its hop slot (FaceEntry::code)
 };
 
 __device__ __forceinline__ Face face(const DeviceGrid& g, int e) {

@@ -13,7 +13,6 @@
 #include "solvers/halo_schedule.hpp"
 
 #include <algorithm>
-#include <array>
 #include <bit>
 #include <charconv>
 #include <cstddef>
