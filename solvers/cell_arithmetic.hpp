@@ -9,9 +9,20 @@
 
 namespace decgpe {
 
+/// x² + y², the trap's part in the plane: a kernel that meets a column of cells again and again
+/// keeps it (the sum is formed first in harmonic_potential too).
+DECGPE_HD double in_plane_square(double x, double y) {
+  return x * x + y * y;
+}
+
+/// V = ½(x² + y² + λ²z²) from x² + y².
+DECGPE_HD double harmonic_potential_from(double in_plane, double z, double lambda) {
+  return 0.5 * (in_plane + lambda * lambda * (z * z));
+}
+
 /// V(r) = ½(x² + y² + λ²z²), the trap of the paper's cases.
 DECGPE_HD double harmonic_potential(double x, double y, double z, double lambda) {
-  return 0.5 * (x * x + y * y + lambda * lambda * (z * z));
+  return harmonic_potential_from(in_plane_square(x, y), z, lambda);
 }
 
 /// One face's contribution to Σ_F w_F (ψ_i − ψ_j); faces are always summed in stencil-table order,

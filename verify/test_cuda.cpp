@@ -329,54 +329,98 @@ TEST_P(CudaSweep, EverySweepShapeGivesBitwiseTheReferencesState) {
 
 INSTANTIATE_TEST_SUITE_P(EveryStencil, CudaSweep, verify::every_stencil(), verify::lattice_name);
 
-class CudaWavefront : public ::testing::TestWithParam<std::string_view> {};
+class CudaStepsPerSweep : public ::testing::TestWithParam<std::string_view> {
+protected:
+  /// Runs of single leapfrog steps from a vortex: reference's levels after them all, the GPU's own
+  /// diagnostics after each (a reduction's order is the backend's, not reference's).
+  struct SingleSteps {
+    std::vector<Complex> psi0;
+    double dt = 0.0;
+    std::vector<long> runs{7, 13, 24};
+    std::vector<Complex> level0, level1;
+    std::vector<Diagnostics> diagnostics;
+  };
 
-// k steps a launch, the levels between them read back by other blocks of the same kernel: any
-// ordering or visibility fault shows as a changed bit. Runs of steps that are not multiples of k
-// (diagnostics in between, both levels compared) end with single steps.
-TEST_P(CudaWavefront, KStepsALaunchAreBitwiseKSingleSteps) {
+  static SingleSteps single_steps(const Problem& p) {
+    SingleSteps out;
+    out.psi0 = vortex(p.grid);
+    out.dt = 0.9 * scheme_limit("leapfrog", p, out.psi0);
+    LiveScheme ref("reference", "leapfrog", p, out.dt, out.psi0);
+    const std::unique_ptr<Backend> gpu = make_backend("cuda:plain", p);
+    const std::unique_ptr<Scheme> steps = make_scheme("leapfrog", *gpu, out.dt);
+    steps->start({out.psi0, out.psi0, {}});
+    for (const long n : out.runs) {
+      ref.scheme->advance(n);
+      steps->advance(n);
+      out.diagnostics.push_back(steps->diagnostics());
+    }
+    out.level0 = ref.level(0, p);
+    out.level1 = ref.level(1, p);
+    return out;
+  }
+
+  /// The same runs at k steps a launch on `shape` (bench_step's form of the setting), compared
+  /// bit for bit; false where the backend refused the shape (only the temporal blocking's may be:
+  /// instances too large, or a grown tile too large for shared memory).
+  static bool k_steps_match(const Problem& p, const SingleSteps& single, int k,
+                            const std::string& shape) {
+    BackendTuning given;
+    given.values["cuda.steps_per_sweep"] = std::to_string(k) + shape;
+    std::unique_ptr<Backend> gpu;
+    try {
+      gpu = make_backend("cuda:plain", p, nullptr, given);
+    } catch (const std::invalid_argument& e) {
+      EXPECT_EQ(shape[0], 'x') << e.what();
+      EXPECT_EQ(std::string(e.what()).rfind("cuda.steps_per_sweep: ", 0), 0U) << e.what();
+      return false;
+    }
+    EXPECT_EQ(gpu->tuning().back().second, shape + " (case)");
+    const std::unique_ptr<Scheme> scheme = make_scheme("leapfrog", *gpu, single.dt);
+    scheme->start({single.psi0, single.psi0, {}});
+    for (std::size_t r = 0; r < single.runs.size(); ++r) {
+      scheme->advance(single.runs[r]);
+      EXPECT_EQ(scheme->diagnostics().invariant, single.diagnostics[r].invariant) << k << shape;
+    }
+    std::vector<Complex> state(single.psi0.size());
+    scheme->download(0, state);
+    EXPECT_TRUE(bitwise_equal(state, single.level0)) << "k = " << k << ", " << shape;
+    scheme->download(1, state);
+    EXPECT_TRUE(bitwise_equal(state, single.level1)) << "k = " << k << ", " << shape;
+    return true;
+  }
+};
+
+// k steps a launch: the wavefront's levels between them read back by other blocks of the same
+// kernel, the temporal blocking's kept in shared memory and recomputed on the tiles' rims; any
+// ordering, visibility or rim fault shows as a changed bit. Runs of steps that are not multiples
+// of k (diagnostics in between, both levels compared) end with single steps.
+TEST_P(CudaStepsPerSweep, KStepsALaunchAreBitwiseKSingleSteps) {
   SKIP_WITHOUT_GPU();
   const Problem p = make_problem(GetParam(), 200.0);
-  const std::vector<Complex> psi0 = vortex(p.grid);
-  const double dt = 0.9 * scheme_limit("leapfrog", p, psi0);
-  const std::vector<long> runs{7, 13, 24};
-  LiveScheme ref("reference", "leapfrog", p, dt, psi0);
-  for (const long steps : runs) {
-    ref.scheme->advance(steps);
-  }
-  const std::vector<Complex> expected0 = ref.level(0, p), expected1 = ref.level(1, p);
-  // The GPU's own sums of single steps (a reduction's order is the backend's, not reference's).
-  std::vector<Diagnostics> expected_diagnostics;
-  const std::unique_ptr<Backend> single = make_backend("cuda:plain", p);
-  const std::unique_ptr<Scheme> steps = make_scheme("leapfrog", *single, dt);
-  steps->start({psi0, psi0, {}});
-  for (const long n : runs) {
-    steps->advance(n);
-    expected_diagnostics.push_back(steps->diagnostics());
-  }
+  const SingleSteps single = single_steps(p);
+  int blocked = 0;
   for (const int k : {2, 3, 4}) {
-    for (const char* shape : {"s1l1r1b8", "s2l1r4b2", "s1l2r3b8", "s3l2r2b1"}) {
-      BackendTuning given;
-      given.values["cuda.steps_per_sweep"] = std::to_string(k) + shape; // bench_step's form
-      const std::unique_ptr<Backend> gpu = make_backend("cuda:plain", p, nullptr, given);
-      EXPECT_EQ(gpu->tuning().back().second, std::string(shape) + " (case)");
-      const std::unique_ptr<Scheme> scheme = make_scheme("leapfrog", *gpu, dt);
-      scheme->start({psi0, psi0, {}});
-      for (std::size_t r = 0; r < runs.size(); ++r) {
-        scheme->advance(runs[r]);
-        const Diagnostics d = scheme->diagnostics();
-        EXPECT_EQ(d.invariant, expected_diagnostics[r].invariant) << k << " " << shape;
+    // the wavefront's shapes, then the temporal blocking's: tiles of one instance and chunks of
+    // one slice, tiles and chunks that do not divide the grid, a tile larger than it
+    for (const char* shape : {"s1l1r1b8", "s2l1r4b2", "s1l2r3b8", "s3l2r2b1", "x1y1z1", "x3y2z4",
+                              "x5y7z3", "x32y8z64"}) {
+      if (k_steps_match(p, single, k, shape)) {
+        blocked += shape[0] == 'x' ? 1 : 0;
       }
-      std::vector<Complex> state(psi0.size());
-      scheme->download(0, state);
-      EXPECT_TRUE(bitwise_equal(state, expected0)) << "k = " << k << ", " << shape;
-      scheme->download(1, state);
-      EXPECT_TRUE(bitwise_equal(state, expected1)) << "k = " << k << ", " << shape;
     }
+  }
+  // Every shape fits where an instance is one cell; on BCC, FCC and cubic4 (8-12 cells) some at
+  // k = 2 and 3; A15, C15 and Z (46-136 cells) are refused.
+  if (p.grid.ms == 1) {
+    EXPECT_EQ(blocked, 12);
+  } else if (p.grid.ms <= 12) {
+    EXPECT_GE(blocked, 3);
+  } else {
+    EXPECT_EQ(blocked, 0);
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(EveryStencil, CudaWavefront, verify::every_stencil(),
+INSTANTIATE_TEST_SUITE_P(EveryStencil, CudaStepsPerSweep, verify::every_stencil(),
                          verify::lattice_name);
 
 #if DECGPE_HAVE_CUDA
@@ -482,20 +526,26 @@ TEST_F(CudaRestart, BothSchemesResumeBitwiseOnTheGpu) {
 }
 
 // Three steps a launch, cut by the checkpoints at steps 10 and 20 (inside a launch's window of
-// the uninterrupted run's 0, 3, 6, 9 | 12 …): bitwise the single-step run.
-TEST_F(CudaRestart, TheWavefrontResumesBitwiseAsSingleSteps) {
+// the uninterrupted run's 0, 3, 6, 9 | 12 …): bitwise the single-step run. The default for three
+// steps: the wavefront on BCC, the temporal blocking on cubic.
+TEST_F(CudaRestart, KStepsALaunchResumeBitwiseAsSingleSteps) {
   SKIP_WITHOUT_GPU();
-  const std::string toml =
-      "lattice = \"bcc\"\nh = 0.6\nstructures = [6, 6, 9]\ng = 10.0\n[time]\n"
-      "dt_fraction = 0.5\nsteps = 50\ndiagnostics_every = 10\nsnapshot_every = 20\n"
-      "[initial]\nkappa = 1\n";
-  const std::string flags = "--backend cuda --scheme leapfrog";
-  ASSERT_EQ(run(toml, flags).exit_code, 0);
-  const fs::path whole = dir_ / "whole.h5";
-  fs::rename(out(), whole);
-  run_in_parts(toml + "[cuda]\nsteps_per_sweep = 3\n", flags, {"", "", ""});
-  expect_same_run(whole, out());
-  EXPECT_EQ(io::InputFile(out()).text_attribute("tuning_cuda_steps_per_sweep"), "3 (case)");
+  for (const char* lattice : {"bcc", "cubic"}) {
+    const std::string toml = std::string("lattice = \"") + lattice +
+                             "\"\nh = 0.6\nstructures = [6, 6, 9]\ng = 10.0\n[time]\n"
+                             "dt_fraction = 0.5\nsteps = 50\ndiagnostics_every = 10\n"
+                             "snapshot_every = 20\n[initial]\nkappa = 1\n";
+    const std::string flags = "--backend cuda --scheme leapfrog";
+    fs::remove_all(out().parent_path()); // the lattice before's results and checkpoint
+    ASSERT_EQ(run(toml, flags).exit_code, 0);
+    const fs::path whole = dir_ / "whole.h5";
+    fs::rename(out(), whole);
+    run_in_parts(toml + "[cuda]\nsteps_per_sweep = 3\n", flags, {"", "", ""});
+    expect_same_run(whole, out());
+    const io::InputFile file(out());
+    EXPECT_EQ(file.text_attribute("tuning_cuda_steps_per_sweep"), "3 (case)");
+    EXPECT_EQ(file.has_attribute("tuning_cuda_temporal_blocking"), std::string(lattice) == "cubic");
+  }
 }
 
 TEST_F(CudaRestart, AdaptiveStepsResumeBitwiseOnTheGpu) {

@@ -314,6 +314,9 @@ public:
     if (wave_.steps > 1) {
       out.emplace_back("cuda_wavefront", wavefront_shape_.described());
     }
+    if (blocking_.steps > 1) {
+      out.emplace_back("cuda_temporal_blocking", blocked_shape_.described());
+    }
     return out;
   }
 
@@ -363,6 +366,12 @@ public:
       dg_.two_dt = 2.0 * dt;
     }
     long n = 0;
+    for (; blocking_.steps > 1 && steps - n >= blocking_.steps; n += blocking_.steps) {
+      blocked_sweep(older, newer);
+      if (blocking_.steps % 2 != 0) {
+        std::swap(older, newer);
+      }
+    }
     for (; wave_.steps > 1 && steps - n >= wave_.steps; n += wave_.steps) {
       launch_leapfrog_wavefront(wavefront_tiling_, dg_, wave_, at(older), at(newer), stream_);
       if (wave_.steps % 2 != 0) {
@@ -675,7 +684,6 @@ private:
     steps_per_sweep_ = {std::to_string(steps), given.empty() ? "default" : "case"};
     wavefront_shape_ = {wavefront.empty() ? "s1l4r4b8" : wavefront,
                         wavefront.empty() ? "default" : "case"};
-    const WavefrontShape w = parse_wavefront(wavefront_shape_.value);
     if (steps == 1) {
       return;
     }
@@ -687,6 +695,14 @@ private:
       steps_per_sweep_ = {"1", "a slab steps one at a time"};
       return;
     }
+    // The default: the temporal blocking where an instance is one cell (measured faster than the
+    // wavefront there, docs/gpu.md), else the wavefront.
+    if (wavefront.empty() ? p_.grid.ms == 1 && steps <= kMostBlockedSteps
+                          : wavefront.front() == 'x') {
+      plan_blocking(wavefront, steps);
+      return;
+    }
+    const WavefrontShape w = parse_wavefront(wavefront_shape_.value);
     if (!shape.sweep) { // the wavefront's tickets are a sweep's blocks: 256 threads, one row
       shape = parse_plain_shape("sweep");
     }
@@ -699,6 +715,51 @@ private:
     counters_d_ = DeviceBuffer<unsigned>(1 + static_cast<std::size_t>(steps) * slabs * bands);
     wave_ = {steps, w.slab, slabs, w.rows, bands, 0, order_d_.get(), counters_d_.get()};
     wave_.blocks = wavefront_blocks(wavefront_tiling_, dg_, wave_, w.blocks, sms);
+  }
+
+  /// The temporal blocking of `steps` steps a launch with the case's shape or the default one. A
+  /// grown tile's levels must fit a block's shared memory: a shape given that does not is refused,
+  /// the default steps one at a time (the lattices of many cells an instance: docs/gpu.md).
+  void plan_blocking(const std::string& given, int steps) {
+    if (steps > kMostBlockedSteps || p_.grid.ms > kMostBlockedCells) {
+      throw std::invalid_argument(
+          "cuda.steps_per_sweep: the temporal blocking takes 2 to " +
+          std::to_string(kMostBlockedSteps) + " steps on lattices of at most " +
+          std::to_string(kMostBlockedCells) + " cells an instance, got " + std::to_string(steps) +
+          " steps on " + p_.grid.lattice + " (" + std::to_string(p_.grid.ms) + " cells)");
+    }
+    blocked_shape_ = {given.empty() ? "x32y8z64" : given, given.empty() ? "default" : "case"};
+    const Blocking b = make_blocking(dg_, parse_blocked(blocked_shape_.value), steps);
+    const std::size_t limit = blocked_shared_limit();
+    if (b.shared_bytes <= limit) {
+      blocking_ = b;
+      return;
+    }
+    const std::string why = std::to_string(steps) + " steps on tiles of " + blocked_shape_.value +
+                            " keep " + std::to_string(b.shared_bytes / 1024) +
+                            " KiB a block in shared memory, more than the " +
+                            std::to_string(limit / 1024) + " KiB the GPU allows";
+    if (!given.empty()) {
+      throw std::invalid_argument("cuda.steps_per_sweep: " + why);
+    }
+    steps_per_sweep_ = {"1", why};
+  }
+
+  /// One launch of blocking_.steps steps from (older, newer) into the spare pair, whose buffers
+  /// then take the two vectors' places: `older` holds level k − 1, `newer` level k for even k
+  /// (the single steps' roles), the other way round for odd k.
+  void blocked_sweep(VectorId older, VectorId newer) {
+    if (spare_previous_.get() == nullptr) {
+      const auto cells = static_cast<std::size_t>(p_.grid.cells());
+      reserve(2.0 * static_cast<double>(cells) * sizeof(Complex));
+      spare_previous_ = DeviceBuffer<Complex>(cells);
+      spare_last_ = DeviceBuffer<Complex>(cells);
+    }
+    launch_leapfrog_blocked(dg_, blocking_, at(older), at(newer), spare_previous_.get(),
+                            spare_last_.get(), stream_);
+    const bool odd = blocking_.steps % 2 != 0;
+    std::swap(vectors_[static_cast<std::size_t>(odd ? newer : older)], spare_previous_);
+    std::swap(vectors_[static_cast<std::size_t>(odd ? older : newer)], spare_last_);
   }
 
   /// One fused leapfrog step, older ← older − 2iΔt M(newer)·newer, on the stream.
@@ -876,6 +937,9 @@ private:
   DeviceBuffer<int2> order_d_;
   DeviceBuffer<unsigned> counters_d_;
   Wavefront wave_{1, 1, 0, 1, 0, 0, nullptr, nullptr}; ///< steps 1: no wavefront
+  Setting blocked_shape_;
+  Blocking blocking_{1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}; ///< steps 1: no temporal blocking
+  DeviceBuffer<Complex> spare_previous_, spare_last_;  ///< its outputs, swapped into the vectors
   Setting graphs_setting_;                             ///< leapfrog pairs as CUDA graphs
   bool use_graphs_;
   std::vector<PairGraph> graphs_; ///< two leapfrog steps per pair of buffers, at dg_.two_dt

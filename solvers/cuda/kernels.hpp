@@ -6,6 +6,7 @@
 #include "solvers/cuda/device_tables.hpp"
 #include "solvers/vortex_flux.hpp"
 
+#include <cstddef>
 #include <cstdint>
 #include <cuda_runtime_api.h>
 #include <string>
@@ -50,6 +51,10 @@ std::string describe(const Tiling& t);
 void launch_step(const Tiling& t, const DeviceGrid& g, const Complex* psi, Complex* out,
                  int z_begin, int z_end, cudaStream_t stream);
 
+/// The values of `text` written as each of `keys` in order followed by 1 to `digits` digits, each
+/// value at least 1, and nothing else ("s1l4r4b8" for the keys "slrb"); empty where it is not so.
+std::vector<int> keyed_values(std::string_view text, std::string_view keys, int digits);
+
 /// The leapfrog's wavefront (step_kernels.cu): steps_per_sweep steps in one launch, over units of
 /// `slab` z-slices × `rows` y-rows, each step `lag` slabs (and a unit) behind the one before it,
 /// at most `blocks` blocks per SM; "s<slab>l<lag>r<rows>b<blocks>" (for tuning a new GPU; anything
@@ -84,6 +89,40 @@ int wavefront_blocks(const Tiling& t, const DeviceGrid& g, const Wavefront& w, i
 /// w.counters on the stream first.
 void launch_leapfrog_wavefront(const Tiling& t, const DeviceGrid& g, const Wavefront& w,
                                Complex* older, Complex* newer, cudaStream_t stream);
+
+/// The leapfrog's temporal blocking (temporal_blocking.cu): k steps in one pass over memory, a
+/// block a tile of tile_x × tile_y instances through a chunk of `slices` z-slices, "x<>y<>z<>".
+struct BlockedShape {
+  int tile_x = 32;
+  int tile_y = 8;
+  int slices = 64;
+};
+BlockedShape parse_blocked(std::string_view text);
+
+constexpr int kBlockedThreads = 256;
+/// The temporal blocking takes 2 to kMostBlockedSteps steps a launch, on lattices of at most
+/// kMostBlockedCells cells an instance (larger instances' grown tiles do not fit shared memory).
+constexpr int kMostBlockedSteps = 4;
+constexpr int kMostBlockedCells = 12;
+
+/// One temporal blocking launch's geometry: tiles grown by `steps` instances a side (ext_x ×
+/// ext_y), `cells` cells a slice of one, in shared memory the slices of every level kept.
+struct Blocking {
+  int steps;
+  int tile_x, tile_y, slices;
+  int ext_x, ext_y, cells;
+  int tiles_x, tiles_y, chunks;
+  std::size_t shared_bytes;
+};
+Blocking make_blocking(const DeviceGrid& g, BlockedShape shape, int steps);
+/// The most dynamic shared memory a block may opt in to on the current device.
+std::size_t blocked_shared_limit();
+/// b.steps leapfrog steps from (older, newer), bitwise those single steps: level k − 1 into
+/// `previous`, level k into `last` (neither may be older or newer: the launch reads them to the
+/// end).
+void launch_leapfrog_blocked(const DeviceGrid& g, const Blocking& b, const Complex* older,
+                             const Complex* newer, Complex* previous, Complex* last,
+                             cudaStream_t stream);
 
 /// out ← M(in)·in on the z-slices [z_begin, z_end) (cell tiling).
 void launch_apply_m(const Tiling& t, const DeviceGrid& g, const Complex* in, Complex* out,

@@ -335,37 +335,38 @@ std::string describe(const Tiling& t) {
          std::to_string(t.min_blocks) + (t.by_faces ? "f" : "");
 }
 
-WavefrontShape parse_wavefront(std::string_view text) {
-  // s<slab>l<lag>r<rows>b<blocks per SM>, each 1-99: for tuning a new GPU (docs/gpu.md).
-  const auto refuse = [&] {
-    return std::invalid_argument("the wavefront's shape must be s<slab slices>l<lag in slabs>"
-                                 "r<y-rows a ticket>b<blocks per SM>, each 1-99, got '" +
-                                 std::string(text.substr(0, 32)) + "'");
-  };
-  WavefrontShape out;
+std::vector<int> keyed_values(std::string_view text, std::string_view keys, int digits) {
+  std::vector<int> values;
   std::size_t at = 0;
-  for (const char key : {'s', 'l', 'r', 'b'}) {
+  for (const char key : keys) {
     if (at >= text.size() || text[at] != key) {
-      throw refuse();
+      return {};
     }
     std::size_t end = ++at;
     while (end < text.size() && std::isdigit(static_cast<unsigned char>(text[end])) != 0) {
       ++end;
     }
-    if (end == at || end - at > 2) {
-      throw refuse();
+    if (end == at || end - at > static_cast<std::size_t>(digits)) {
+      return {};
     }
-    const int value = std::stoi(std::string(text.substr(at, end - at)));
-    if (value < 1) {
-      throw refuse();
+    values.push_back(std::stoi(std::string(text.substr(at, end - at))));
+    if (values.back() < 1) {
+      return {};
     }
-    (key == 's' ? out.slab : key == 'l' ? out.lag : key == 'r' ? out.rows : out.blocks) = value;
     at = end;
   }
-  if (at != text.size()) {
-    throw refuse();
+  return at == text.size() ? values : std::vector<int>{};
+}
+
+WavefrontShape parse_wavefront(std::string_view text) {
+  // s<slab>l<lag>r<rows>b<blocks per SM>, each 1-99: for tuning a new GPU (docs/gpu.md).
+  const std::vector<int> v = keyed_values(text, "slrb", 2);
+  if (v.empty()) {
+    throw std::invalid_argument("the wavefront's shape must be s<slab slices>l<lag in slabs>"
+                                "r<y-rows a ticket>b<blocks per SM>, each 1-99, got '" +
+                                std::string(text.substr(0, 32)) + "'");
   }
-  return out;
+  return {v[0], v[1], v[2], v[3]};
 }
 
 std::vector<int2> wavefront_order(int steps, int slabs, int bands, int lag) {
