@@ -719,7 +719,7 @@ private:
 
   /// The temporal blocking of `steps` steps a launch with the case's shape or the default one. A
   /// grown tile's levels must fit a block's shared memory: a shape given that does not is refused,
-  /// the default steps one at a time (the lattices of many cells an instance: docs/gpu.md).
+  /// the default steps one at a time (on a GPU with less shared memory than the H100's).
   void plan_blocking(const std::string& given, int steps) {
     if (steps > kMostBlockedSteps || p_.grid.ms > kMostBlockedCells) {
       throw std::invalid_argument(

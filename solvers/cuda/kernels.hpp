@@ -93,9 +93,7 @@ void launch_leapfrog_wavefront(const Tiling& t, const DeviceGrid& g, const Wavef
 /// The leapfrog's temporal blocking (temporal_blocking.cu): k steps in one pass over memory, a
 /// block a tile of tile_x × tile_y instances through a chunk of `slices` z-slices, "x<>y<>z<>".
 struct BlockedShape {
-  int tile_x = 32;
-  int tile_y = 8;
-  int slices = 64;
+  int tile_x, tile_y, slices;
 };
 BlockedShape parse_blocked(std::string_view text);
 
