@@ -545,6 +545,30 @@ class CommittedData(unittest.TestCase):
             within = sum(r < 0.8 * radius for r in rho)
             self.assertLessEqual(abs(within - omega * (0.8 * radius) ** 2), 4.0, row)
 
+    def test_vortex_lattice_edge_is_the_csvs_and_the_edge_corrected_density(self):
+        """At the edge: each row's range of counts recomputed from the CSVs; and issue 32's count inside R explained on
+        the committed study: on every lattice the count within 0.5–0.8 R and inside R lies within 2 vortices of
+        Sheehy and Radzihovsky's edge-corrected count for ln(ℓ/ξ) at either end of its range, while Feynman's ΩR²
+        inside R lies more than 10 above it."""
+        rows = table_rows((self.out / CPU_VM.name / "vortex_lattice_edge.md").read_text())
+        counts = {}
+        for _, s, rho in self.vortex_lattice_rows("vortex_lattice.md"):
+            radius, omega = float(s["tf_radius"]), float(s["omega"])
+            counts[s["lattice"]] = [sum(r < f * radius for r in rho) for f in (*vortex_lattice.EDGE_FRACTIONS, 1.0)]
+        self.assertEqual(len(rows), len(vortex_lattice.EDGE_FRACTIONS) + 1)
+        for row, column in zip(rows, zip(*counts.values())):
+            self.assertEqual(row[1], f"{min(column)}–{max(column)}", row)
+        omega_r2 = omega * radius**2
+        logs = vortex_lattice.log_factors(omega, radius)
+        for f, column in zip(vortex_lattice.EDGE_FRACTIONS, zip(*counts.values())):
+            band = [vortex_lattice.edge_corrected_count(omega_r2, log, f) for log in logs]
+            for count in column:
+                self.assertTrue(min(band) - 2.0 <= count <= max(band) + 2.0, (f, count, band))
+        totals = [vortex_lattice.edge_corrected_total(omega_r2, log)[0] for log in logs]
+        for count in list(zip(*counts.values()))[-1]:
+            self.assertTrue(min(totals) - 2.0 <= count <= max(totals) + 2.0, (count, totals))
+        self.assertGreater(omega_r2 - max(totals), 10.0)
+
     def test_rotating_frame_tables_are_the_json(self):
         """The rotating frame's tables, leapfrog then RK4: a row per lattice of the registry, its rates and their
         ratio recomputed here from the committed JSON's medians, a ratio under 0.8 marked."""

@@ -7,8 +7,9 @@ lattice" of make_all.py).
 Writes vortex_lattice.{png,pdf} (per lattice: the density on the cells nearest z = 0, the vortices where the
 detector's lines cross z = 0 inside R and beyond it, the Thomas–Fermi radius R in the rotating frame) and
 vortex_lattice.md (the counts against Feynman's ΩR², each vortex's nearest-neighbour distance against the spacing
-√(2π/(√3Ω)) of the triangular lattice of density Ω/π) and vortex_lattice_radial.md (the count within r < fR against
-Ω(fR)², f from 0.5 to 1).
+√(2π/(√3Ω)) of the triangular lattice of density Ω/π), vortex_lattice_radial.md (the count within r < fR against
+Ω(fR)², f from 0.5 to 1) and vortex_lattice_edge.md (the counts of every lattice by radius against Feynman's and
+against the density Sheehy and Radzihovsky derived for a condensate whose density falls to its edge).
 """
 
 import csv
@@ -95,6 +96,53 @@ def radial_table(summary, vortices):
     return markdown_table(header, body)
 
 
+EDGE_FRACTIONS = (0.5, 0.6, 0.7, 0.8)  # of R: well inside the radius where the edge-corrected density reaches 0
+
+
+def log_factors(omega, radius):
+    """ln(ℓ/ξ), the vortex's energy per unit of its density's curvature, bounded where its argument is defined only to
+    a factor of order 1: ℓ from the Wigner–Seitz radius 1/√Ω to the triangular lattice's spacing √(2π/(√3Ω)); ξ the
+    healing length 1/√(2μ₂) at the centre of the quasi-2D Thomas–Fermi profile of radius R (μ₂ = ½(1 − Ω²)R²)."""
+    xi = 1.0 / np.sqrt((1.0 - omega**2) * radius**2)
+    return np.log(1.0 / np.sqrt(omega) / xi), np.log(np.sqrt(2.0 * np.pi / (np.sqrt(3.0) * omega)) / xi)
+
+
+def edge_corrected_count(omega_r2, log_factor, f):
+    """The vortices within fR at Sheehy and Radzihovsky's density n_v = Ω/π + ln(ℓ/ξ) ∇² ln ρ / (4π) (Phys. Rev. A 70,
+    063620, 2004) for the profile ρ ∝ 1 − r²/R², where ∇² ln ρ = −4R²/(R² − r²)²: Ω(fR)² − ln(ℓ/ξ) f²/(1 − f²)."""
+    return omega_r2 * f**2 - log_factor * f**2 / (1.0 - f**2)
+
+
+def edge_corrected_total(omega_r2, log_factor):
+    """The same count out to where that density reaches 0, (1 − f²)² = ln(ℓ/ξ)/(ΩR²); and that f."""
+    f2 = 1.0 - np.sqrt(log_factor / omega_r2)
+    return omega_r2 * f2 - log_factor * f2 / (1.0 - f2), np.sqrt(f2)
+
+
+def edge_table(summary, vortices):
+    """Per radius, the range of the lattices' counts against Feynman's Ω(fR)² and the edge-corrected count for both
+    ends of log_factors(); the last row all the vortices inside R against the edge-corrected total."""
+    omega, radius = {float(s["omega"]) for s in summary.values()}, {float(s["tf_radius"]) for s in summary.values()}
+    assert len(omega) == 1 and len(radius) == 1, "the lattices' condensates differ"
+    omega, radius = omega.pop(), radius.pop()
+    omega_r2, logs = omega * radius**2, log_factors(omega, radius)
+    rho = {name: np.hypot(v[:, 0], v[:, 1]) for name, v in vortices.items()}
+
+    def measured(f):
+        counts = [int(np.sum(rho.get(name, np.zeros(0)) < f * radius)) for name in summary]
+        return f"{min(counts)}–{max(counts)}"
+
+    header = ["vortices", "measured (the lattices' least–most)", "Feynman Ω(fR)²",
+              f"edge-corrected (ln(ℓ/ξ) = {logs[0]:.2f}–{logs[1]:.2f})"]
+    body = [[f"r < {f:g} R", measured(f), f"{omega_r2 * f**2:.1f}",
+             "–".join(f"{edge_corrected_count(omega_r2, log, f):.1f}" for log in reversed(logs))]
+            for f in EDGE_FRACTIONS]
+    totals = [edge_corrected_total(omega_r2, log) for log in reversed(logs)]
+    body.append([f"all inside R (the corrected density reaches 0 at {totals[0][1]:.2f}–{totals[1][1]:.2f} R)",
+                 measured(1.0), f"{omega_r2:.1f}", "–".join(f"{count:.1f}" for count, _ in totals)])
+    return markdown_table(header, body)
+
+
 def render(device_dir, out_dir):
     folder = Path(device_dir) / FOLDER
     summary, vortices, density = load(folder)
@@ -105,10 +153,16 @@ def render(device_dir, out_dir):
     save_table(result, out_dir, "vortex_lattice", "The vortex lattice per lattice", "Vortex lattice", table(summary))
     save_table(result, out_dir, "vortex_lattice_radial", "The vortex lattice's count by radius",
                "Vortex lattice by radius", radial_table(summary, vortices))
+    save_table(result, out_dir, "vortex_lattice_edge", "The vortex lattice's count against the edge-corrected density",
+               "Vortex lattice at the edge", edge_table(summary, vortices))
     result.notes.append("Vortices: where the detector's lines cross z = 0; in R: inside the Thomas–Fermi radius of the "
                         "rotating frame, beyond R: the rest inside the domain's inscribed circle. Feynman's count ΩR² "
                         "and spacing √(2π/(√3Ω)): the triangular lattice of density Ω/π. By radius: the vortices "
-                        "within r < fR against Feynman's Ω(fR)², the density Ω/π over the disc.")
+                        "within r < fR against Feynman's Ω(fR)², the density Ω/π over the disc. At the edge: the same "
+                        "counts against Sheehy and Radzihovsky's density Ω/π + ln(ℓ/ξ) ∇² ln ρ / (4π) for "
+                        "ρ ∝ 1 − r²/R², which falls short of Ω/π as the density falls to the edge, for ln(ℓ/ξ) "
+                        "with ℓ from the Wigner–Seitz radius 1/√Ω to the lattice spacing and ξ the healing length "
+                        "at the centre.")
     return result
 
 
