@@ -437,7 +437,7 @@ public:
     return std::make_unique<DeviceTimer>(stream_);
   }
   void flush_caches() override { flush_l2(); }
-  long steps_per_launch() const override { return wave_.steps; }
+  long steps_per_launch() const override { return std::max(wave_.steps, blocking_.steps); }
 
   Diagnostics diagnostics(VectorId current, VectorId previous, VectorId reference) override {
     stencil(plan(diagnostics_access(current, previous, reference)),
@@ -691,7 +691,8 @@ private:
       steps_per_sweep_ = {"1", "the rotating frame steps one at a time"};
       return;
     }
-    if (halo_ != nullptr) {
+    if (halo_ != nullptr || dg_.z_offset != 0 ||
+        dg_.sz != dg_.global_z) { // both kernels walk it all
       steps_per_sweep_ = {"1", "a slab steps one at a time"};
       return;
     }
