@@ -44,6 +44,9 @@ public:
       value(p.potential.rotation.x0);
       value(p.potential.rotation.y0);
     }
+    if (p.precision != Precision::double_) { // double's fingerprints as they were
+      text(std::string(precision_name(p.precision)));
+    }
   }
   std::uint64_t digest() const { return hash_; }
   std::string hex() const {

@@ -27,6 +27,22 @@ std::string join(const std::vector<std::string>& names) {
   return out;
 }
 
+/// The checkpoint's precision: "double" when it records none (it was written before there was a
+/// choice).
+Precision read_precision(const InputFile& f, const std::filesystem::path& path) {
+  if (!f.has_attribute("precision")) {
+    return Precision::double_;
+  }
+  const std::string name = f.text_attribute("precision");
+  for (std::size_t k = 0; k < kPrecisionNames.size(); ++k) {
+    if (kPrecisionNames[k] == name) {
+      return static_cast<Precision>(k);
+    }
+  }
+  throw std::runtime_error("cannot resume from '" + path.string() + "': its precision '" + name +
+                           "' is none of double, single, mixed");
+}
+
 std::vector<std::string> split(const std::string& joined) {
   std::vector<std::string> out;
   std::size_t begin = 0;
@@ -130,6 +146,7 @@ void write_checkpoint(const std::filesystem::path& path, const Checkpoint& c, co
   f.attribute("decgpe_version", std::string(version()));
   f.attribute("git_commit", c.git_commit);
   f.attribute("scheme", c.scheme);
+  f.attribute("precision", std::string(precision_name(c.precision)));
   f.attribute("step", c.step);
   f.attribute("t", c.t);
   f.attribute("dt", c.dt);
@@ -165,6 +182,7 @@ Checkpoint read_checkpoint(const std::filesystem::path& path) {
   Checkpoint c;
   c.git_commit = f.text_attribute("git_commit");
   c.scheme = f.text_attribute("scheme");
+  c.precision = read_precision(f, path);
   c.step = f.integer_attribute("step");
   c.t = f.number_attribute("t");
   c.dt = f.number_attribute("dt");

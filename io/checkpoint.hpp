@@ -6,6 +6,7 @@
 // rank reading only its slab's slices.
 
 #include "io/results.hpp"
+#include "solvers/precision.hpp"
 
 #include <filesystem>
 #include <string>
@@ -15,6 +16,9 @@ namespace decgpe::io {
 
 struct Checkpoint {
   std::string scheme;
+  /// What its levels were stepped in: they are stored in FP64 (a single or mixed run's FP32 values
+  /// exactly), and resume only in the same precision.
+  Precision precision = Precision::double_;
   std::int64_t step = 0;
   double t = 0.0;
   double dt = 0.0;              ///< the fixed step, or an adaptive run's longest

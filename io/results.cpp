@@ -144,6 +144,7 @@ void write_physics(ResultsFile& f, const setup::RunSetup& run) {
   option_attribute(f, "potential", c.potential_kind);
   f.attribute("lambda", c.lambda);
   f.attribute("g", c.g);
+  option_attribute(f, "precision", c.precision);
   f.attribute("rotation_omega", c.omega);
   f.attribute("rotation_origin", std::span<const double>(c.rotation_origin));
   option_attribute(f, "initial_state", c.initial_kind);

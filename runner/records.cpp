@@ -33,6 +33,7 @@ io::Checkpoint run_state(const RunSetup& setup, const Scheme& scheme, const io::
     ++state.restarts;
   }
   state.scheme = setup.config.scheme;
+  state.precision = setup.problem.precision;
   state.dt = setup.dt;
   state.fingerprint = who.fingerprint;
   state.case_text = who.case_text;
@@ -48,6 +49,12 @@ void check_resumable(const io::Checkpoint& c, const RunSetup& setup,
   };
   if (c.scheme != setup.config.scheme) {
     refuse("it is a " + c.scheme + " run, this one is " + setup.config.scheme);
+  }
+  if (c.precision != setup.problem.precision) {
+    refuse("it was stepped in " + std::string(precision_name(c.precision)) +
+           " precision, this run is in " + std::string(precision_name(setup.problem.precision)) +
+           " (set numerics.precision = \"" + std::string(precision_name(c.precision)) +
+           "\" to resume it)");
   }
   if (c.fingerprint != io::fingerprint(setup)) {
     refuse("it is of another problem (the lattice, grid, potential, g, scheme, start, dt or "

@@ -645,6 +645,11 @@ void read_scaleout(const Section& s, CaseConfig& c) {
   c.slab_balance = s.option<SlabBalanceMode>("balance").value_or(c.slab_balance);
 }
 
+void read_numerics(const Section& s, CaseConfig& c) {
+  s.allow_only_schema_keys();
+  c.precision = s.option<Precision>("precision").value_or(c.precision);
+}
+
 void read_analysis(const Section& a, CaseConfig& c) {
   a.allow_only_schema_keys();
   c.vortex_lines_every = a.integer("vortex_lines_every").value_or(c.vortex_lines_every);
@@ -732,6 +737,9 @@ CaseConfig parse_case(std::string_view toml, std::string_view source, const fs::
   }
   if (const std::optional<Section> scaleout = top.section("scaleout")) {
     read_scaleout(*scaleout, c);
+  }
+  if (const std::optional<Section> numerics = top.section("numerics")) {
+    read_numerics(*numerics, c);
   }
   check_across_tables(top, c);
   return c;

@@ -2,6 +2,8 @@
 // A TOML case file, read and validated. Every problem with the file is a CaseError whose message is
 // one line naming the file, the key and what is wrong with it.
 
+#include "solvers/precision.hpp"
+
 #include <array>
 #include <cstdint>
 #include <filesystem>
@@ -45,6 +47,9 @@ constexpr std::array<std::string_view, 2> names_of(VortexRegion) {
 }
 constexpr std::array<std::string_view, 3> names_of(SlabBalanceMode) {
   return {"auto", "even", "measured"};
+}
+constexpr std::array<std::string_view, 3> names_of(Precision) {
+  return kPrecisionNames;
 }
 
 /// An option's name in the case file ("tabulated" for PotentialKind::tabulated).
@@ -159,7 +164,9 @@ struct CaseConfig {
   /// parsed by the backend; they change its speed, never its results, and are recorded in the
   /// results. A key not given is absent.
   std::map<std::string, std::string> backend_tuning;
-  std::optional<int> halo_depth;     ///< [scaleout]: halo slices per slab side; unset: 1
+  std::optional<int> halo_depth; ///< [scaleout]: halo slices per slab side; unset: 1
+  /// [numerics]: what ψ is stored and stepped in (solvers/precision.hpp).
+  Precision precision = Precision::double_;
   SlabBalanceMode slab_balance = {}; ///< [scaleout]: its first value, automatic, by default
 
   // [output]

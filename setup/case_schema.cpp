@@ -127,6 +127,11 @@ constexpr std::array kTables{
 };
 
 // After the backends' tables (backend_tunables()).
+constexpr CaseTable kNumerics{
+    "numerics", false,
+    "The arithmetic ψ is stored and stepped in: it changes the results (by the rounding it "
+    "allows), so it is part of the problem, recorded in the results and checkpoints."};
+
 constexpr CaseTable kScaleout{
     "scaleout", false,
     "How a run split over MPI ranks (`mpirun -np N decgpe run …`) moves its halos: it changes the "
@@ -423,6 +428,19 @@ std::vector<CaseKey> backend_keys() {
   return keys;
 }
 
+std::vector<CaseKey> numerics_keys() {
+  return {
+      {"numerics.precision", KeyType::string, "—", "double", one_of_option<Precision>(),
+       "`double`: ψ stored and stepped in FP64 (16 B a value). `single`: stored and stepped in "
+       "FP32 (8 B), every operation on ψ in FP32, the coefficients (V, the face weights, Δt) "
+       "rounded from FP64. `mixed`: stored in FP32, every operation on ψ (the face sum, the "
+       "update) in FP64, the result rounded once when stored. The diagnostics measure the stored "
+       "state in FP64 in every precision. Each backend is bitwise the `reference` backend in the "
+       "same precision; a checkpoint resumes only in its own precision (docs/cases.md, "
+       "\"Precision\")."},
+  };
+}
+
 /// The tuning of the slabs.
 std::vector<CaseKey> scaleout_keys() {
   return {
@@ -486,6 +504,7 @@ std::span<const CaseTable> case_tables() {
       all.push_back({table.name, false, table.meaning});
     }
     all.push_back(kScaleout);
+    all.push_back(kNumerics);
     return all;
   }();
   return tables;
@@ -494,9 +513,10 @@ std::span<const CaseTable> case_tables() {
 const std::vector<CaseKey>& case_keys() {
   static const std::vector<CaseKey> keys = [] {
     std::vector<CaseKey> all;
-    for (auto part : {top_level_keys, potential_keys, rotation_keys, time_step_keys,
-                      time_sampling_keys, time_damping_adaptive_keys, initial_keys,
-                      initial_addition_keys, analysis_output_keys, backend_keys, scaleout_keys}) {
+    for (auto part :
+         {top_level_keys, potential_keys, rotation_keys, time_step_keys, time_sampling_keys,
+          time_damping_adaptive_keys, initial_keys, initial_addition_keys, analysis_output_keys,
+          backend_keys, scaleout_keys, numerics_keys}) {
       std::ranges::move(part(), std::back_inserter(all));
     }
     return all;

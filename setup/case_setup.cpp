@@ -230,6 +230,7 @@ void lay_out_slabs(RunSetup& run, const Grid& whole, const std::array<int, 3>& s
     trial.potential.lambda = config.lambda;
     trial.potential.rotation = {config.omega, config.rotation_origin[0], config.rotation_origin[1]};
     trial.g = config.g;
+    trial.precision = config.precision;
     run.calibration = balance(trial);
     call(poll, "measuring the ranks' throughputs");
   }
@@ -283,6 +284,7 @@ void finish(RunSetup& run, double mu, const StateSampler& state,
   p.potential = make_potential(config, p.grid);
   call(poll, "reading the potential");
   p.g = config.g;
+  p.precision = config.precision;
   // In the rotating frame H = H_lab − ΩL_z: the vortex kinds' states are L_z = κ eigenstates about
   // their own axis, so μ − κΩ is exact when the rotation axis is theirs.
   run.mu = mu - config.kappa * config.omega;

@@ -2,6 +2,8 @@
 // The arithmetic of one dual 0-cell, written once for every backend and every scheme. Backends call
 // these in the same order with the same operands, and none of them contracts a·b + c into a fused
 // multiply-add (the CUDA sources build with --fmad=false), so their states agree bit for bit.
+// The updates of ψ are templated on the real type they compute in (solvers/precision.hpp); the
+// geometry (positions, V, phases) and the diagnostics' sums are FP64 in every precision.
 
 #include "solvers/complex.hpp"
 
@@ -27,24 +29,31 @@ DECGPE_HD double harmonic_potential(double x, double y, double z, double lambda)
 
 /// One face's contribution to Σ_F w_F (ψ_i − ψ_j); faces are always summed in stencil-table order,
 /// with ψ_j = 0 beyond the domain (Dirichlet).
-DECGPE_HD Complex add_face(Complex laplacian, double weight, Complex psi_i, Complex psi_j) {
+template <class Real>
+DECGPE_HD BasicComplex<Real> add_face(BasicComplex<Real> laplacian, Real weight,
+                                      BasicComplex<Real> psi_i, BasicComplex<Real> psi_j) {
   return laplacian + weight * (psi_i - psi_j);
 }
 
 /// (M(ψ)ψ)_i = ½ Σ_F w_F (ψ_i − ψ_j) + (V_i + g|ψ_i|²) ψ_i: the discrete Hamiltonian (paper eq. 6).
-DECGPE_HD Complex apply_m(Complex psi, Complex laplacian, double v, double g) {
-  const double u = v + g * norm2(psi);
-  return 0.5 * laplacian + u * psi;
+template <class Real>
+DECGPE_HD BasicComplex<Real> apply_m(BasicComplex<Real> psi, BasicComplex<Real> laplacian, Real v,
+                                     Real g) {
+  const Real u = v + g * norm2(psi);
+  return Real(0.5) * laplacian + u * psi;
 }
 
 /// base − iτ m: one explicit move along the flow ψ' = −i M(ψ)ψ with m = M(ψ)ψ. The leapfrog step is
 /// step_along(ψ^{n−1}, 2Δt, Mψ^n); each RK4 stage is two of these.
-DECGPE_HD Complex step_along(Complex base, double tau, Complex m) {
+template <class Real>
+DECGPE_HD BasicComplex<Real> step_along(BasicComplex<Real> base, Real tau, BasicComplex<Real> m) {
   return {base.re + tau * m.im, base.im - tau * m.re};
 }
 
 /// a x + b y with complex a, b.
-DECGPE_HD Complex axpby(Complex a, Complex x, Complex b, Complex y) {
+template <class Real>
+DECGPE_HD BasicComplex<Real> axpby(BasicComplex<Real> a, BasicComplex<Real> x, BasicComplex<Real> b,
+                                   BasicComplex<Real> y) {
   return mul(a, x) + mul(b, y);
 }
 
@@ -87,10 +96,17 @@ DECGPE_HD Complex cos_sin(double x) {
   return {s, -c};
 }
 
+/// e^{ix} in the precision of x: cos_sin() of its FP64 value, rounded (FP32 has no reduction of its
+/// own here: one routine, the same bits on every backend).
+template <class Real> DECGPE_HD BasicComplex<Real> phase_factor(Real x) {
+  return convert<Real>(cos_sin(static_cast<double>(x)));
+}
+
 /// exp(−iτ(V + g|ψ|²)) ψ: the exact flow of the potential and the nonlinearity over τ (|ψ| is
 /// constant along it), bitwise the same on every backend (cos_sin).
-DECGPE_HD Complex rotate_phase(Complex psi, double v, double g, double tau) {
-  return mul(cos_sin(-tau * (v + g * norm2(psi))), psi);
+template <class Real>
+DECGPE_HD BasicComplex<Real> rotate_phase(BasicComplex<Real> psi, Real v, Real g, Real tau) {
+  return mul(phase_factor(-tau * (v + g * norm2(psi))), psi);
 }
 
 /// θ_ij = Ω (x_i y_j − x_j y_i), coordinates relative to the rotation axis: ∫A·dl along the dual
@@ -102,27 +118,33 @@ DECGPE_HD double rotating_phase(double omega, double x_i, double y_i, double x_j
 
 /// e^{−iθ_ij} ψ_j: the neighbour's value in cell i's gauge (½(p − A)² with ψ = e^{iχ}φ, A = ∇χ, is
 /// e^{iχ}½p²φ), as a Trotter–Suzuki face block takes it; the magnetic Laplacian is magnetic_sum().
-DECGPE_HD Complex transported(Complex psi_j, double theta) {
-  return mul(cos_sin(-theta), psi_j);
+template <class Real>
+DECGPE_HD BasicComplex<Real> transported(BasicComplex<Real> psi_j, double theta) {
+  return mul(convert<Real>(cos_sin(-theta)), psi_j);
 }
 
 /// w e^{−iθ}: a face's hopping weight in the rotating frame, e^{−iθ} the phase transported()
-/// applies.
-DECGPE_HD Complex weighted_phase(double weight, double theta) {
+/// applies; formed in FP64 from the geometry, rounded to Real.
+template <class Real = double>
+DECGPE_HD BasicComplex<Real> weighted_phase(double weight, double theta) {
   const Complex e = cos_sin(-theta);
-  return {weight * e.re, weight * e.im};
+  return convert<Real>(Complex{weight * e.re, weight * e.im});
 }
 
 /// One face's w e^{−iθ_ij} ψ_j added to Σ_F w_F e^{−iθ_F} ψ_j; faces in stencil-table order, ψ_j =
 /// 0 beyond the domain (Dirichlet).
-DECGPE_HD Complex add_hop(Complex hops, Complex weighted, Complex psi_j) {
+template <class Real>
+DECGPE_HD BasicComplex<Real> add_hop(BasicComplex<Real> hops, BasicComplex<Real> weighted,
+                                     BasicComplex<Real> psi_j) {
   return hops + mul(weighted, psi_j);
 }
 
 /// The magnetic Laplacian Σ_F w_F (ψ_i − e^{−iθ_F} ψ_j) as W ψ_i − Σ_F w_F e^{−iθ_F} ψ_j with
 /// W = Σ_F w_F: per face a complex multiply and an add, where add_face() of a transported ψ_j costs
 /// half as much again (its rounding differs by an ulp's worth of the terms W ψ_i cancels).
-DECGPE_HD Complex magnetic_sum(double weight_sum, Complex psi_i, Complex hops) {
+template <class Real>
+DECGPE_HD BasicComplex<Real> magnetic_sum(Real weight_sum, BasicComplex<Real> psi_i,
+                                          BasicComplex<Real> hops) {
   return weight_sum * psi_i - hops;
 }
 
@@ -134,14 +156,18 @@ DECGPE_HD double centrifugal_potential(double omega, double x, double y) {
 
 /// ψ_i + k (ψ_i − ψ_j): cell i's side of one face's exact kinetic exponential, k from
 /// face_rotations() (solvers/face_colouring.hpp); ψ_j = 0 with the boundary k beyond the domain.
-DECGPE_HD Complex rotate_face(Complex psi_i, Complex psi_j, Complex k) {
+template <class Real>
+DECGPE_HD BasicComplex<Real> rotate_face(BasicComplex<Real> psi_i, BasicComplex<Real> psi_j,
+                                         BasicComplex<Real> k) {
   return psi_i + mul(k, psi_i - psi_j);
 }
 
 /// α Σ_F w_F (ψ_i − ψ_j) + β ψ_i + γ p_i: one step of a three-term polynomial recurrence in the
 /// kinetic operator ½L (the ½ folded into α), e.g. Chebyshev's T_{k+1} = 2Y T_k − T_{k−1}.
-DECGPE_HD Complex recurrence_term(Complex psi, Complex laplacian, Complex previous, double alpha,
-                                  double beta, double gamma) {
+template <class Real>
+DECGPE_HD BasicComplex<Real> recurrence_term(BasicComplex<Real> psi, BasicComplex<Real> laplacian,
+                                             BasicComplex<Real> previous, Real alpha, Real beta,
+                                             Real gamma) {
   return (alpha * laplacian + beta * psi) + gamma * previous;
 }
 
@@ -173,8 +199,10 @@ DECGPE_HD StepSums combine(const StepSums& a, const StepSums& b) {
 
 /// A polynomial's sum after one more term `next` with coefficient c: acc + c·next, or, for the
 /// first term, c_in·in + c·next (the sum starts here; acc is not read).
-DECGPE_HD Complex accumulate_term(bool first, Complex acc, Complex c_in, Complex in, Complex c,
-                                  Complex next) {
+template <class Real>
+DECGPE_HD BasicComplex<Real> accumulate_term(bool first, BasicComplex<Real> acc,
+                                             BasicComplex<Real> c_in, BasicComplex<Real> in,
+                                             BasicComplex<Real> c, BasicComplex<Real> next) {
   return (first ? mul(c_in, in) : acc) + mul(c, next);
 }
 

@@ -5,6 +5,7 @@
 #include "solvers/cell_arithmetic.hpp"
 #include "solvers/complex.hpp"
 #include "solvers/grid.hpp"
+#include "solvers/precision.hpp"
 
 #include <span>
 #include <vector>
@@ -65,6 +66,8 @@ struct Problem {
   Grid grid;
   Potential potential;
   double g = 0.0; ///< interaction strength
+  /// What ψ is stored and stepped in (solvers/precision.hpp): the discrete equation's arithmetic.
+  Precision precision = Precision::double_;
 };
 
 class DomainReduction;

@@ -39,9 +39,9 @@ struct BelowCut {
   }
 };
 
-template <class Region>
-void pierced_in(const Grid& grid, const RingTable& rings, const Complex* psi, int z_begin,
-                int z_end, const Region& region, std::vector<PiercedEdge>& out) {
+template <class Region, class Value>
+void pierced_in(const Grid& grid, const RingTable& rings, const Value* psi, int z_begin, int z_end,
+                const Region& region, std::vector<PiercedEdge>& out) {
   const RingGrid g = ring_grid(grid);
   const int edges = rings.edges();
   for (int sz = z_begin; sz < z_end; ++sz) {
@@ -65,7 +65,8 @@ void pierced_in(const Grid& grid, const RingTable& rings, const Complex* psi, in
 
 } // namespace
 
-void pierced_edges(const Problem& problem, const RingTable& rings, const Complex* psi, int z_begin,
+template <class Value>
+void pierced_edges(const Problem& problem, const RingTable& rings, const Value* psi, int z_begin,
                    int z_end, double potential_cut, std::vector<PiercedEdge>& out) {
   if (potential_cut == kEveryRing) {
     pierced_in(problem.grid, rings, psi, z_begin, z_end, EveryRing{}, out);
@@ -73,6 +74,11 @@ void pierced_edges(const Problem& problem, const RingTable& rings, const Complex
     pierced_in(problem.grid, rings, psi, z_begin, z_end, BelowCut{&problem, potential_cut}, out);
   }
 }
+
+template void pierced_edges(const Problem&, const RingTable&, const Complex*, int, int, double,
+                            std::vector<PiercedEdge>&);
+template void pierced_edges(const Problem&, const RingTable&, const ComplexFloat*, int, int, double,
+                            std::vector<PiercedEdge>&);
 
 bool ring_inside(const Grid& whole, const RingTable& rings, int e, std::int64_t sx, std::int64_t sy,
                  std::int64_t gz) {

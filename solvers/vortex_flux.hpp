@@ -112,8 +112,8 @@ struct EveryRing {
 /// The flux through the edge whose ring is ring[0..count) in instance (sx, sy, local sz); false
 /// when a ring cell lies outside the domain or outside `region` (the edge is not measured; ψ is
 /// not read past the first such cell).
-template <class Region>
-DECGPE_HD bool edge_flux(const RingGrid& g, const RingEntry* ring, int count, const Complex* psi,
+template <class Region, class Value>
+DECGPE_HD bool edge_flux(const RingGrid& g, const RingEntry* ring, int count, const Value* psi,
                          int sx, int sy, int sz, const Region& region, int& flux) {
   std::int64_t first = 0;
   if (!ring_cell(g, ring[0], sx, sy, sz, first) || !region(ring[0], sx, sy, sz, first)) {
@@ -126,7 +126,7 @@ DECGPE_HD bool edge_flux(const RingGrid& g, const RingEntry* ring, int count, co
     if (k < count && !(ring_cell(g, ring[k], sx, sy, sz, j) && region(ring[k], sx, sy, sz, j))) {
       return false;
     }
-    turns += step_turns(psi[i], i, psi[j], j);
+    turns += step_turns(convert<double>(psi[i]), i, convert<double>(psi[j]), j);
     i = j;
   }
   flux = turns;
@@ -137,8 +137,10 @@ DECGPE_HD bool edge_flux(const RingGrid& g, const RingEntry* ring, int count, co
 inline constexpr double kEveryRing = std::numeric_limits<double>::infinity();
 
 /// Appends the pierced edges of the instances of local slices [z_begin, z_end) whose ring cells
-/// all have V < potential_cut (kEveryRing: every ring of the domain), in edge-id order.
-void pierced_edges(const Problem& problem, const RingTable& rings, const Complex* psi, int z_begin,
+/// all have V < potential_cut (kEveryRing: every ring of the domain), in edge-id order. Value is a
+/// precision's stored complex (Complex or ComplexFloat), read in FP64.
+template <class Value>
+void pierced_edges(const Problem& problem, const RingTable& rings, const Value* psi, int z_begin,
                    int z_end, double potential_cut, std::vector<PiercedEdge>& out);
 
 /// Whether every cell of ring e of instance (sx, sy, global gz) lies inside the whole domain.

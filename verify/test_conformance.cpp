@@ -25,27 +25,33 @@ namespace {
 using verify::bitwise_equal;
 using verify::LiveScheme;
 
-/// A backend, a scheme (empty for the kernel set alone) and a lattice.
+/// A backend, a scheme (empty for the kernel set alone), a lattice and the precision both run in.
 struct Case {
   std::string_view backend, scheme, lattice;
+  Precision precision = Precision::double_;
 };
 
 void PrintTo(const Case& c, std::ostream* os) {
-  *os << c.backend << " " << c.scheme << " " << c.lattice;
+  *os << c.backend << " " << c.scheme << " " << c.lattice << " " << precision_name(c.precision);
 }
 
 std::string case_name(const ::testing::TestParamInfo<Case>& info) {
   std::string name = std::string(info.param.backend) + "_" +
                      (info.param.scheme.empty() ? "" : std::string(info.param.scheme) + "_") +
                      std::string(info.param.lattice);
+  if (info.param.precision != Precision::double_) { // double's names as they were
+    name += "_" + std::string(precision_name(info.param.precision));
+  }
   std::replace_if(
       name.begin(), name.end(), [](char c) { return std::isalnum(c) == 0; }, '_');
   return name;
 }
 
 /// Every registered backend but the reference whose vectors live on a device (or on the host),
-/// with every scheme of the registry (or none, for the kernel set) and every lattice.
-std::vector<Case> cases(bool on_device, bool with_schemes) {
+/// with every scheme of the registry (or none, for the kernel set) and every lattice, in
+/// `precision`.
+std::vector<Case> cases(bool on_device, bool with_schemes,
+                        Precision precision = Precision::double_) {
   std::vector<std::string_view> schemes{""};
   if (with_schemes) {
     schemes.clear();
@@ -60,7 +66,7 @@ std::vector<Case> cases(bool on_device, bool with_schemes) {
     }
     for (std::string_view scheme : schemes) {
       for (std::string_view lattice : lattices::lattice_names()) {
-        out.push_back({b.name, scheme, lattice});
+        out.push_back({b.name, scheme, lattice, precision});
       }
     }
   }
@@ -75,8 +81,10 @@ std::vector<Case> cases(bool on_device, bool with_schemes) {
   }
 
 /// Trap-sized, interacting, non-stationary, with boundary and interior cells on every axis.
-Problem make_problem(std::string_view lattice) {
-  return verify::trap_problem(lattice, 12000.0, 1.4, 200.0);
+Problem make_problem(std::string_view lattice, Precision precision = Precision::double_) {
+  Problem p = verify::trap_problem(lattice, 12000.0, 1.4, 200.0);
+  p.precision = precision;
+  return p;
 }
 
 class Conformance : public ::testing::TestWithParam<Case> {};
@@ -112,25 +120,25 @@ void expect_scheme_matches_reference(std::string_view backend, std::string_view 
 }
 
 TEST_P(Conformance, SchemeIsBitwiseTheReferences) {
-  const auto [backend, scheme, lattice] = GetParam();
+  const auto [backend, scheme, lattice, precision] = GetParam();
   SKIP_WHERE_UNAVAILABLE(backend);
-  expect_scheme_matches_reference(backend, scheme, make_problem(lattice));
+  expect_scheme_matches_reference(backend, scheme, make_problem(lattice, precision));
 }
 
 class RotatingConformance : public ::testing::TestWithParam<Case> {};
 
 /// The conformance problem in a frame rotating about an axis off the trap's centre.
-Problem make_rotating_problem(std::string_view lattice) {
-  Problem p = make_problem(lattice);
+Problem make_rotating_problem(std::string_view lattice, Precision precision) {
+  Problem p = make_problem(lattice, precision);
   p.potential.rotation = {0.6, 0.3, -0.2};
   return p;
 }
 
 // Every backend runs the rotating frame, bitwise the reference.
 TEST_P(RotatingConformance, SchemeIsBitwiseTheReferences) {
-  const auto [backend, scheme, lattice] = GetParam();
+  const auto [backend, scheme, lattice, precision] = GetParam();
   SKIP_WHERE_UNAVAILABLE(backend);
-  expect_scheme_matches_reference(backend, scheme, make_rotating_problem(lattice));
+  expect_scheme_matches_reference(backend, scheme, make_rotating_problem(lattice, precision));
 }
 
 class KernelConformance : public ::testing::TestWithParam<Case> {};
@@ -148,7 +156,7 @@ void expect_kernels_match_reference(std::string_view backend, const Problem& p) 
 TEST_P(KernelConformance, EveryKernelIsBitwiseTheReferences) {
   const auto [backend, lattice] = std::pair(GetParam().backend, GetParam().lattice);
   SKIP_WHERE_UNAVAILABLE(backend);
-  expect_kernels_match_reference(backend, make_problem(lattice));
+  expect_kernels_match_reference(backend, make_problem(lattice, GetParam().precision));
 }
 
 class RotatingKernelConformance : public ::testing::TestWithParam<Case> {};
@@ -156,7 +164,7 @@ class RotatingKernelConformance : public ::testing::TestWithParam<Case> {};
 TEST_P(RotatingKernelConformance, EveryKernelIsBitwiseTheReferences) {
   const auto [backend, lattice] = std::pair(GetParam().backend, GetParam().lattice);
   SKIP_WHERE_UNAVAILABLE(backend);
-  expect_kernels_match_reference(backend, make_rotating_problem(lattice));
+  expect_kernels_match_reference(backend, make_rotating_problem(lattice, GetParam().precision));
 }
 
 INSTANTIATE_TEST_SUITE_P(Host, Conformance, ::testing::ValuesIn(cases(false, true)), case_name);
@@ -166,6 +174,19 @@ INSTANTIATE_TEST_SUITE_P(Host, RotatingConformance, ::testing::ValuesIn(cases(fa
                          case_name);
 INSTANTIATE_TEST_SUITE_P(Host, RotatingKernelConformance, ::testing::ValuesIn(cases(false, false)),
                          case_name);
+// Single and mixed precision: each backend bitwise the reference in the same precision.
+INSTANTIATE_TEST_SUITE_P(HostSingle, Conformance,
+                         ::testing::ValuesIn(cases(false, true, Precision::single)), case_name);
+INSTANTIATE_TEST_SUITE_P(HostMixed, Conformance,
+                         ::testing::ValuesIn(cases(false, true, Precision::mixed)), case_name);
+INSTANTIATE_TEST_SUITE_P(HostSingle, KernelConformance,
+                         ::testing::ValuesIn(cases(false, false, Precision::single)), case_name);
+INSTANTIATE_TEST_SUITE_P(HostMixed, KernelConformance,
+                         ::testing::ValuesIn(cases(false, false, Precision::mixed)), case_name);
+INSTANTIATE_TEST_SUITE_P(HostSingle, RotatingKernelConformance,
+                         ::testing::ValuesIn(cases(false, false, Precision::single)), case_name);
+INSTANTIATE_TEST_SUITE_P(HostMixed, RotatingKernelConformance,
+                         ::testing::ValuesIn(cases(false, false, Precision::mixed)), case_name);
 // None in a build without a device backend.
 INSTANTIATE_TEST_SUITE_P(Device, Conformance, ::testing::ValuesIn(cases(true, true)), case_name);
 INSTANTIATE_TEST_SUITE_P(Device, KernelConformance, ::testing::ValuesIn(cases(true, false)),

@@ -1,5 +1,6 @@
 #pragma once
-// The vectors of a CPU backend in host memory, by VectorId.
+// The vectors of a CPU backend in host memory, by VectorId, of Value (a precision's stored complex:
+// solvers/precision.hpp); upload rounds the FP64 values to it, download widens them back exactly.
 
 #include "solvers/backend.hpp"
 
@@ -11,21 +12,21 @@
 
 namespace decgpe::cpu {
 
-class HostVectors {
+template <class Value> class HostVectors {
 public:
   explicit HostVectors(std::int64_t cells) : cells_(static_cast<std::size_t>(cells)) {}
 
   VectorId create() {
-    std::vector<Complex> v;
+    std::vector<Value> v;
     try {
       v.resize(cells_);
     } catch (const std::bad_alloc&) {
       throw std::runtime_error("host out of memory: a state vector of " + std::to_string(cells_) +
-                               " cells (" + std::to_string(cells_ * sizeof(Complex) >> 20) +
+                               " cells (" + std::to_string(cells_ * sizeof(Value) >> 20) +
                                " MiB) cannot be allocated");
     }
     const auto free = std::find_if(store_.begin(), store_.end(),
-                                   [](const std::vector<Complex>& s) { return s.empty(); });
+                                   [](const std::vector<Value>& s) { return s.empty(); });
     if (free != store_.end()) {
       *free = std::move(v);
       return static_cast<VectorId>(free - store_.begin());
@@ -33,24 +34,26 @@ public:
     store_.push_back(std::move(v));
     return static_cast<VectorId>(store_.size() - 1);
   }
-  void destroy(VectorId v) { std::vector<Complex>().swap(at(v)); }
+  void destroy(VectorId v) { std::vector<Value>().swap(at(v)); }
 
   void upload(VectorId v, std::span<const Complex> values) {
     check_size(values.size());
-    std::copy(values.begin(), values.end(), at(v).begin());
+    std::transform(values.begin(), values.end(), at(v).begin(),
+                   [](const Complex& a) { return convert<decltype(Value::re)>(a); });
   }
   void download(VectorId v, std::span<Complex> values) {
     check_size(values.size());
-    std::copy(at(v).begin(), at(v).end(), values.begin());
+    std::transform(at(v).begin(), at(v).end(), values.begin(),
+                   [](const Value& a) { return convert<double>(a); });
   }
 
-  Complex* operator[](VectorId v) { return at(v).data(); }
+  Value* operator[](VectorId v) { return at(v).data(); }
   /// The vector, or nullptr for kNoVector.
-  const Complex* optional(VectorId v) { return v == kNoVector ? nullptr : at(v).data(); }
+  const Value* optional(VectorId v) { return v == kNoVector ? nullptr : at(v).data(); }
   std::size_t cells() const { return cells_; }
 
 private:
-  std::vector<Complex>& at(VectorId v) {
+  std::vector<Value>& at(VectorId v) {
     if (v < 0 || static_cast<std::size_t>(v) >= store_.size() || store_[v].empty()) {
       throw std::logic_error("no such vector: " + std::to_string(v));
     }
@@ -64,7 +67,7 @@ private:
   }
 
   std::size_t cells_;
-  std::vector<std::vector<Complex>> store_;
+  std::vector<std::vector<Value>> store_;
 };
 
 } // namespace decgpe::cpu

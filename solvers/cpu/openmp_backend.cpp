@@ -18,7 +18,13 @@ namespace decgpe::cpu {
 
 namespace {
 
-class OpenMPBackend final : public Backend {
+/// In the precision of Types (solvers/precision.hpp): ψ stored as Value, stepped in Real.
+template <class Types> class OpenMPBackend final : public Backend {
+  using Real = typename Types::Real;
+  using Value = BasicComplex<typename Types::Store>;
+  using R = BasicComplex<Real>;
+  using Update = CellUpdate<Types>;
+
 public:
   OpenMPBackend(const Problem& problem, HaloExchange* halo)
       : p_(problem), halo_(halo), schedule_(problem.grid), vectors_(problem.grid.cells()),
@@ -52,33 +58,33 @@ public:
   void download(VectorId v, std::span<Complex> values) override { vectors_.download(v, values); }
 
   void apply_m(VectorId in, VectorId out) override {
-    const Complex* psi = vectors_[in];
-    Complex* result = vectors_[out];
-    stencil(plan(apply_m_access(in, out)), psi, [&](std::int64_t i, const Complex& lap, double v) {
-      CellUpdate{p_}.apply(result, psi, i, lap, v);
+    const Value* psi = vectors_[in];
+    Value* result = vectors_[out];
+    stencil(plan(apply_m_access(in, out)), psi, [&](std::int64_t i, const R& lap, double v) {
+      Update{p_}.apply(result, psi, i, lap, v);
     });
   }
 
   void leapfrog_steps(VectorId older, VectorId newer, double dt, long steps) override {
     for (long n = 0; n < steps; ++n) {
-      Complex* out = vectors_[older];
-      const Complex* psi = vectors_[newer];
+      Value* out = vectors_[older];
+      const Value* psi = vectors_[newer];
       stencil(plan(leapfrog_access(older, newer)), psi,
-              [&](std::int64_t i, const Complex& lap, double v) {
-                CellUpdate{p_}.leapfrog(out, psi, i, lap, v, 2.0 * dt);
+              [&](std::int64_t i, const R& lap, double v) {
+                Update{p_}.leapfrog(out, psi, i, lap, v, 2.0 * dt);
               });
       std::swap(older, newer);
     }
   }
 
   void rk4_stage(const Rk4Stage& s) override {
-    const Complex* input = vectors_[s.input];
-    const Complex* base = s.stage == 3 ? nullptr : vectors_[s.base];
-    Complex* acc = vectors_[s.acc];
-    Complex* next = vectors_[s.next];
+    const Value* input = vectors_[s.input];
+    const Value* base = s.stage == 3 ? nullptr : vectors_[s.base];
+    Value* acc = vectors_[s.acc];
+    Value* next = vectors_[s.next];
     const StencilPlan p = plan(access(s));
-    stencil(p, input, [&](std::int64_t i, const Complex& lap, double v) {
-      CellUpdate{p_}.rk4(s, input, base, acc, next, i, lap, v);
+    stencil(p, input, [&](std::int64_t i, const R& lap, double v) {
+      Update{p_}.rk4(s, input, base, acc, next, i, lap, v);
     });
   }
 
@@ -87,53 +93,52 @@ public:
       rotate_faces_magnetic(s);
       return;
     }
-    const Complex* psi = vectors_[s.in];
-    Complex* out = vectors_[s.out];
+    const Value* psi = vectors_[s.in];
+    Value* out = vectors_[s.out];
     const FaceColouring& colouring = face_colouring(p_.grid);
     const Complex* k = rotations_.at(p_.grid, s.tau).data();
     split_phase(plan(access(s)), [&](int z_begin, int z_end) {
-      for_each_index(z_begin, z_end,
-                     [&](std::int64_t sx, std::int64_t sy, std::int64_t sz, int l, std::int64_t i) {
-                       out[i] =
-                           face_rotated(p_.grid, colouring, k, s.colour, psi, sx, sy, sz, l, i);
-                       if (s.phase_tau != 0.0) {
-                         out[i] = decgpe::rotate_phase(out[i], potential_at(p_, sx, sy, sz, l, i),
-                                                       p_.g, s.phase_tau);
-                       }
-                     });
+      for_each_index(
+          z_begin, z_end,
+          [&](std::int64_t sx, std::int64_t sy, std::int64_t sz, int l, std::int64_t i) {
+            Update::store(
+                out, i, face_rotated<Real>(p_.grid, colouring, k, s.colour, psi, sx, sy, sz, l, i));
+            if (s.phase_tau != 0.0) {
+              Update{p_}.rotate_phase(out, i, potential_at(p_, sx, sy, sz, l, i), s.phase_tau);
+            }
+          });
     });
   }
 
   void polynomial_term(const PolynomialTerm& t) override {
-    const Complex* in = vectors_[t.in];
-    const Complex* prev = vectors_.optional(t.prev);
-    Complex* out = vectors_[t.out];
-    Complex* acc = vectors_[t.acc];
+    const Value* in = vectors_[t.in];
+    const Value* prev = vectors_.optional(t.prev);
+    Value* out = vectors_[t.out];
+    Value* acc = vectors_[t.acc];
     const StencilPlan p = plan(access(t));
-    stencil(p, in, [&](std::int64_t i, const Complex& lap, double) {
-      CellUpdate::polynomial(t, in, prev, out, acc, i, lap);
+    stencil(p, in, [&](std::int64_t i, const R& lap, double) {
+      Update::polynomial(t, in, prev, out, acc, i, lap);
     });
   }
 
   void axpby(VectorId out, Complex a, VectorId x, Complex b, VectorId y) override {
-    const Complex* xs = vectors_[x];
-    const Complex* ys = vectors_[y];
-    Complex* result = vectors_[out];
+    const Value* xs = vectors_[x];
+    const Value* ys = vectors_[y];
+    Value* result = vectors_[out];
     schedule_.pointwise(out, {x, y});
     const auto n = static_cast<std::int64_t>(vectors_.cells());
 #pragma omp parallel for schedule(static)
     for (std::int64_t i = 0; i < n; ++i) {
-      result[i] = decgpe::axpby(a, xs[i], b, ys[i]);
+      Update::axpby(result, a, xs, b, ys, i);
     }
   }
 
   void rotate_phase(VectorId v, double tau) override {
-    Complex* psi = vectors_[v];
+    Value* psi = vectors_[v];
     with_frame_potential(p_, [&](auto potential) {
       for_each_index(0, p_.grid.size[2],
                      [&](std::int64_t sx, std::int64_t sy, std::int64_t sz, int l, std::int64_t i) {
-                       psi[i] =
-                           decgpe::rotate_phase(psi[i], potential(sx, sy, sz, l, i), p_.g, tau);
+                       Update{p_}.rotate_phase(psi, i, potential(sx, sy, sz, l, i), tau);
                      });
     });
   }
@@ -142,9 +147,9 @@ public:
     if (p_.potential.rotation.active()) {
       return rotating_diagnostics(current, previous, reference);
     }
-    const Complex* psi = vectors_[current];
-    const Complex* prev = vectors_.optional(previous);
-    const Complex* ref = vectors_[reference];
+    const Value* psi = vectors_[current];
+    const Value* prev = vectors_.optional(previous);
+    const Value* ref = vectors_[reference];
     const Grid& g = p_.grid;
     split_phase(plan(diagnostics_access(current, previous, reference)),
                 [](int, int) {}); // ψ's halos for ½Lψ
@@ -152,11 +157,11 @@ public:
 #pragma omp parallel
     {
       CellSums mine{};
-      for_each_cell_in_team(
+      for_each_cell_in_team<double>(
           [&](std::int64_t i, const Complex& lap, double v) {
             const int l = static_cast<int>(i % g.ms);
-            accumulate(mine, g.volume[l], g.weight_sum[l], prev != nullptr ? prev[i] : Complex{},
-                       psi[i], ref[i], lap, v, p_.g);
+            accumulate(mine, g.volume[l], g.weight_sum[l], wide(prev, i), wide(psi, i),
+                       wide(ref, i), lap, v, p_.g);
           },
           psi, g.owned_begin, g.owned_end);
 #pragma omp critical
@@ -166,8 +171,8 @@ public:
   }
 
   StepMaxima step_maxima(VectorId x, VectorId y, double density_floor) override {
-    const Complex* xs = vectors_[x];
-    const Complex* ys = vectors_.optional(y);
+    const Value* xs = vectors_[x];
+    const Value* ys = vectors_.optional(y);
     const Grid& g = p_.grid;
     StepSums total{};
     with_frame_potential(p_, [&](auto potential) {
@@ -177,8 +182,8 @@ public:
         for_each_index_in_team(
             g.owned_begin, g.owned_end,
             [&](std::int64_t sx, std::int64_t sy, std::int64_t sz, int l, std::int64_t i) {
-              accumulate_step(mine, xs[i], ys != nullptr ? ys[i] : Complex{},
-                              potential(sx, sy, sz, l, i), p_.g, density_floor);
+              accumulate_step(mine, wide(xs, i), wide(ys, i), potential(sx, sy, sz, l, i), p_.g,
+                              density_floor);
             });
 #pragma omp critical
         total = combine(total, mine);
@@ -189,7 +194,7 @@ public:
 
   /// Each thread takes whole z-slices; their lists, each in edge-id order, join in slice order.
   std::vector<PiercedEdge> vortex_flux(VectorId psi, double potential_cut) override {
-    const Complex* values = vectors_[psi];
+    const Value* values = vectors_[psi];
     const Grid& g = p_.grid;
     split_phase(plan(vortex_flux_access(psi)), [](int, int) {}); // the rings' halo cells
     std::vector<std::vector<PiercedEdge>> by_slice(static_cast<std::size_t>(g.size[2]));
@@ -215,17 +220,22 @@ private:
     return schedule_.stencil(kernel);
   }
 
-  /// f(i, Σ_F w_F (ψ_i − ψ_j), V_i) on every cell of the slices `plan` computes.
-  template <class F> void stencil(const StencilPlan& plan, const Complex* psi, F&& f) {
+  /// ψ_i in FP64 (exact), zero for a null vector: what the diagnostics measure.
+  static Complex wide(const Value* psi, std::int64_t i) {
+    return psi != nullptr ? convert<double>(psi[i]) : Complex{0.0, 0.0};
+  }
+
+  /// f(i, Σ_F w_F (ψ_i − ψ_j) in Real, V_i) on every cell of the slices `plan` computes.
+  template <class F> void stencil(const StencilPlan& plan, const Value* psi, F&& f) {
     split_phase(plan, [&](int z_begin, int z_end) { for_each_cell(f, psi, z_begin, z_end); });
   }
 
   /// update(z_begin, z_end) over the slices of `plan`: the exchange it names in flight while the
   /// first part is updated.
   template <class F> void split_phase(const StencilPlan& plan, F&& update) {
-    std::vector<Complex*> fields;
+    std::vector<std::byte*> fields;
     for (const VectorId v : plan.exchange) {
-      fields.push_back(vectors_[v]);
+      fields.push_back(reinterpret_cast<std::byte*>(vectors_[v]));
     }
     if (!fields.empty()) {
       halo_->begin(fields, nullptr);
@@ -268,16 +278,17 @@ private:
   }
 
   /// f for every cell of the local slices [z_begin, z_end), rows shared among a new thread team.
-  template <class F> void for_each_cell(F&& f, const Complex* psi, int z_begin, int z_end) const {
+  template <class F> void for_each_cell(F&& f, const Value* psi, int z_begin, int z_end) const {
 #pragma omp parallel
-    for_each_cell_in_team(f, psi, z_begin, z_end);
+    for_each_cell_in_team<Real>(f, psi, z_begin, z_end);
   }
 
-  /// The work-shared loop; call inside a parallel region. A rotating frame takes its own loop.
-  template <class F>
-  void for_each_cell_in_team(F&& f, const Complex* psi, int z_begin, int z_end) const {
+  /// The work-shared loop, face sums in Rl; call inside a parallel region. A rotating frame takes
+  /// its own loop.
+  template <class Rl, class F>
+  void for_each_cell_in_team(F&& f, const Value* psi, int z_begin, int z_end) const {
     if (p_.potential.rotation.active()) {
-      for_each_magnetic_cell_in_team(f, psi, z_begin, z_end);
+      for_each_magnetic_cell_in_team<Rl>(f, psi, z_begin, z_end);
       return;
     }
     const Grid& g = p_.grid;
@@ -292,8 +303,8 @@ private:
           const bool interior = inner_row && sx > 0 && sx < nx - 1;
           for (int l = 0; l < g.ms; ++l, ++i) {
             f(i,
-              interior ? laplacian_interior(psi, l, i)
-                       : laplacian_checked(g, psi, sx, sy, sz, l, i),
+              interior ? laplacian_interior<Rl>(psi, l, i)
+                       : laplacian_checked<Rl>(g, psi, sx, sy, sz, l, i),
               potential_at(p_, sx, sy, sz, l, i));
           }
         }
@@ -303,41 +314,41 @@ private:
 
   /// f(i, the magnetic face sum, V_i − ½Ω²ρ_i²) on every cell of the local slices [z_begin,
   /// z_end): bounds and phases per face, in the reference's order.
-  template <class F>
-  void for_each_magnetic_cell_in_team(F&& f, const Complex* psi, int z_begin, int z_end) const {
+  template <class Rl, class F>
+  void for_each_magnetic_cell_in_team(F&& f, const Value* psi, int z_begin, int z_end) const {
     const Rotation& r = p_.potential.rotation;
     for_each_index_in_team(
         z_begin, z_end,
         [&](std::int64_t sx, std::int64_t sy, std::int64_t sz, int l, std::int64_t i) {
-          f(i, magnetic_laplacian(p_.grid, r, psi, sx, sy, sz, l, i),
+          f(i, magnetic_laplacian<Rl>(p_.grid, r, psi, sx, sy, sz, l, i),
             p_.potential.in_frame(p_.grid, sx, sy, sz, l, i));
         });
   }
 
   void rotate_faces_magnetic(const FaceSweep& s) {
-    const Complex* psi = vectors_[s.in];
-    Complex* out = vectors_[s.out];
+    const Value* psi = vectors_[s.in];
+    Value* out = vectors_[s.out];
     const FaceColouring& colouring = face_colouring(p_.grid);
     const Complex* k = rotations_.at(p_.grid, s.tau).data();
     const Rotation& r = p_.potential.rotation;
     split_phase(plan(access(s)), [&](int z_begin, int z_end) {
-      for_each_index(
-          z_begin, z_end,
-          [&](std::int64_t sx, std::int64_t sy, std::int64_t sz, int l, std::int64_t i) {
-            out[i] =
-                face_rotated_magnetic(p_.grid, r, colouring, k, s.colour, psi, sx, sy, sz, l, i);
-            if (s.phase_tau != 0.0) {
-              out[i] = decgpe::rotate_phase(
-                  out[i], p_.potential.in_frame(p_.grid, sx, sy, sz, l, i), p_.g, s.phase_tau);
-            }
-          });
+      for_each_index(z_begin, z_end,
+                     [&](std::int64_t sx, std::int64_t sy, std::int64_t sz, int l, std::int64_t i) {
+                       Update::store(out, i,
+                                     face_rotated_magnetic<Real>(p_.grid, r, colouring, k, s.colour,
+                                                                 psi, sx, sy, sz, l, i));
+                       if (s.phase_tau != 0.0) {
+                         Update{p_}.rotate_phase(
+                             out, i, p_.potential.in_frame(p_.grid, sx, sy, sz, l, i), s.phase_tau);
+                       }
+                     });
     });
   }
 
   Diagnostics rotating_diagnostics(VectorId current, VectorId previous, VectorId reference) {
-    const Complex* psi = vectors_[current];
-    const Complex* prev = vectors_.optional(previous);
-    const Complex* ref = vectors_[reference];
+    const Value* psi = vectors_[current];
+    const Value* prev = vectors_.optional(previous);
+    const Value* ref = vectors_[reference];
     const Grid& g = p_.grid;
     split_phase(plan(diagnostics_access(current, previous, reference)),
                 [](int, int) {}); // ψ's halos for both face sums
@@ -348,12 +359,12 @@ private:
       for_each_index_in_team(
           g.owned_begin, g.owned_end,
           [&](std::int64_t sx, std::int64_t sy, std::int64_t sz, int l, std::int64_t i) {
-            accumulate_rotating(mine, g.volume[l], g.weight_sum[l],
-                                prev != nullptr ? prev[i] : Complex{}, psi[i], ref[i],
-                                magnetic_laplacian(g, p_.potential.rotation, psi, sx, sy, sz, l, i),
-                                p_.potential.in_frame(g, sx, sy, sz, l, i),
-                                laplacian_checked(g, psi, sx, sy, sz, l, i),
-                                potential_at(p_, sx, sy, sz, l, i), p_.g);
+            accumulate_rotating(
+                mine, g.volume[l], g.weight_sum[l], wide(prev, i), wide(psi, i), wide(ref, i),
+                magnetic_laplacian<double>(g, p_.potential.rotation, psi, sx, sy, sz, l, i),
+                p_.potential.in_frame(g, sx, sy, sz, l, i),
+                laplacian_checked<double>(g, psi, sx, sy, sz, l, i),
+                potential_at(p_, sx, sy, sz, l, i), p_.g);
           });
 #pragma omp critical
       total = combine(total, mine);
@@ -361,12 +372,14 @@ private:
     return Diagnostics::from(total);
   }
 
-  Complex laplacian_interior(const Complex* psi, int l, std::int64_t i) const {
+  template <class Rl>
+  BasicComplex<Rl> laplacian_interior(const Value* psi, int l, std::int64_t i) const {
     const Grid& g = p_.grid;
-    Complex lap{0.0, 0.0};
-    const Complex psi_i = psi[i];
+    BasicComplex<Rl> lap{0, 0};
+    const BasicComplex<Rl> psi_i = convert<Rl>(psi[i]);
     for (int e = g.row_begin[l]; e < g.row_begin[l + 1]; ++e) {
-      lap = add_face(lap, g.stencil[e].weight, psi_i, psi[i + delta_[e]]);
+      lap = add_face(lap, static_cast<Rl>(g.stencil[e].weight), psi_i,
+                     convert<Rl>(psi[i + delta_[e]]));
     }
     return lap;
   }
@@ -374,7 +387,7 @@ private:
   const Problem& p_;
   HaloExchange* halo_;
   HaloSchedule schedule_; ///< used on a slab only
-  HostVectors vectors_;
+  HostVectors<Value> vectors_;
   std::vector<std::int64_t> delta_; ///< per stencil entry: global index offset to the neighbour
   FaceRotationCache rotations_;
   RingTable rings_;
@@ -383,7 +396,9 @@ private:
 } // namespace
 
 std::unique_ptr<Backend> make_openmp_backend(const Problem& problem, HaloExchange* halo) {
-  return std::make_unique<OpenMPBackend>(problem, halo);
+  return with_precision(problem.precision, [&](auto types) -> std::unique_ptr<Backend> {
+    return std::make_unique<OpenMPBackend<decltype(types)>>(problem, halo);
+  });
 }
 
 } // namespace decgpe::cpu

@@ -9,7 +9,12 @@ namespace decgpe::cpu {
 
 namespace {
 
-class ReferenceBackend final : public Backend {
+/// In the precision of Types (solvers/precision.hpp): ψ stored as Value, stepped in Real.
+template <class Types> class ReferenceBackend final : public Backend {
+  using Real = typename Types::Real;
+  using Value = BasicComplex<typename Types::Store>;
+  using Update = CellUpdate<Types>;
+
 public:
   explicit ReferenceBackend(const Problem& problem)
       : p_(problem), vectors_(problem.grid.cells()), rings_(make_ring_table(problem.grid)) {}
@@ -24,31 +29,31 @@ public:
   void download(VectorId v, std::span<Complex> values) override { vectors_.download(v, values); }
 
   void apply_m(VectorId in, VectorId out) override {
-    const Complex* psi = vectors_[in];
-    Complex* result = vectors_[out];
-    for_each_cell(psi, [&](std::int64_t i, const Complex& lap, double v) {
-      CellUpdate{p_}.apply(result, psi, i, lap, v);
+    const Value* psi = vectors_[in];
+    Value* result = vectors_[out];
+    for_each_cell<Real>(psi, [&](std::int64_t i, const BasicComplex<Real>& lap, double v) {
+      Update{p_}.apply(result, psi, i, lap, v);
     });
   }
 
   void leapfrog_steps(VectorId older, VectorId newer, double dt, long steps) override {
     for (long n = 0; n < steps; ++n) {
-      Complex* out = vectors_[older]; // ψ^{n−1}, overwritten with ψ^{n+1}
-      const Complex* psi = vectors_[newer];
-      for_each_cell(psi, [&](std::int64_t i, const Complex& lap, double v) {
-        CellUpdate{p_}.leapfrog(out, psi, i, lap, v, 2.0 * dt);
+      Value* out = vectors_[older]; // ψ^{n−1}, overwritten with ψ^{n+1}
+      const Value* psi = vectors_[newer];
+      for_each_cell<Real>(psi, [&](std::int64_t i, const BasicComplex<Real>& lap, double v) {
+        Update{p_}.leapfrog(out, psi, i, lap, v, 2.0 * dt);
       });
       std::swap(older, newer);
     }
   }
 
   void rk4_stage(const Rk4Stage& s) override {
-    const Complex* input = vectors_[s.input];
-    const Complex* base = s.stage == 3 ? nullptr : vectors_[s.base];
-    Complex* acc = vectors_[s.acc];
-    Complex* next = vectors_[s.next];
-    for_each_cell(input, [&](std::int64_t i, const Complex& lap, double v) {
-      CellUpdate{p_}.rk4(s, input, base, acc, next, i, lap, v);
+    const Value* input = vectors_[s.input];
+    const Value* base = s.stage == 3 ? nullptr : vectors_[s.base];
+    Value* acc = vectors_[s.acc];
+    Value* next = vectors_[s.next];
+    for_each_cell<Real>(input, [&](std::int64_t i, const BasicComplex<Real>& lap, double v) {
+      Update{p_}.rk4(s, input, base, acc, next, i, lap, v);
     });
   }
 
@@ -57,68 +62,67 @@ public:
       rotate_faces_magnetic(s);
       return;
     }
-    const Complex* psi = vectors_[s.in];
-    Complex* out = vectors_[s.out];
+    const Value* psi = vectors_[s.in];
+    Value* out = vectors_[s.out];
     const FaceColouring& colouring = face_colouring(p_.grid);
     const Complex* k = rotations_.at(p_.grid, s.tau).data();
     for_each_index([&](std::int64_t sx, std::int64_t sy, std::int64_t sz, int l, std::int64_t i) {
-      out[i] = face_rotated(p_.grid, colouring, k, s.colour, psi, sx, sy, sz, l, i);
+      Update::store(out, i,
+                    face_rotated<Real>(p_.grid, colouring, k, s.colour, psi, sx, sy, sz, l, i));
       if (s.phase_tau != 0.0) {
-        out[i] =
-            decgpe::rotate_phase(out[i], potential_at(p_, sx, sy, sz, l, i), p_.g, s.phase_tau);
+        Update{p_}.rotate_phase(out, i, potential_at(p_, sx, sy, sz, l, i), s.phase_tau);
       }
     });
   }
 
   void polynomial_term(const PolynomialTerm& t) override {
-    const Complex* in = vectors_[t.in];
-    const Complex* prev = vectors_.optional(t.prev);
-    Complex* out = vectors_[t.out];
-    Complex* acc = vectors_[t.acc];
-    for_each_cell(in, [&](std::int64_t i, const Complex& lap, double) {
-      CellUpdate::polynomial(t, in, prev, out, acc, i, lap);
+    const Value* in = vectors_[t.in];
+    const Value* prev = vectors_.optional(t.prev);
+    Value* out = vectors_[t.out];
+    Value* acc = vectors_[t.acc];
+    for_each_cell<Real>(in, [&](std::int64_t i, const BasicComplex<Real>& lap, double) {
+      Update::polynomial(t, in, prev, out, acc, i, lap);
     });
   }
 
   void axpby(VectorId out, Complex a, VectorId x, Complex b, VectorId y) override {
-    const Complex* xs = vectors_[x];
-    const Complex* ys = vectors_[y];
-    Complex* result = vectors_[out];
-    for (std::size_t i = 0; i < vectors_.cells(); ++i) {
-      result[i] = decgpe::axpby(a, xs[i], b, ys[i]);
+    const Value* xs = vectors_[x];
+    const Value* ys = vectors_[y];
+    Value* result = vectors_[out];
+    for (std::int64_t i = 0; i < static_cast<std::int64_t>(vectors_.cells()); ++i) {
+      Update::axpby(result, a, xs, b, ys, i);
     }
   }
 
   void rotate_phase(VectorId v, double tau) override {
-    Complex* psi = vectors_[v];
-    for_each_position([&](std::int64_t i, double potential) {
-      psi[i] = decgpe::rotate_phase(psi[i], potential, p_.g, tau);
-    });
+    Value* psi = vectors_[v];
+    for_each_position(
+        [&](std::int64_t i, double potential) { Update{p_}.rotate_phase(psi, i, potential, tau); });
   }
 
   Diagnostics diagnostics(VectorId current, VectorId previous, VectorId reference) override {
     if (p_.potential.rotation.active()) {
       return rotating_diagnostics(current, previous, reference);
     }
-    const Complex* psi = vectors_[current];
-    const Complex* prev = vectors_.optional(previous);
-    const Complex* ref = vectors_[reference];
+    const Value* psi = vectors_[current];
+    const Value* prev = vectors_.optional(previous);
+    const Value* ref = vectors_[reference];
     const Grid& g = p_.grid;
     CellSums sums{};
-    for_each_cell(psi, [&](std::int64_t i, const Complex& lap, double v) {
+    for_each_cell<double>(psi, [&](std::int64_t i, const Complex& lap, double v) {
       const int l = static_cast<int>(i % g.ms);
-      accumulate(sums, g.volume[l], g.weight_sum[l], prev != nullptr ? prev[i] : Complex{}, psi[i],
-                 ref[i], lap, v, p_.g);
+      accumulate(sums, g.volume[l], g.weight_sum[l], wide(prev, i), wide(psi, i), wide(ref, i), lap,
+                 v, p_.g);
     });
     return Diagnostics::from(sums);
   }
 
   StepMaxima step_maxima(VectorId x, VectorId y, double density_floor) override {
-    const Complex* xs = vectors_[x];
-    const Complex* ys = vectors_.optional(y);
+    const Value* xs = vectors_[x];
+    const Value* ys = vectors_.optional(y);
     StepSums maxima{};
     for_each_position([&](std::int64_t i, double v) {
-      accumulate_step(maxima, xs[i], ys != nullptr ? ys[i] : Complex{}, v, p_.g, density_floor);
+      accumulate_step(maxima, wide(xs, i), wide(ys, i), v, p_.g, density_floor);
     });
     return StepMaxima::from(maxima);
   }
@@ -131,19 +135,25 @@ public:
   }
 
 private:
-  /// f(i, Σ_F w_F (ψ_i − ψ_j), V_i) for every cell in memory order; in a rotating frame the
+  /// ψ_i in FP64 (exact), zero for a null vector: what the diagnostics measure.
+  static Complex wide(const Value* psi, std::int64_t i) {
+    return psi != nullptr ? convert<double>(psi[i]) : Complex{0.0, 0.0};
+  }
+
+  /// f(i, Σ_F w_F (ψ_i − ψ_j) in R, V_i) for every cell in memory order; in a rotating frame the
   /// magnetic face sum and V − ½Ω²ρ².
-  template <class F> void for_each_cell(const Complex* psi, F&& f) const {
+  template <class R, class F> void for_each_cell(const Value* psi, F&& f) const {
     const Rotation& r = p_.potential.rotation;
     if (r.active()) {
       for_each_index([&](std::int64_t sx, std::int64_t sy, std::int64_t sz, int l, std::int64_t i) {
-        f(i, magnetic_laplacian(p_.grid, r, psi, sx, sy, sz, l, i),
+        f(i, magnetic_laplacian<R>(p_.grid, r, psi, sx, sy, sz, l, i),
           p_.potential.in_frame(p_.grid, sx, sy, sz, l, i));
       });
       return;
     }
     for_each_index([&](std::int64_t sx, std::int64_t sy, std::int64_t sz, int l, std::int64_t i) {
-      f(i, laplacian_checked(p_.grid, psi, sx, sy, sz, l, i), potential_at(p_, sx, sy, sz, l, i));
+      f(i, laplacian_checked<R>(p_.grid, psi, sx, sy, sz, l, i),
+        potential_at(p_, sx, sy, sz, l, i));
     });
   }
 
@@ -157,32 +167,35 @@ private:
   }
 
   void rotate_faces_magnetic(const FaceSweep& s) {
-    const Complex* psi = vectors_[s.in];
-    Complex* out = vectors_[s.out];
+    const Value* psi = vectors_[s.in];
+    Value* out = vectors_[s.out];
     const FaceColouring& colouring = face_colouring(p_.grid);
     const Complex* k = rotations_.at(p_.grid, s.tau).data();
     const Rotation& r = p_.potential.rotation;
     for_each_index([&](std::int64_t sx, std::int64_t sy, std::int64_t sz, int l, std::int64_t i) {
-      out[i] = face_rotated_magnetic(p_.grid, r, colouring, k, s.colour, psi, sx, sy, sz, l, i);
+      Update::store(
+          out, i,
+          face_rotated_magnetic<Real>(p_.grid, r, colouring, k, s.colour, psi, sx, sy, sz, l, i));
       if (s.phase_tau != 0.0) {
-        out[i] = decgpe::rotate_phase(out[i], p_.potential.in_frame(p_.grid, sx, sy, sz, l, i),
-                                      p_.g, s.phase_tau);
+        Update{p_}.rotate_phase(out, i, p_.potential.in_frame(p_.grid, sx, sy, sz, l, i),
+                                s.phase_tau);
       }
     });
   }
 
   Diagnostics rotating_diagnostics(VectorId current, VectorId previous, VectorId reference) {
-    const Complex* psi = vectors_[current];
-    const Complex* prev = vectors_.optional(previous);
-    const Complex* ref = vectors_[reference];
+    const Value* psi = vectors_[current];
+    const Value* prev = vectors_.optional(previous);
+    const Value* ref = vectors_[reference];
     const Grid& g = p_.grid;
     RotatingSums sums{};
     for_each_index([&](std::int64_t sx, std::int64_t sy, std::int64_t sz, int l, std::int64_t i) {
       accumulate_rotating(
-          sums, g.volume[l], g.weight_sum[l], prev != nullptr ? prev[i] : Complex{}, psi[i], ref[i],
-          magnetic_laplacian(g, p_.potential.rotation, psi, sx, sy, sz, l, i),
-          p_.potential.in_frame(g, sx, sy, sz, l, i), laplacian_checked(g, psi, sx, sy, sz, l, i),
-          potential_at(p_, sx, sy, sz, l, i), p_.g);
+          sums, g.volume[l], g.weight_sum[l], wide(prev, i), wide(psi, i), wide(ref, i),
+          magnetic_laplacian<double>(g, p_.potential.rotation, psi, sx, sy, sz, l, i),
+          p_.potential.in_frame(g, sx, sy, sz, l, i),
+          laplacian_checked<double>(g, psi, sx, sy, sz, l, i), potential_at(p_, sx, sy, sz, l, i),
+          p_.g);
     });
     return Diagnostics::from(sums);
   }
@@ -203,7 +216,7 @@ private:
   }
 
   const Problem& p_;
-  HostVectors vectors_;
+  HostVectors<Value> vectors_;
   FaceRotationCache rotations_;
   RingTable rings_;
 };
@@ -215,7 +228,9 @@ std::unique_ptr<Backend> make_reference_backend(const Problem& problem, HaloExch
     throw std::invalid_argument(
         "backend 'reference' runs on one process only (use openmp or cuda)");
   }
-  return std::make_unique<ReferenceBackend>(problem);
+  return with_precision(problem.precision, [&](auto types) -> std::unique_ptr<Backend> {
+    return std::make_unique<ReferenceBackend<decltype(types)>>(problem);
+  });
 }
 
 } // namespace decgpe::cpu

@@ -604,9 +604,9 @@ private:
       launch(plan.during.begin, plan.during.end, stream_);
       return;
     }
-    std::vector<Complex*> fields;
+    std::vector<std::byte*> fields;
     for (const VectorId v : plan.exchange) {
-      fields.push_back(at(v));
+      fields.push_back(reinterpret_cast<std::byte*>(at(v)));
     }
     DECGPE_CUDA_CHECK(cudaEventRecord(fork_, stream_));
     DECGPE_CUDA_CHECK(cudaStreamWaitEvent(edge_stream_, fork_));
@@ -1048,6 +1048,12 @@ std::unique_ptr<Backend> make_cuda(const Problem& problem, HaloExchange* halo,
                                    const BackendTuning& tuning) {
   if (const std::string why = why_unavailable(); !why.empty()) {
     throw std::runtime_error("backend 'cuda': " + why);
+  }
+  if (problem.precision != Precision::double_) {
+    throw std::invalid_argument("backend 'cuda' steps in double precision only so far "
+                                "(numerics.precision = \"" +
+                                std::string(precision_name(problem.precision)) +
+                                "\" runs on openmp or reference)");
   }
   return std::make_unique<CudaBackend>(problem, halo, tuning);
 }

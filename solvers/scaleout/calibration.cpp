@@ -19,6 +19,7 @@ Problem trial_problem(const Problem& whole, int slices) {
   p.potential.lambda = whole.potential.lambda;     // harmonic: a table's values do not change speed
   p.potential.rotation = whole.potential.rotation; // the rotating kernels run slower
   p.g = whole.g;
+  p.precision = whole.precision; // single moves half the bytes
   return p;
 }
 

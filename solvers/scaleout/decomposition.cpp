@@ -177,6 +177,7 @@ Problem Decomposition::local(const Problem& whole) const {
     p.potential.values.assign(values.begin(), values.end());
   }
   p.g = whole.g;
+  p.precision = whole.precision;
   return p;
 }
 

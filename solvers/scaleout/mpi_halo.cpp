@@ -5,13 +5,13 @@
 
 namespace decgpe::scaleout {
 
-MPI_Datatype halo_slices_type(const Grid& slab) {
-  const std::int64_t doubles = std::int64_t{2} * slab.halo_depth() * slab.slice_cells();
-  if (doubles > std::numeric_limits<int>::max()) {
+MPI_Datatype halo_slices_type(const Grid& slab, int value_bytes) {
+  const std::int64_t bytes = std::int64_t{value_bytes} * slab.halo_depth() * slab.slice_cells();
+  if (bytes > std::numeric_limits<int>::max()) {
     throw std::invalid_argument("halo slices too large for one MPI message");
   }
   MPI_Datatype type = MPI_DATATYPE_NULL;
-  MPI_Type_contiguous(static_cast<int>(doubles), MPI_DOUBLE, &type);
+  MPI_Type_contiguous(static_cast<int>(bytes), MPI_BYTE, &type);
   MPI_Type_commit(&type);
   return type;
 }
@@ -25,23 +25,25 @@ void post_halo_messages(const HaloMessages& m, std::size_t field, MPI_Datatype h
   MPI_Isend(m.send_above, 1, halo, upper, up, comm, &requests[3]);
 }
 
-MpiHaloExchange::MpiHaloExchange(const Grid& slab, MPI_Comm comm, int lower, int upper)
-    : slab_(slab), comm_(comm), lower_(lower), upper_(upper), halo_(halo_slices_type(slab)) {}
+MpiHaloExchange::MpiHaloExchange(const Grid& slab, MPI_Comm comm, int lower, int upper,
+                                 int value_bytes)
+    : slab_(slab), comm_(comm), lower_(lower), upper_(upper),
+      slice_bytes_(slab.slice_cells() * value_bytes), halo_(halo_slices_type(slab, value_bytes)) {}
 
 MpiHaloExchange::~MpiHaloExchange() {
   MPI_Type_free(&halo_);
 }
 
-void MpiHaloExchange::begin(std::span<Complex* const> fields, void* /*stream*/) {
-  const std::int64_t halo = slab_.halo_depth() * slab_.slice_cells();
+void MpiHaloExchange::begin(std::span<std::byte* const> fields, void* /*stream*/) {
+  const std::int64_t halo = slab_.halo_depth() * slice_bytes_;
   requests_.assign(4 * fields.size(), MPI_REQUEST_NULL);
   for (std::size_t f = 0; f < fields.size(); ++f) {
-    Complex* first_owned = fields[f] + slab_.owned_begin * slab_.slice_cells();
-    Complex* past_owned = fields[f] + slab_.owned_end * slab_.slice_cells();
+    std::byte* first_owned = fields[f] + slab_.owned_begin * slice_bytes_;
+    std::byte* past_owned = fields[f] + slab_.owned_end * slice_bytes_;
     // Halo slices sit right outside the owned range; a slab at the domain's face has none there,
     // and MPI_PROC_NULL makes its calls no-ops.
-    Complex* below = lower_ != MPI_PROC_NULL ? first_owned - halo : first_owned;
-    Complex* above = upper_ != MPI_PROC_NULL ? past_owned : past_owned - halo;
+    std::byte* below = lower_ != MPI_PROC_NULL ? first_owned - halo : first_owned;
+    std::byte* above = upper_ != MPI_PROC_NULL ? past_owned : past_owned - halo;
     post_halo_messages({below, above, first_owned, past_owned - halo}, f, halo_, lower_, upper_,
                        comm_, &requests_[4 * f]);
   }

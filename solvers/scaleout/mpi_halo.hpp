@@ -10,16 +10,16 @@
 namespace decgpe::scaleout {
 
 /// The messages of one field's exchange, the same from host and from staged device memory: k
-/// z-slices each way, tagged by field and direction. An MPI_Datatype of k slices (MPI_Type_free
-/// it); throws when one message would exceed MPI's int count.
-MPI_Datatype halo_slices_type(const Grid& slab);
+/// z-slices each way of values of `value_bytes`, tagged by field and direction. An MPI_Datatype of
+/// k slices (MPI_Type_free it); throws when one message would exceed MPI's int count.
+MPI_Datatype halo_slices_type(const Grid& slab, int value_bytes);
 
 /// Where one field's four messages go; the pointers may be anything at a face (MPI_PROC_NULL).
 struct HaloMessages {
-  Complex* receive_below;
-  Complex* receive_above;
-  const Complex* send_below;
-  const Complex* send_above;
+  std::byte* receive_below;
+  std::byte* receive_above;
+  const std::byte* send_below;
+  const std::byte* send_above;
 };
 
 /// Posts field `field`'s receives and sends into requests[0..3].
@@ -28,16 +28,18 @@ void post_halo_messages(const HaloMessages& m, std::size_t field, MPI_Datatype h
 
 class MpiHaloExchange final : public HaloExchange {
 public:
-  /// `lower` / `upper`: the ranks owning the slabs below and above, or MPI_PROC_NULL.
-  MpiHaloExchange(const Grid& slab, MPI_Comm comm, int lower, int upper);
+  /// `lower` / `upper`: the ranks owning the slabs below and above, or MPI_PROC_NULL;
+  /// `value_bytes`: the bytes of one stored value.
+  MpiHaloExchange(const Grid& slab, MPI_Comm comm, int lower, int upper, int value_bytes);
   ~MpiHaloExchange() override;
-  void begin(std::span<Complex* const> fields, void* stream) override;
+  void begin(std::span<std::byte* const> fields, void* stream) override;
   void end(void* stream) override;
 
 private:
   const Grid& slab_;
   MPI_Comm comm_;
   int lower_, upper_;
+  std::int64_t slice_bytes_;
   MPI_Datatype halo_ = MPI_DATATYPE_NULL; ///< k z-slices of complex values
   std::vector<MPI_Request> requests_;     ///< four per field in flight
 };

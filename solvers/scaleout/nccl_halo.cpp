@@ -17,8 +17,9 @@
 
 namespace decgpe::scaleout {
 
-NcclHaloExchange::NcclHaloExchange(const Grid& slab, MPI_Comm comm, int lower, int upper)
-    : slab_(slab), lower_(lower), upper_(upper) {
+NcclHaloExchange::NcclHaloExchange(const Grid& slab, MPI_Comm comm, int lower, int upper,
+                                   int value_bytes)
+    : slab_(slab), lower_(lower), upper_(upper), slice_bytes_(slab.slice_cells() * value_bytes) {
   int rank = 0, size = 0;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &size);
@@ -39,11 +40,11 @@ NcclHaloExchange::NcclHaloExchange(const Grid& slab, MPI_Comm comm, int lower, i
 void NcclHaloExchange::warm_up() {
   // NCCL connects peers lazily, on the first send/recv: do that now, on a scratch slab of the same
   // shape, so the set-up cost stays out of the time steps.
-  const auto cells = static_cast<std::size_t>(slab_.cells());
-  Complex* scratch = nullptr;
-  DECGPE_CUDA_CHECK(cudaMalloc(&scratch, cells * sizeof(Complex)));
-  DECGPE_CUDA_CHECK(cudaMemsetAsync(scratch, 0, cells * sizeof(Complex), stream_));
-  Complex* const fields[] = {scratch};
+  const auto bytes = static_cast<std::size_t>(slab_.cells() / slab_.slice_cells() * slice_bytes_);
+  void* scratch = nullptr;
+  DECGPE_CUDA_CHECK(cudaMalloc(&scratch, bytes));
+  DECGPE_CUDA_CHECK(cudaMemsetAsync(scratch, 0, bytes, stream_));
+  std::byte* const fields[] = {static_cast<std::byte*>(scratch)};
   begin(fields, stream_);
   end(stream_);
   DECGPE_CUDA_CHECK(cudaStreamSynchronize(stream_));
@@ -58,25 +59,25 @@ NcclHaloExchange::~NcclHaloExchange() {
   cudaStreamDestroy(stream_);
 }
 
-void NcclHaloExchange::begin(std::span<Complex* const> fields, void* stream) {
+void NcclHaloExchange::begin(std::span<std::byte* const> fields, void* stream) {
   const auto compute = static_cast<cudaStream_t>(stream);
-  const std::int64_t n = slab_.slice_cells();
+  const std::int64_t n = slice_bytes_;
   const std::int64_t halo = slab_.halo_depth() * n;
-  const auto count = static_cast<std::size_t>(2 * halo); // doubles
+  const auto count = static_cast<std::size_t>(halo); // bytes
   // The fields were queued on the compute stream; the exchange waits for them only.
   DECGPE_CUDA_CHECK(cudaEventRecord(ready_, compute));
   DECGPE_CUDA_CHECK(cudaStreamWaitEvent(stream_, ready_));
   DECGPE_NCCL_CHECK(ncclGroupStart());
-  for (Complex* field : fields) {
-    Complex* first_owned = field + slab_.owned_begin * n;
-    Complex* past_owned = field + slab_.owned_end * n;
+  for (std::byte* field : fields) {
+    std::byte* first_owned = field + slab_.owned_begin * n;
+    std::byte* past_owned = field + slab_.owned_end * n;
     if (lower_ >= 0) {
-      DECGPE_NCCL_CHECK(ncclSend(first_owned, count, ncclDouble, lower_, comm_, stream_));
-      DECGPE_NCCL_CHECK(ncclRecv(first_owned - halo, count, ncclDouble, lower_, comm_, stream_));
+      DECGPE_NCCL_CHECK(ncclSend(first_owned, count, ncclUint8, lower_, comm_, stream_));
+      DECGPE_NCCL_CHECK(ncclRecv(first_owned - halo, count, ncclUint8, lower_, comm_, stream_));
     }
     if (upper_ >= 0) {
-      DECGPE_NCCL_CHECK(ncclSend(past_owned - halo, count, ncclDouble, upper_, comm_, stream_));
-      DECGPE_NCCL_CHECK(ncclRecv(past_owned, count, ncclDouble, upper_, comm_, stream_));
+      DECGPE_NCCL_CHECK(ncclSend(past_owned - halo, count, ncclUint8, upper_, comm_, stream_));
+      DECGPE_NCCL_CHECK(ncclRecv(past_owned, count, ncclUint8, upper_, comm_, stream_));
     }
   }
   DECGPE_NCCL_CHECK(ncclGroupEnd());

@@ -15,10 +15,11 @@ namespace decgpe::scaleout {
 
 class NcclHaloExchange final : public HaloExchange {
 public:
-  /// Collective over `comm`; `lower` / `upper` are the neighbouring ranks or -1.
-  NcclHaloExchange(const Grid& slab, MPI_Comm comm, int lower, int upper);
+  /// Collective over `comm`; `lower` / `upper` are the neighbouring ranks or -1; `value_bytes`:
+  /// the bytes of one stored value.
+  NcclHaloExchange(const Grid& slab, MPI_Comm comm, int lower, int upper, int value_bytes);
   ~NcclHaloExchange() override;
-  void begin(std::span<Complex* const> fields, void* stream) override;
+  void begin(std::span<std::byte* const> fields, void* stream) override;
   void end(void* stream) override;
   bool enqueues_only() const override { return true; }
 
@@ -27,6 +28,7 @@ private:
 
   const Grid& slab_;
   int lower_, upper_;
+  std::int64_t slice_bytes_;
   ncclComm_t comm_ = nullptr;
   cudaStream_t stream_ = nullptr;
   cudaEvent_t ready_ = nullptr, done_ = nullptr;

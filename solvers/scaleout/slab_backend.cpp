@@ -90,18 +90,19 @@ public:
     const int below = lower >= 0 ? lower : MPI_PROC_NULL,
               above = upper >= 0 ? upper : MPI_PROC_NULL;
     bind_device(entry.name, comm_);
+    const int bytes = value_bytes(slab_.precision);
     if (entry.memory == MemorySpace::cuda_device) {
 #if DECGPE_HAVE_CUDA
       // NCCL when every rank is a GPU rank; beside host ranks, MPI through pinned host buffers.
       if (backends_differ(entry.name, comm_)) {
-        halo_ = std::make_unique<StagedHaloExchange>(slab_.grid, comm_, below, above);
+        halo_ = std::make_unique<StagedHaloExchange>(slab_.grid, comm_, below, above, bytes);
       } else {
-        halo_ = std::make_unique<NcclHaloExchange>(slab_.grid, comm_, lower, upper);
+        halo_ = std::make_unique<NcclHaloExchange>(slab_.grid, comm_, lower, upper, bytes);
       }
 #endif
     } else {
       backends_differ(entry.name, comm_); // collective: the GPU ranks ask it
-      halo_ = std::make_unique<MpiHaloExchange>(slab_.grid, comm_, below, above);
+      halo_ = std::make_unique<MpiHaloExchange>(slab_.grid, comm_, below, above, bytes);
     }
     local_ = make_backend(entry.name, slab_, halo_.get(), tuning);
     const auto names = all_ranks(local_->name(), comm_);

@@ -7,8 +7,10 @@
 
 namespace decgpe::scaleout {
 
-StagedHaloExchange::StagedHaloExchange(const Grid& slab, MPI_Comm comm, int lower, int upper)
-    : slab_(slab), comm_(comm), lower_(lower), upper_(upper), halo_(halo_slices_type(slab)) {}
+StagedHaloExchange::StagedHaloExchange(const Grid& slab, MPI_Comm comm, int lower, int upper,
+                                       int value_bytes)
+    : slab_(slab), comm_(comm), lower_(lower), upper_(upper),
+      slice_bytes_(slab.slice_cells() * value_bytes), halo_(halo_slices_type(slab, value_bytes)) {}
 
 StagedHaloExchange::~StagedHaloExchange() {
   cudaFreeHost(pinned_);
@@ -21,27 +23,27 @@ void StagedHaloExchange::reserve(std::size_t fields) {
   }
   DECGPE_CUDA_CHECK(cudaFreeHost(pinned_));
   pinned_ = nullptr;
-  const auto halo = static_cast<std::size_t>(slab_.halo_depth() * slab_.slice_cells());
+  const auto halo = static_cast<std::size_t>(slab_.halo_depth() * slice_bytes_);
   void* pinned = nullptr;
-  DECGPE_CUDA_CHECK(cudaMallocHost(&pinned, 4 * fields * halo * sizeof(Complex)));
-  pinned_ = static_cast<Complex*>(pinned);
+  DECGPE_CUDA_CHECK(cudaMallocHost(&pinned, 4 * fields * halo));
+  pinned_ = static_cast<std::byte*>(pinned);
   pinned_fields_ = fields;
 }
 
-Complex* StagedHaloExchange::buffer(std::size_t field, int which) const {
-  const auto halo = static_cast<std::size_t>(slab_.halo_depth() * slab_.slice_cells());
+std::byte* StagedHaloExchange::buffer(std::size_t field, int which) const {
+  const auto halo = static_cast<std::size_t>(slab_.halo_depth() * slice_bytes_);
   return pinned_ + (4 * field + static_cast<std::size_t>(which)) * halo;
 }
 
-void StagedHaloExchange::begin(std::span<Complex* const> fields, void* stream) {
+void StagedHaloExchange::begin(std::span<std::byte* const> fields, void* stream) {
   const auto s = static_cast<cudaStream_t>(stream);
-  const std::int64_t halo = slab_.halo_depth() * slab_.slice_cells();
-  const auto bytes = static_cast<std::size_t>(halo) * sizeof(Complex);
+  const std::int64_t halo = slab_.halo_depth() * slice_bytes_;
+  const auto bytes = static_cast<std::size_t>(halo);
   reserve(fields.size());
   fields_.assign(fields.begin(), fields.end());
   for (std::size_t f = 0; f < fields.size(); ++f) {
-    const Complex* first_owned = fields[f] + slab_.owned_begin * slab_.slice_cells();
-    const Complex* past_owned = fields[f] + slab_.owned_end * slab_.slice_cells();
+    const std::byte* first_owned = fields[f] + slab_.owned_begin * slice_bytes_;
+    const std::byte* past_owned = fields[f] + slab_.owned_end * slice_bytes_;
     if (lower_ != MPI_PROC_NULL) {
       DECGPE_CUDA_CHECK(
           cudaMemcpyAsync(buffer(f, 0), first_owned, bytes, cudaMemcpyDeviceToHost, s));
@@ -64,11 +66,11 @@ void StagedHaloExchange::begin(std::span<Complex* const> fields, void* stream) {
 void StagedHaloExchange::end(void* stream) {
   const auto s = static_cast<cudaStream_t>(stream);
   MPI_Waitall(static_cast<int>(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE);
-  const std::int64_t halo = slab_.halo_depth() * slab_.slice_cells();
-  const auto bytes = static_cast<std::size_t>(halo) * sizeof(Complex);
+  const std::int64_t halo = slab_.halo_depth() * slice_bytes_;
+  const auto bytes = static_cast<std::size_t>(halo);
   for (std::size_t f = 0; f < fields_.size(); ++f) {
-    Complex* first_owned = fields_[f] + slab_.owned_begin * slab_.slice_cells();
-    Complex* past_owned = fields_[f] + slab_.owned_end * slab_.slice_cells();
+    std::byte* first_owned = fields_[f] + slab_.owned_begin * slice_bytes_;
+    std::byte* past_owned = fields_[f] + slab_.owned_end * slice_bytes_;
     if (lower_ != MPI_PROC_NULL) {
       DECGPE_CUDA_CHECK(
           cudaMemcpyAsync(first_owned - halo, buffer(f, 2), bytes, cudaMemcpyHostToDevice, s));

@@ -14,24 +14,27 @@ namespace decgpe::scaleout {
 
 class StagedHaloExchange final : public HaloExchange {
 public:
-  /// `lower` / `upper`: the ranks owning the slabs below and above, or MPI_PROC_NULL.
-  StagedHaloExchange(const Grid& slab, MPI_Comm comm, int lower, int upper);
+  /// `lower` / `upper`: the ranks owning the slabs below and above, or MPI_PROC_NULL;
+  /// `value_bytes`: the bytes of one stored value.
+  StagedHaloExchange(const Grid& slab, MPI_Comm comm, int lower, int upper, int value_bytes);
   ~StagedHaloExchange() override;
-  void begin(std::span<Complex* const> fields, void* stream) override;
+  void begin(std::span<std::byte* const> fields, void* stream) override;
   void end(void* stream) override;
 
 private:
   /// Pinned host memory for `fields` fields: per field, send and receive buffers below and above.
   void reserve(std::size_t fields);
-  Complex* buffer(std::size_t field, int which) const; ///< which: 0/1 send below/above, 2/3 receive
+  std::byte* buffer(std::size_t field,
+                    int which) const; ///< which: 0/1 send below/above, 2/3 receive
 
   const Grid& slab_;
   MPI_Comm comm_;
   int lower_, upper_;
+  std::int64_t slice_bytes_;
   MPI_Datatype halo_ = MPI_DATATYPE_NULL; ///< k z-slices of complex values
-  Complex* pinned_ = nullptr;
+  std::byte* pinned_ = nullptr;
   std::size_t pinned_fields_ = 0;
-  std::vector<Complex*> fields_; ///< those in flight
+  std::vector<std::byte*> fields_; ///< those in flight
   std::vector<MPI_Request> requests_;
 };
 
