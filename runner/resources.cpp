@@ -39,7 +39,8 @@ RunShape run_shape(const CaseConfig& c, const BackendEntry& entry, std::int64_t 
           scheme.takes_previous_level ? 2 : 1,
           given_previous,
           c.potential_kind == setup::PotentialKind::tabulated,
-          entry.memory};
+          entry.memory,
+          value_bytes(c.precision)};
 }
 
 } // namespace

@@ -64,8 +64,8 @@ MemoryNeed memory_need(const RunShape& shape) {
   // checkpoint into them) and the snapshot buffer.
   std::uint64_t host = per_cell(kComplexBytes * (1 + (shape.previous_level ? 1 : 0) + levels + 1) +
                                 (shape.tabulated_potential ? 8 : 0));
-  const std::uint64_t slab_vectors =
-      per_cell(kComplexBytes * static_cast<std::uint64_t>(shape.scheme_vectors));
+  const std::uint64_t slab_vectors = per_cell(static_cast<std::uint64_t>(shape.value_bytes) *
+                                              static_cast<std::uint64_t>(shape.scheme_vectors));
   MemoryNeed need;
   if (shape.memory == MemorySpace::host) {
     host += slab_vectors;

@@ -32,6 +32,9 @@ struct RunShape {
   bool previous_level = false; ///< the set-up holds ψ^{−1} (the paper's start)
   bool tabulated_potential = false;
   MemorySpace memory = MemorySpace::host;
+  /// Bytes of one value of the backend's vectors (value_bytes(): 8 in single and mixed precision);
+  /// the host's levels, snapshots and ψ⁰ stay FP64.
+  int value_bytes = 16;
 };
 
 /// This rank's need: its slab's set-up, levels and snapshot buffer on the host (and its vectors

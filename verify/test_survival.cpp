@@ -183,6 +183,24 @@ TEST_F(Survival, CheckpointsOnTheCaseCadenceAndRefusesAnotherProblem) {
   EXPECT_FALSE(fs::exists(out().string() + ".tmp-999999"));
 }
 
+// numerics.precision: a single-precision run's checkpoint holds its FP32 values exactly (in FP64),
+// resumes bitwise, and is refused with one line by a run in another precision.
+TEST_F(Survival, ASinglePrecisionRunResumesBitwiseAndOnlyInItsPrecision) {
+  const std::string single =
+      kLongCase + "[output]\ncheckpoint_every = 1000\n[numerics]\nprecision = \"single\"\n";
+  const std::string args =
+      write_case(single).string() + " --quiet --backend openmp --out " + out().string();
+  const CommandResult killed = interrupt("run " + args, "KILL", checkpoint());
+  ASSERT_TRUE(fs::exists(checkpoint())) << killed.output;
+  EXPECT_EQ(io::InputFile(checkpoint()).text_attribute("precision"), "single");
+  expect_one_line_error(verify::run_decgpe("run " + args +
+                                           " --force --set numerics.precision=double --restart " +
+                                           checkpoint().string()),
+                        "it was stepped in single precision, this run is in double");
+  resume_and_compare(args);
+  EXPECT_EQ(io::InputFile(out()).text_attribute("precision"), "single");
+}
+
 TEST_F(Survival, ASecondSignalLetsTheStopFinishItsCheckpointAndAThirdEndsAtOnce) {
   const std::string loud = write_case(kLongCase).string() + " --backend openmp --out " +
                            out().string(),
