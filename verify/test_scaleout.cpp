@@ -98,9 +98,11 @@ struct Slab {
 /// the diagnostics. With `weights`, the slabs are sized by them (as a calibration would).
 void expect_slabs_match_reference(std::string_view lattice, std::string_view local,
                                   std::span<const double> weights = {},
-                                  const Rotation& rotation = {}) {
+                                  const Rotation& rotation = {},
+                                  Precision precision = Precision::double_) {
   Problem p = make_problem(lattice);
   p.potential.rotation = rotation;
+  p.precision = precision;
   const std::vector<Complex> psi = initial_state(p);
   for (const SchemeEntry& entry : scheme_registry()) {
     const std::string_view scheme = entry.name;
@@ -120,7 +122,8 @@ void expect_slabs_match_reference(std::string_view lattice, std::string_view loc
       on_slabs->advance(steps);
       const std::string where = std::string(scheme) + ", " + std::string(lattice) + " on " +
                                 std::to_string(ranks()) + " ranks, halo depth " +
-                                std::to_string(depth);
+                                std::to_string(depth) + ", " +
+                                std::string(precision_name(precision));
       for (int level = 0; level < static_cast<int>(on_reference->level_names().size()); ++level) {
         std::vector<Complex> a(static_cast<std::size_t>(p.grid.cells()));
         std::vector<Complex> b(static_cast<std::size_t>(slab.problem.grid.cells()));
@@ -233,6 +236,13 @@ TEST_P(Cpu, OpenMPSlabsAreBitwiseIdenticalToReference) {
 // The rotating frame's phases come from global coordinates: a slab's equal the whole domain's.
 TEST_P(Cpu, RotatingOpenMPSlabsAreBitwiseIdenticalToReference) {
   expect_slabs_match_reference(GetParam(), "openmp", {}, Rotation{0.6, 0.3, -0.2});
+}
+
+// The halos move the precision's values (8 B in single and mixed): bitwise the reference in it.
+TEST_P(Cpu, SingleAndMixedOpenMPSlabsAreBitwiseIdenticalToReference) {
+  for (const Precision precision : {Precision::single, Precision::mixed}) {
+    expect_slabs_match_reference(GetParam(), "openmp", {}, {}, precision);
+  }
 }
 
 TEST_P(Cpu, OpenMPSlabsFindTheReferencesVortexEdges) {
