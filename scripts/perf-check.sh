@@ -2,7 +2,8 @@
 # The performance regression gate, on a GPU machine: runs bench_step over the matrix of the committed JSON of this
 # device (reports/data/<device>/bench-gpu.json: leapfrog and RK4; reports/data/<device>/integrators/bench-schemes.json:
 # the split and exponential schemes; reports/data/<device>/rotation/bench-rotating.json: leapfrog and RK4 in the frame
-# rotating at Omega = 0.5) and fails, with a table, when any benchmark is more than 3% slower.
+# rotating at Omega = 0.5; reports/data/<device>/precision/bench-precision.json: leapfrog and RK4 in single and mixed
+# precision) and fails, with a table, when any benchmark is more than 3% slower.
 # Every change to solvers/ or bench/ runs it before it lands (scripts/device-run.sh runs it).
 #
 #   scripts/perf-check.sh            build if needed, measure into $OUT/bench-gpu.json, compare
@@ -40,10 +41,18 @@ build/cuda/bench/bench_step --schemes=leapfrog,rk4 --backends=cuda:plain --latti
 if [ -f "$rotating" ]; then
   python3 scripts/perf_compare.py "$rotating" "$OUT/bench-rotating.json" | tee -a "$OUT/perf-check.md" || status=$?
 fi
+precision=reports/data/$device/precision/bench-precision.json
+build/cuda/bench/bench_step --schemes=leapfrog,rk4 --backends=cuda:plain --lattices="$(registry lattices --csv)" \
+  --dofs=64e6 --precisions=single,mixed --benchmark_out="$OUT/bench-precision.json" --benchmark_out_format=json \
+  >"$OUT/bench-precision.log" 2>&1
+if [ -f "$precision" ]; then
+  python3 scripts/perf_compare.py "$precision" "$OUT/bench-precision.json" | tee -a "$OUT/perf-check.md" || status=$?
+fi
 if [ "${1:-}" = --update ]; then
   cp "$OUT/bench-gpu.json" "$committed"
   [ -f "$schemes" ] && cp "$OUT/bench-schemes.json" "$schemes"
   cp "$OUT/bench-rotating.json" "$rotating"
-  echo "perf-check: $committed (and $schemes, $rotating) replaced by this run"
+  mkdir -p "$(dirname "$precision")" && cp "$OUT/bench-precision.json" "$precision"
+  echo "perf-check: $committed (and $schemes, $rotating, $precision) replaced by this run"
 fi
 exit $status

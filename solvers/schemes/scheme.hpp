@@ -82,7 +82,13 @@ public:
   /// only they reach the host, while the next steps may already run.
   virtual std::future<std::vector<PiercedEdge>> vortex_flux(double potential_cut) = 0;
 
-  virtual StepTraffic traffic() const = 0;
+  /// Kernel passes and bytes per cell of a step at the backend's precision (its vectors' value
+  /// size: 16 B in double, 8 B in single and mixed).
+  StepTraffic traffic() const {
+    StepTraffic t = fp64_traffic();
+    t.bytes *= value_bytes(backend().problem().precision) / 16.0;
+    return t;
+  }
   /// What the scheme chose for this problem and step (e.g. a polynomial's degree), recorded in the
   /// results as attributes scheme_<name>.
   virtual std::vector<std::pair<std::string, double>> properties() const { return {}; }
@@ -94,6 +100,8 @@ public:
   const Backend& backend() const { return backend_; }
 
 protected:
+  /// traffic() in 16-byte values: the bytes its passes move in double precision.
+  virtual StepTraffic fp64_traffic() const = 0;
   Scheme(Backend& backend, double dt)
       : backend_(backend), dt_(dt), clock_{0, 0.0, dt, dt}, adaptive_{} {}
 

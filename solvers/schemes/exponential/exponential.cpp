@@ -74,7 +74,7 @@ public:
   /// One phase pass (the halves of consecutive steps are one; 32 B), the first term (48 B: in read,
   /// out and acc written), then degree − 1 terms of 80 B (in, prev, out, acc read and written);
   /// an adaptive step has both halves and reads ψ once more for its decision.
-  StepTraffic traffic() const override {
+  StepTraffic fp64_traffic() const override {
     const double degree = plan_.degree();
     const double phases = adaptive() ? 2.0 : 1.0, decision = adaptive() ? 1.0 : 0.0;
     return {phases + decision + degree,

@@ -39,7 +39,7 @@ public:
   }
 
   /// Read ψⁿ and ψⁿ⁻¹, write ψⁿ⁺¹.
-  StepTraffic traffic() const override { return {1.0, 48.0}; }
+  StepTraffic fp64_traffic() const override { return {1.0, 48.0}; }
 
   Diagnostics diagnostics() override {
     return backend_.diagnostics(current_, previous_, reference_.id());

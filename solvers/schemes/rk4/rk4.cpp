@@ -61,7 +61,7 @@ public:
 
   /// Four fused stages moving 48, 80, 80 and 48 B; step doubling takes three steps and a
   /// reduction over two vectors per attempt (rejected attempts not counted).
-  StepTraffic traffic() const override {
+  StepTraffic fp64_traffic() const override {
     return adaptive() ? StepTraffic{13.0, 3.0 * 256.0 + 32.0} : StepTraffic{4.0, 256.0};
   }
 

@@ -41,7 +41,7 @@ public:
 
   /// Per second-order step 2C − 1 passes, each reading and writing ψ once (the fused sweeps); the
   /// adaptive decision reads ψ once more.
-  StepTraffic traffic() const override {
+  StepTraffic fp64_traffic() const override {
     const double passes = static_cast<double>((2 * colours_ - 1) * fractions_.size());
     const double decision = adaptive() ? 1.0 : 0.0;
     return {passes + decision, 32.0 * passes + 16.0 * decision};
