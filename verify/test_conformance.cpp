@@ -195,6 +195,18 @@ INSTANTIATE_TEST_SUITE_P(Device, RotatingConformance, ::testing::ValuesIn(cases(
                          case_name);
 INSTANTIATE_TEST_SUITE_P(Device, RotatingKernelConformance, ::testing::ValuesIn(cases(true, false)),
                          case_name);
+INSTANTIATE_TEST_SUITE_P(DeviceSingle, Conformance,
+                         ::testing::ValuesIn(cases(true, true, Precision::single)), case_name);
+INSTANTIATE_TEST_SUITE_P(DeviceMixed, Conformance,
+                         ::testing::ValuesIn(cases(true, true, Precision::mixed)), case_name);
+INSTANTIATE_TEST_SUITE_P(DeviceSingle, KernelConformance,
+                         ::testing::ValuesIn(cases(true, false, Precision::single)), case_name);
+INSTANTIATE_TEST_SUITE_P(DeviceMixed, KernelConformance,
+                         ::testing::ValuesIn(cases(true, false, Precision::mixed)), case_name);
+INSTANTIATE_TEST_SUITE_P(DeviceSingle, RotatingKernelConformance,
+                         ::testing::ValuesIn(cases(true, false, Precision::single)), case_name);
+INSTANTIATE_TEST_SUITE_P(DeviceMixed, RotatingKernelConformance,
+                         ::testing::ValuesIn(cases(true, false, Precision::mixed)), case_name);
 
 } // namespace
 } // namespace decgpe

@@ -190,6 +190,93 @@ INSTANTIATE_TEST_SUITE_P(EveryStencil, CudaVsReference, ::testing::ValuesIn(all_
                                   (param.param.shape == "sweep" ? "_default" : "_sweep");
                          });
 
+class CudaPrecision : public ::testing::TestWithParam<std::string_view> {
+protected:
+  /// The test problem in `precision`, in the conformance suite's rotating frame where `rotating`.
+  static Problem in(Precision precision, bool rotating) {
+    Problem p = make_problem(GetParam(), 200.0);
+    p.precision = precision;
+    if (rotating) {
+      p.potential.rotation = {0.6, 0.3, -0.2};
+    }
+    return p;
+  }
+
+  /// A block given in full: every pass sweeps, prefetching rows of 8-byte values that start and
+  /// end off the 16-byte words the bulk prefetch takes.
+  static BackendTuning sweeps() {
+    BackendTuning t;
+    t.values["cuda.block_shape"] = "1x256z3a2b4f";
+    return t;
+  }
+
+  static void expect_kernels_match(const Problem& p, const std::string& what) {
+    const std::vector<Complex> psi0 = vortex(p.grid);
+    const auto reference = verify::kernel_trail(*make_backend("reference", p), psi0);
+    const auto gpu = verify::kernel_trail(*make_backend("cuda", p, nullptr, sweeps()), psi0);
+    for (std::size_t k = 0; k < reference.size(); ++k) {
+      EXPECT_TRUE(bitwise_equal(reference[k], gpu[k])) << what << ": kernel trail entry " << k;
+    }
+  }
+
+  static void expect_schemes_match(const Problem& p, const std::string& what) {
+    const std::vector<Complex> psi0 = vortex(p.grid);
+    for (const SchemeEntry& entry : scheme_registry()) {
+      const std::string_view scheme = entry.name;
+      const double dt = verify::test_step(scheme, p, psi0);
+      LiveScheme ref("reference", scheme, p, dt, psi0);
+      LiveScheme gpu("cuda", scheme, p, dt, psi0, {}, sweeps());
+      ref.scheme->advance(verify::comparison_steps(scheme, 151));
+      gpu.scheme->advance(verify::comparison_steps(scheme, 151));
+      for (int level = 0; level < static_cast<int>(ref.scheme->level_names().size()); ++level) {
+        EXPECT_TRUE(bitwise_equal(ref.level(level, p), gpu.level(level, p)))
+            << what << ": " << scheme << " level " << level;
+      }
+    }
+  }
+};
+
+// Single and mixed through the sweeps (the conformance suite's grids take one slice a block): every
+// scheme and every kernel bitwise the reference in the same precision, the rotating frame's hops
+// kept in the precision's real type.
+TEST_P(CudaPrecision, SweepsAreBitwiseTheReferencesInSingleAndMixed) {
+  SKIP_WITHOUT_GPU();
+  for (const Precision precision : {Precision::single, Precision::mixed}) {
+    const std::string what(precision_name(precision));
+    expect_kernels_match(in(precision, false), what);
+    expect_kernels_match(in(precision, true), what + " rotating");
+    expect_schemes_match(in(precision, false), what);
+  }
+}
+
+// The wavefront and the temporal blocking step in double only: k steps a launch fall back to
+// single steps in single and mixed (the same bits), and the tuning says so.
+TEST_P(CudaPrecision, KStepsALaunchAreSingleStepsInSingleAndMixed) {
+  SKIP_WITHOUT_GPU();
+  for (const Precision precision : {Precision::single, Precision::mixed}) {
+    const Problem p = in(precision, false);
+    const std::vector<Complex> psi0 = vortex(p.grid);
+    const double dt = 0.9 * scheme_limit("leapfrog", p, psi0);
+    LiveScheme ref("reference", "leapfrog", p, dt, psi0);
+    ref.scheme->advance(24);
+    BackendTuning given;
+    given.values["cuda.steps_per_sweep"] = "3";
+    const std::unique_ptr<Backend> gpu = make_backend("cuda:plain", p, nullptr, given);
+    EXPECT_EQ(gpu->steps_per_launch(), 1);
+    EXPECT_EQ(gpu->tuning().back().second,
+              "3 (case; single steps in " + std::string(precision_name(precision)) + " precision)");
+    const std::unique_ptr<Scheme> scheme = make_scheme("leapfrog", *gpu, dt);
+    scheme->start({psi0, psi0, {}});
+    scheme->advance(24);
+    std::vector<Complex> state(psi0.size());
+    scheme->download(0, state);
+    EXPECT_TRUE(bitwise_equal(state, ref.level(0, p))) << precision_name(precision);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(EveryStencil, CudaPrecision, verify::every_stencil(),
+                         verify::lattice_name);
+
 class CudaVortexFlux : public ::testing::TestWithParam<std::string_view> {};
 
 // Random phases (lines everywhere) and the κ = 10 vortex (windings above 1 at its core): the GPU's

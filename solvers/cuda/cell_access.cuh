@@ -1,7 +1,10 @@
 #pragma once
-// Device-side per-cell access: 16-byte loads and stores of ψ, the potential, and the face sum with
-// Dirichlet zeros. The arithmetic is solvers/cell_arithmetic.hpp's, in the CPU reference's order;
-// built without FMA contraction (-fmad=false), the GPU state is bitwise identical to `reference`.
+// Device-side per-cell access: one vector load or store per value of ψ (16 bytes in double, 8 in
+// single and mixed), the potential, and the face sum with Dirichlet zeros. The arithmetic is
+// solvers/cell_arithmetic.hpp's in the precision's Real, in the CPU reference's order
+// (cpu::CellUpdate: values widened on load, coefficients rounded from FP64 at their use, results
+// rounded once when stored); built without FMA contraction (-fmad=false), the GPU state is bitwise
+// identical to `reference` in the same precision.
 
 #include "solvers/cell_arithmetic.hpp"
 #include "solvers/cuda/device_tables.hpp"
@@ -10,16 +13,23 @@
 
 namespace decgpe::cuda {
 
-__device__ __forceinline__ Complex load_ro(const Complex* p) {
-  const double2 v = __ldg(reinterpret_cast<const double2*>(p));
+/// The CUDA vector type of a complex of S: one 16- or 8-byte access.
+template <class S> using Packed = std::conditional_t<std::is_same_v<S, double>, double2, float2>;
+
+template <class S> __device__ __forceinline__ BasicComplex<S> load_ro(const BasicComplex<S>* p) {
+  const Packed<S> v = __ldg(reinterpret_cast<const Packed<S>*>(p));
   return {v.x, v.y};
 }
-__device__ __forceinline__ Complex load(const Complex* p) {
-  const double2 v = *reinterpret_cast<const double2*>(p);
+template <class S> __device__ __forceinline__ BasicComplex<S> load(const BasicComplex<S>* p) {
+  const Packed<S> v = *reinterpret_cast<const Packed<S>*>(p);
   return {v.x, v.y};
 }
-__device__ __forceinline__ void store(Complex* p, Complex z) {
-  *reinterpret_cast<double2*>(p) = make_double2(z.re, z.im);
+/// Stores z rounded to the vector's precision: the one rounding of a result (exact when the
+/// precisions are the same).
+template <class S, class Real>
+__device__ __forceinline__ void store(BasicComplex<S>* p, BasicComplex<Real> z) {
+  const BasicComplex<S> v = convert<S>(z);
+  *reinterpret_cast<Packed<S>*>(p) = Packed<S>{v.re, v.im};
 }
 
 /// Coordinate `axis` of cell l of instance s along it: Grid::position's arithmetic, (origin +
@@ -132,10 +142,15 @@ __device__ __forceinline__ double frame_potential(const DeviceGrid& g, int sx, i
 /// the table gives it.
 struct LabFrame {
   __device__ static LabFrame at(const DeviceGrid&, int, int, int) { return {}; }
-  __device__ Complex add(Complex sum, int, int, double weight, Complex psi_i, Complex psi_j) const {
-    return add_face(sum, weight, psi_i, psi_j);
+  template <class Real>
+  __device__ BasicComplex<Real> add(BasicComplex<Real> sum, int, int, double weight,
+                                    BasicComplex<Real> psi_i, BasicComplex<Real> psi_j) const {
+    return add_face(sum, static_cast<Real>(weight), psi_i, psi_j);
   }
-  __device__ Complex total(Complex sum, Complex) const { return sum; }
+  template <class Real>
+  __device__ BasicComplex<Real> total(BasicComplex<Real> sum, BasicComplex<Real>) const {
+    return sum;
+  }
   __device__ double potential(const DeviceGrid& g, int sx, int sy, int gz, int l,
                               long long i) const {
     return potential_at_global(g, sx, sy, gz, l, i);
@@ -151,21 +166,23 @@ constexpr int kMaxStencilThreads = 256;
 /// sweep's register cap). They wait in the launch's shared memory, each thread its own column:
 /// face f's at f, or with kBySlot (cubic4: 12 faces, 4 of them along z) at its hop slot, none for
 /// kIdentityPhase, so that 8 of 12 take shared memory the sweep's L1 needs (at 12, the L1 hit rate
-/// fell from 74% to 53%); the slot's lookup costs where faces are few.
-template <int MS, int F> struct RotatingFrame {
+/// fell from 74% to 53%); the slot's lookup costs where faces are few. The hops are kept rounded
+/// to Real, the precision the face sums are formed in (weighted_phase<Real>).
+template <int MS, int F, class Real> struct RotatingFrame {
+  using Hop = Packed<Real>;
   static constexpr bool kBySlot = F > 8;
-  static_assert(F * kMaxStencilThreads * sizeof(double2) <= 48 * 1024,
+  static_assert(F * kMaxStencilThreads * sizeof(Hop) <= 48 * 1024,
                 "the hops must fit a launch's dynamic shared memory without opting in");
-  const double2* hop; ///< this thread's: hop[slot · kMaxStencilThreads]
+  const Hop* hop; ///< this thread's: hop[slot · kMaxStencilThreads]
   double centrifugal;
-  double weight_sum;
+  Real weight_sum;
 
   /// The hops a thread keeps: g.hop_slots with kBySlot, else F.
   static int kept(const DeviceGrid& g) { return kBySlot ? g.hop_slots : F; }
 
   __device__ static RotatingFrame at(const DeviceGrid& g, int sx, int sy, int l) {
-    extern __shared__ double2 hops[]; // kept(g) · kMaxStencilThreads (launch_sweep)
-    double2* mine = hops + threadIdx.x;
+    extern __shared__ double2 hops[]; // kept(g) · kMaxStencilThreads Hops (launch_sweep)
+    Hop* mine = reinterpret_cast<Hop*>(hops) + threadIdx.x;
 #pragma unroll
     for (int f = 0; f < F; ++f) {
       const Face fc = face(g, f * MS + l);
@@ -174,24 +191,25 @@ template <int MS, int F> struct RotatingFrame {
       }
       const int slot = kBySlot ? fc.slot : f;
       if (slot != kIdentityPhase) {
-        const Complex h = face_hop(g, sx, sy, l, fc);
-        mine[slot * kMaxStencilThreads] = make_double2(h.re, h.im);
+        const BasicComplex<Real> h = convert<Real>(face_hop(g, sx, sy, l, fc));
+        mine[slot * kMaxStencilThreads] = Hop{h.re, h.im};
       }
     }
     const double2 c = from_axis(g, sx, sy, l);
-    return {mine, centrifugal_potential(g.omega, c.x, c.y), __ldg(g.weight_sum + l)};
+    return {mine, centrifugal_potential(g.omega, c.x, c.y),
+            static_cast<Real>(__ldg(g.weight_sum + l))};
   }
   /// (w, w · 0) is weighted_phase(w, θ = 0), bit for bit: cos_sin(∓0) = (1, +0).
-  __device__ Complex add(Complex sum, int f, int slot, double weight, Complex,
-                         Complex psi_j) const {
-    Complex w{weight * 1.0, weight * 0.0};
+  __device__ BasicComplex<Real> add(BasicComplex<Real> sum, int f, int slot, double weight,
+                                    BasicComplex<Real>, BasicComplex<Real> psi_j) const {
+    BasicComplex<Real> w = convert<Real>(Complex{weight * 1.0, weight * 0.0});
     if (!kBySlot || slot != kIdentityPhase) {
-      const double2 h = hop[(kBySlot ? slot : f) * kMaxStencilThreads];
-      w = Complex{h.x, h.y};
+      const Hop h = hop[(kBySlot ? slot : f) * kMaxStencilThreads];
+      w = {h.x, h.y};
     }
     return add_hop(sum, w, psi_j);
   }
-  __device__ Complex total(Complex sum, Complex psi_i) const {
+  __device__ BasicComplex<Real> total(BasicComplex<Real> sum, BasicComplex<Real> psi_i) const {
     return magnetic_sum(weight_sum, psi_i, sum);
   }
   __device__ double potential(const DeviceGrid& g, int sx, int sy, int gz, int l,
@@ -211,11 +229,14 @@ template <int MS> struct RotatingCell {
     const double2 c = from_axis(g, sx, sy, l);
     return {g, sx, sy, l, centrifugal_potential(g.omega, c.x, c.y)};
   }
-  __device__ Complex add(Complex sum, int f, int, double, Complex, Complex psi_j) const {
-    return add_hop(sum, face_hop(g, sx, sy, l, face(g, f * MS + l)), psi_j);
+  template <class Real>
+  __device__ BasicComplex<Real> add(BasicComplex<Real> sum, int f, int, double, BasicComplex<Real>,
+                                    BasicComplex<Real> psi_j) const {
+    return add_hop(sum, convert<Real>(face_hop(g, sx, sy, l, face(g, f * MS + l))), psi_j);
   }
-  __device__ Complex total(Complex sum, Complex psi_i) const {
-    return magnetic_sum(__ldg(g.weight_sum + l), psi_i, sum);
+  template <class Real>
+  __device__ BasicComplex<Real> total(BasicComplex<Real> sum, BasicComplex<Real> psi_i) const {
+    return magnetic_sum(static_cast<Real>(__ldg(g.weight_sum + l)), psi_i, sum);
   }
   __device__ double potential(const DeviceGrid& grid, int x, int y, int gz, int local,
                               long long i) const {
@@ -223,9 +244,9 @@ template <int MS> struct RotatingCell {
   }
 };
 
-/// A sweep's frame: its threads walk columns of cells.
-template <int MS, int F, bool ROTATES>
-using FrameOf = std::conditional_t<ROTATES, RotatingFrame<MS, F>, LabFrame>;
+/// A sweep's frame: its threads walk columns of cells, summing their faces in Real.
+template <int MS, int F, bool ROTATES, class Real>
+using FrameOf = std::conditional_t<ROTATES, RotatingFrame<MS, F, Real>, LabFrame>;
 /// A one-slice kernel's frame: its threads meet one cell each.
 template <int MS, bool ROTATES>
 using CellFrameOf = std::conditional_t<ROTATES, RotatingCell<MS>, LabFrame>;
@@ -240,21 +261,22 @@ template <class Fn> void with_frame(const DeviceGrid& g, Fn&& f) {
 }
 
 /// Σ_F w_F (ψ_i − ψ_j) of cell i = (sx, sy, sz, l) as `frame` sums it (LabFrame), the faces in the
-/// table's order, ψ_j = 0 beyond the domain; p = ψ_i.
-template <int MS, int F, class Frame = LabFrame>
-__device__ __forceinline__ Complex face_sum(const DeviceGrid& g, const Complex* psi, long long i,
-                                            int sx, int sy, int sz, int l, Complex p,
-                                            const Frame& frame = {}) {
+/// table's order, ψ_j = 0 beyond the domain; p = ψ_i; in Real from ψ stored as S.
+template <int MS, int F, class Real, class S, class Frame = LabFrame>
+__device__ __forceinline__ BasicComplex<Real>
+face_sum(const DeviceGrid& g, const BasicComplex<S>* psi, long long i, int sx, int sy, int sz,
+         int l, BasicComplex<Real> p, const Frame& frame = {}) {
   const bool inner_row =
       sy > 0 && sy < g.sy - 1 && sz + g.z_offset > 0 && sz + g.z_offset < g.global_z - 1;
-  Complex sum{0.0, 0.0};
+  BasicComplex<Real> sum{0, 0};
 #pragma unroll
   for (int f = 0; f < F; ++f) {
     const Face fc = face(g, f * MS + l);
     if (fc.weight != 0.0) {
       sum = frame.add(sum, f, fc.slot, fc.weight, p,
-                      inside(g, fc, sx, sy, sz, inner_row) ? load_ro(psi + i + fc.delta)
-                                                           : Complex{0.0, 0.0});
+                      inside(g, fc, sx, sy, sz, inner_row)
+                          ? convert<Real>(load_ro(psi + i + fc.delta))
+                          : BasicComplex<Real>{0, 0});
     }
   }
   return frame.total(sum, p);

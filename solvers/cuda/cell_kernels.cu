@@ -2,7 +2,8 @@
 // Chebyshev terms, the Trotter–Suzuki colours) and the pointwise kernels. A stencil pass is an
 // operation object (sweep.cuh's interface) run by the sweep where the tiling is one, else by one
 // thread per cell of one slice; its arithmetic is solvers/cell_arithmetic.hpp's, so each pass is
-// one pass over memory and bitwise equal to reference.
+// one pass over memory and bitwise equal to reference. Each is templated on the precision's types:
+// ψ stored as Value, each cell's arithmetic in Real (cpu::CellUpdate's roundings).
 
 #include "solvers/cuda/cell_access.cuh"
 #include "solvers/cuda/cuda_check.hpp"
@@ -21,77 +22,87 @@ static_assert(kCellThreads <= kMaxStencilThreads, "a rotating frame keeps a phas
 /// Operands none: the pass reads only its stencil input.
 struct NoEarly {};
 
-struct ApplyM {
-  Complex* out;
+/// The types of a pass in the precision Types: Value stored, R computed in.
+#define DECGPE_PASS_TYPES(Types)                                                                   \
+  using Value = Stored<Types>;                                                                     \
+  using Real = typename Types::Real;                                                               \
+  using R = BasicComplex<Real>
+
+template <class Types> struct ApplyM {
+  DECGPE_PASS_TYPES(Types);
+  Value* out;
   using Early = NoEarly;
   __device__ Early early(long long) const { return {}; }
   __device__ void prefetch(long long, unsigned) const {}
-  __device__ void operator()(long long i, Early, Complex, Complex m) const { store(out + i, m); }
+  __device__ void operator()(long long i, Early, R, R m) const { store(out + i, m); }
 };
 
 /// RK4 stage 0: input = base.
-struct Rk4First {
-  Complex* acc;
-  Complex* next;
+template <class Types> struct Rk4First {
+  DECGPE_PASS_TYPES(Types);
+  Value* acc;
+  Value* next;
   double acc_tau, next_tau;
   using Early = NoEarly;
   __device__ Early early(long long) const { return {}; }
   __device__ void prefetch(long long, unsigned) const {}
-  __device__ void operator()(long long i, Early, Complex psi, Complex m) const {
-    store(acc + i, step_along(psi, acc_tau, m));
-    store(next + i, step_along(psi, next_tau, m));
+  __device__ void operator()(long long i, Early, R psi, R m) const {
+    store(acc + i, step_along(psi, static_cast<Real>(acc_tau), m));
+    store(next + i, step_along(psi, static_cast<Real>(next_tau), m));
   }
 };
 
-struct Rk4Middle {
-  const Complex* base;
-  Complex* acc;
-  Complex* next;
+template <class Types> struct Rk4Middle {
+  DECGPE_PASS_TYPES(Types);
+  const Value* base;
+  Value* acc;
+  Value* next;
   double acc_tau, next_tau;
   struct Early {
-    Complex from, acc;
+    Value from, acc;
   };
   __device__ Early early(long long i) const { return {load(base + i), load(acc + i)}; }
   __device__ void prefetch(long long at, unsigned bytes) const {
     prefetch_l2(base + at, bytes);
     prefetch_l2(acc + at, bytes);
   }
-  __device__ void operator()(long long i, Early e, Complex, Complex m) const {
-    store(acc + i, step_along(e.acc, acc_tau, m));
-    store(next + i, step_along(e.from, next_tau, m));
+  __device__ void operator()(long long i, Early e, R, R m) const {
+    store(acc + i, step_along(convert<Real>(e.acc), static_cast<Real>(acc_tau), m));
+    store(next + i, step_along(convert<Real>(e.from), static_cast<Real>(next_tau), m));
   }
 };
 
 /// `next` may be `acc` (in place): each thread reads its acc value before writing.
-struct Rk4Last {
-  const Complex* acc;
-  Complex* next;
+template <class Types> struct Rk4Last {
+  DECGPE_PASS_TYPES(Types);
+  const Value* acc;
+  Value* next;
   double acc_tau;
   struct Early {
-    Complex acc;
+    Value acc;
   };
   __device__ Early early(long long i) const { return {load(acc + i)}; }
   __device__ void prefetch(long long at, unsigned bytes) const { prefetch_l2(acc + at, bytes); }
-  __device__ void operator()(long long i, Early e, Complex, Complex m) const {
-    store(next + i, step_along(e.acc, acc_tau, m));
+  __device__ void operator()(long long i, Early e, R, R m) const {
+    store(next + i, step_along(convert<Real>(e.acc), static_cast<Real>(acc_tau), m));
   }
 };
 
 /// One term of the Chebyshev recurrence on the Laplacian sum; prev may be null, acc is not read
-/// on the first term.
-struct Polynomial {
-  const Complex* prev;
-  Complex* out;
-  Complex* acc;
+/// on the first term. The sum takes the term unrounded (cpu::CellUpdate::polynomial).
+template <class Types> struct Polynomial {
+  DECGPE_PASS_TYPES(Types);
+  const Value* prev;
+  Value* out;
+  Value* acc;
   double alpha, beta, gamma;
   Complex c, c_in;
   bool first;
   struct Early {
-    Complex prev, acc;
+    Value prev, acc;
   };
   __device__ Early early(long long i) const {
-    return {prev != nullptr ? load(prev + i) : Complex{0.0, 0.0},
-            first ? Complex{0.0, 0.0} : load(acc + i)};
+    return {prev != nullptr ? load(prev + i) : Value{0, 0}, first ? Value{0, 0} : load(acc + i)};
   }
   __device__ void prefetch(long long at, unsigned bytes) const {
     if (prev != nullptr) {
@@ -101,10 +112,12 @@ struct Polynomial {
       prefetch_l2(acc + at, bytes);
     }
   }
-  __device__ void operator()(long long i, Early e, Complex psi, Complex lap) const {
-    const Complex next = recurrence_term(psi, lap, e.prev, alpha, beta, gamma);
+  __device__ void operator()(long long i, Early e, R psi, R lap) const {
+    const R next = recurrence_term(psi, lap, convert<Real>(e.prev), static_cast<Real>(alpha),
+                                   static_cast<Real>(beta), static_cast<Real>(gamma));
     store(out + i, next);
-    store(acc + i, accumulate_term(first, e.acc, c_in, psi, c, next));
+    store(acc + i, accumulate_term(first, convert<Real>(e.acc), convert<Real>(c_in), psi,
+                                   convert<Real>(c), next));
   }
 };
 
@@ -113,17 +126,20 @@ struct Polynomial {
 /// cubic4's RK4 stages and Chebyshev terms measured 3.5–9% slower with them first on the H100).
 template <int MS, int F, bool APPLY_M, bool ROTATES, class Op>
 __global__ void __launch_bounds__(kCellThreads)
-    stencil_cells(DeviceGrid g, Tiling t, const Complex* __restrict__ in, Op op, int z_begin) {
+    stencil_cells(DeviceGrid g, Tiling t, const typename Op::Value* __restrict__ in, Op op,
+                  int z_begin) {
+  using Real = typename Op::Real;
   CellIndex c{};
   if (!cell_of_thread<MS>(g, t, z_begin, c)) {
     return;
   }
   const CellFrameOf<MS, ROTATES> frame = CellFrameOf<MS, ROTATES>::at(g, c.sx, c.sy, c.l);
-  const Complex p = load_ro(in + c.i);
-  const Complex lap = face_sum<MS, F>(g, in, c.i, c.sx, c.sy, c.sz, c.l, p, frame);
-  Complex r = lap;
+  const BasicComplex<Real> p = convert<Real>(load_ro(in + c.i));
+  const BasicComplex<Real> lap = face_sum<MS, F>(g, in, c.i, c.sx, c.sy, c.sz, c.l, p, frame);
+  BasicComplex<Real> r = lap;
   if constexpr (APPLY_M) {
-    r = apply_m(p, lap, frame.potential(g, c.sx, c.sy, c.sz + g.z_offset, c.l, c.i), g.g);
+    const double v = frame.potential(g, c.sx, c.sy, c.sz + g.z_offset, c.l, c.i);
+    r = apply_m(p, lap, static_cast<Real>(v), static_cast<Real>(g.g));
   }
   op(c.i, op.early(c.i), p, r);
 }
@@ -131,12 +147,12 @@ __global__ void __launch_bounds__(kCellThreads)
 /// Cell c after one colour of a Trotter–Suzuki sweep: rotated with its partner across its face of
 /// the colour (both sides compute the same pair update from the old values), or as it was. In a
 /// rotating frame the pair is (ψ_i, e^{−iθ_ij} ψ_j), cell i's gauge (cpu::face_rotated_magnetic).
-template <int MS, bool ROTATES>
-__device__ __forceinline__ Complex face_rotated(const DeviceGrid& g, const CellIndex& c,
-                                                const Complex* __restrict__ in,
-                                                const std::int8_t* __restrict__ faces,
-                                                const Complex* __restrict__ k) {
-  const Complex p = load_ro(in + c.i);
+/// In Real from ψ stored as S, k rounded to Real.
+template <int MS, bool ROTATES, class Real, class S>
+__device__ __forceinline__ BasicComplex<Real>
+face_rotated(const DeviceGrid& g, const CellIndex& c, const BasicComplex<S>* __restrict__ in,
+             const std::int8_t* __restrict__ faces, const Complex* __restrict__ k) {
+  const BasicComplex<Real> p = convert<Real>(load_ro(in + c.i));
   const int f = __ldg(faces + cell_parity(c.sx, c.sy, c.sz + g.z_offset) * MS + c.l);
   if (f < 0) {
     return p;
@@ -146,49 +162,63 @@ __device__ __forceinline__ Complex face_rotated(const DeviceGrid& g, const CellI
   const bool inner_row =
       c.sy > 0 && c.sy < g.sy - 1 && c.sz + g.z_offset > 0 && c.sz + g.z_offset < g.global_z - 1;
   if (inside(g, fc, c.sx, c.sy, c.sz, inner_row)) {
-    Complex partner = load_ro(in + c.i + fc.delta);
+    BasicComplex<Real> partner = convert<Real>(load_ro(in + c.i + fc.delta));
     if constexpr (ROTATES) {
-      partner = mul(face_phase(g, c.sx, c.sy, c.l, fc), partner);
+      partner = mul(convert<Real>(face_phase(g, c.sx, c.sy, c.l, fc)), partner);
     }
-    return rotate_face(p, partner, load_ro(k + 2 * e));
+    return rotate_face(p, partner, convert<Real>(load_ro(k + 2 * e)));
   }
-  return rotate_face(p, Complex{0.0, 0.0}, load_ro(k + 2 * e + 1));
+  return rotate_face(p, BasicComplex<Real>{0, 0}, convert<Real>(load_ro(k + 2 * e + 1)));
 }
 
-/// One colour of a sweep, and the split's phase after it when phase_tau ≠ 0 (FaceSweep).
-template <int MS, bool ROTATES>
+/// exp(−iτ(V + g|ψ|²)) ψ of a stored value, in Real from V, g and τ rounded to it.
+template <class Real, class S>
+__device__ __forceinline__ BasicComplex<Real>
+phase_rotated(const DeviceGrid& g, BasicComplex<S> psi, double v, double tau) {
+  return rotate_phase(convert<Real>(psi), static_cast<Real>(v), static_cast<Real>(g.g),
+                      static_cast<Real>(tau));
+}
+
+/// One colour of a sweep, and the split's phase after it when phase_tau ≠ 0 (FaceSweep): the
+/// rotated value rounded to Store first, so the fused pass is bitwise the two.
+template <class Types, int MS, bool ROTATES>
 __global__ void __launch_bounds__(kCellThreads)
-    face_cells(DeviceGrid g, Tiling t, const Complex* __restrict__ in, Complex* __restrict__ out,
-               const std::int8_t* __restrict__ faces, const Complex* __restrict__ k,
-               double phase_tau, int z_begin) {
+    face_cells(DeviceGrid g, Tiling t, const Stored<Types>* __restrict__ in,
+               Stored<Types>* __restrict__ out, const std::int8_t* __restrict__ faces,
+               const Complex* __restrict__ k, double phase_tau, int z_begin) {
+  using Real = typename Types::Real;
   CellIndex c{};
   if (!cell_of_thread<MS>(g, t, z_begin, c)) {
     return;
   }
-  const Complex rotated = face_rotated<MS, ROTATES>(g, c, in, faces, k);
-  store(out + c.i,
-        phase_tau != 0.0
-            ? rotate_phase(rotated, frame_potential(g, c.sx, c.sy, c.sz + g.z_offset, c.l, c.i),
-                           g.g, phase_tau)
-            : rotated);
+  const auto rotated =
+      convert<typename Types::Store>(face_rotated<MS, ROTATES, Real>(g, c, in, faces, k));
+  if (phase_tau == 0.0) {
+    store(out + c.i, rotated);
+    return;
+  }
+  const double v = frame_potential(g, c.sx, c.sy, c.sz + g.z_offset, c.l, c.i);
+  store(out + c.i, phase_rotated<Real>(g, rotated, v, phase_tau));
 }
 
-template <int MS>
+template <class Types, int MS>
 __global__ void __launch_bounds__(kCellThreads)
-    rotate_cells(DeviceGrid g, Tiling t, Complex* psi, double tau) {
+    rotate_cells(DeviceGrid g, Tiling t, Stored<Types>* psi, double tau) {
   CellIndex c{};
   if (cell_of_thread<MS>(g, t, 0, c)) {
-    store(psi + c.i,
-          rotate_phase(load(psi + c.i), frame_potential(g, c.sx, c.sy, c.sz + g.z_offset, c.l, c.i),
-                       g.g, tau));
+    const double v = frame_potential(g, c.sx, c.sy, c.sz + g.z_offset, c.l, c.i);
+    store(psi + c.i, phase_rotated<typename Types::Real>(g, load(psi + c.i), v, tau));
   }
 }
 
-__global__ void axpby_cells(long long count, Complex* out, Complex a, const Complex* x, Complex b,
-                            const Complex* y) {
+template <class Types>
+__global__ void axpby_cells(long long count, Stored<Types>* out, Complex a, const Stored<Types>* x,
+                            Complex b, const Stored<Types>* y) {
+  using Real = typename Types::Real;
   for (long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; i < count;
        i += static_cast<long long>(gridDim.x) * blockDim.x) {
-    store(out + i, axpby(a, load(x + i), b, load(y + i)));
+    store(out + i, axpby(convert<Real>(a), convert<Real>(load(x + i)), convert<Real>(b),
+                         convert<Real>(load(y + i))));
   }
 }
 
@@ -200,8 +230,8 @@ unsigned blocks_for(const Tiling& t, const DeviceGrid& g, int z_begin, int z_end
 /// The pass of `op` over the slices [z_begin, z_end) in g's frame: a sweep where t is one, else one
 /// slice a block.
 template <bool APPLY_M, class Op>
-void launch_stencil(const Tiling& t, const DeviceGrid& g, const Complex* in, const Op& op,
-                    int z_begin, int z_end, cudaStream_t stream) {
+void launch_stencil(const Tiling& t, const DeviceGrid& g, const typename Op::Value* in,
+                    const Op& op, int z_begin, int z_end, cudaStream_t stream) {
   const unsigned blocks = blocks_for(t, g, z_begin, z_end);
   if (blocks == 0) {
     return;
@@ -228,64 +258,91 @@ Tiling make_cell_tiling(const DeviceGrid& g) {
   return {balanced, (balanced * g.ms + 31) / 32 * 32, tiles_per_row, 1, g.sy};
 }
 
-void launch_apply_m(const Tiling& t, const DeviceGrid& g, const Complex* in, Complex* out,
-                    int z_begin, int z_end, cudaStream_t stream) {
-  launch_stencil<true>(t, g, in, ApplyM{out}, z_begin, z_end, stream);
+template <class Types>
+void launch_apply_m(const Tiling& t, const DeviceGrid& g, const Stored<Types>* in,
+                    Stored<Types>* out, int z_begin, int z_end, cudaStream_t stream) {
+  launch_stencil<true>(t, g, in, ApplyM<Types>{out}, z_begin, z_end, stream);
 }
 
-void launch_rk4_stage(const Tiling& t, const DeviceGrid& g, const Rk4Stage& s, Rk4Vectors v,
+template <class Types>
+void launch_rk4_stage(const Tiling& t, const DeviceGrid& g, const Rk4Stage& s, Rk4Vectors<Types> v,
                       int z_begin, int z_end, cudaStream_t stream) {
   if (s.stage == 0) {
-    launch_stencil<true>(t, g, v.input, Rk4First{v.acc, v.next, s.acc_tau, s.next_tau}, z_begin,
-                         z_end, stream);
-  } else if (s.stage == 3) {
-    launch_stencil<true>(t, g, v.input, Rk4Last{v.acc, v.next, s.acc_tau}, z_begin, z_end, stream);
-  } else {
-    launch_stencil<true>(t, g, v.input, Rk4Middle{v.base, v.acc, v.next, s.acc_tau, s.next_tau},
+    launch_stencil<true>(t, g, v.input, Rk4First<Types>{v.acc, v.next, s.acc_tau, s.next_tau},
                          z_begin, z_end, stream);
+  } else if (s.stage == 3) {
+    launch_stencil<true>(t, g, v.input, Rk4Last<Types>{v.acc, v.next, s.acc_tau}, z_begin, z_end,
+                         stream);
+  } else {
+    launch_stencil<true>(t, g, v.input,
+                         Rk4Middle<Types>{v.base, v.acc, v.next, s.acc_tau, s.next_tau}, z_begin,
+                         z_end, stream);
   }
 }
 
-void launch_rotate_faces(const Tiling& t, const DeviceGrid& g, const Complex* in, Complex* out,
-                         const std::int8_t* faces, const Complex* k, double phase_tau, int z_begin,
-                         int z_end, cudaStream_t stream) {
+template <class Types>
+void launch_rotate_faces(const Tiling& t, const DeviceGrid& g, const Stored<Types>* in,
+                         Stored<Types>* out, const std::int8_t* faces, const Complex* k,
+                         double phase_tau, int z_begin, int z_end, cudaStream_t stream) {
   const unsigned blocks = blocks_for(t, g, z_begin, z_end);
   if (blocks == 0) {
     return;
   }
   dispatch_lattice(g.ms, g.max_faces, [&](auto ms, auto) {
     with_frame(g, [&](auto rotates) {
-      face_cells<ms, rotates>
+      face_cells<Types, ms, rotates>
           <<<blocks, t.threads, 0, stream>>>(g, t, in, out, faces, k, phase_tau, z_begin);
     });
   });
   DECGPE_CUDA_CHECK(cudaGetLastError());
 }
 
+template <class Types>
 void launch_polynomial_term(const Tiling& t, const DeviceGrid& g, const PolynomialTerm& term,
-                            PolynomialVectors v, int z_begin, int z_end, cudaStream_t stream) {
-  const Polynomial op{v.prev,     v.out,  v.acc,     term.alpha, term.beta,
-                      term.gamma, term.c, term.c_in, term.first};
+                            PolynomialVectors<Types> v, int z_begin, int z_end,
+                            cudaStream_t stream) {
+  const Polynomial<Types> op{v.prev,     v.out,  v.acc,     term.alpha, term.beta,
+                             term.gamma, term.c, term.c_in, term.first};
   launch_stencil<false>(t, g, v.in, op, z_begin, z_end, stream);
 }
 
-void launch_axpby(long long count, Complex* out, Complex a, const Complex* x, Complex b,
-                  const Complex* y, cudaStream_t stream) {
+template <class Types>
+void launch_axpby(long long count, Stored<Types>* out, Complex a, const Stored<Types>* x, Complex b,
+                  const Stored<Types>* y, cudaStream_t stream) {
   if (count == 0) {
     return;
   }
   const long long blocks = std::min<long long>((count + 255) / 256, 65536);
-  axpby_cells<<<static_cast<unsigned>(blocks), 256, 0, stream>>>(count, out, a, x, b, y);
+  axpby_cells<Types><<<static_cast<unsigned>(blocks), 256, 0, stream>>>(count, out, a, x, b, y);
   DECGPE_CUDA_CHECK(cudaGetLastError());
 }
 
-void launch_rotate_phase(const Tiling& t, const DeviceGrid& g, Complex* psi, double tau,
+template <class Types>
+void launch_rotate_phase(const Tiling& t, const DeviceGrid& g, Stored<Types>* psi, double tau,
                          cudaStream_t stream) {
   const unsigned blocks = blocks_for(t, g, 0, g.sz);
   dispatch_lattice(g.ms, g.max_faces, [&](auto ms, auto) {
-    rotate_cells<ms><<<blocks, t.threads, 0, stream>>>(g, t, psi, tau);
+    rotate_cells<Types, ms><<<blocks, t.threads, 0, stream>>>(g, t, psi, tau);
   });
   DECGPE_CUDA_CHECK(cudaGetLastError());
 }
+
+#define DECGPE_INSTANTIATE(Types)                                                                  \
+  template void launch_apply_m<Types>(const Tiling&, const DeviceGrid&, const Stored<Types>*,      \
+                                      Stored<Types>*, int, int, cudaStream_t);                     \
+  template void launch_rk4_stage<Types>(const Tiling&, const DeviceGrid&, const Rk4Stage&,         \
+                                        Rk4Vectors<Types>, int, int, cudaStream_t);                \
+  template void launch_rotate_faces<Types>(const Tiling&, const DeviceGrid&, const Stored<Types>*, \
+                                           Stored<Types>*, const std::int8_t*, const Complex*,     \
+                                           double, int, int, cudaStream_t);                        \
+  template void launch_polynomial_term<Types>(const Tiling&, const DeviceGrid&,                    \
+                                              const PolynomialTerm&, PolynomialVectors<Types>,     \
+                                              int, int, cudaStream_t);                             \
+  template void launch_axpby<Types>(long long, Stored<Types>*, Complex, const Stored<Types>*,      \
+                                    Complex, const Stored<Types>*, cudaStream_t);                  \
+  template void launch_rotate_phase<Types>(const Tiling&, const DeviceGrid&, Stored<Types>*,       \
+                                           double, cudaStream_t);
+DECGPE_FOR_EACH_PRECISION(DECGPE_INSTANTIATE)
+#undef DECGPE_INSTANTIATE
 
 } // namespace decgpe::cuda

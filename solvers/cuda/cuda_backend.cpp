@@ -2,7 +2,9 @@
 // read back as one small struct. ψ crosses to the host only in store(). On a slab, a stencil kernel
 // whose inputs' halos must be exchanged (solvers/halo_schedule.hpp) runs its interior on the main
 // stream at once, while the exchange and then the slices next to the halos run on a stream of the
-// highest priority; the main stream joins it before the next kernel.
+// highest priority; the main stream joins it before the next kernel. The vectors hold the
+// precision's values (solvers/precision.hpp: 16 or 8 bytes a cell); each launch site picks the
+// kernels' instantiation for it with with_precision.
 
 #include "solvers/cuda/cuda_backend.hpp"
 
@@ -321,42 +323,62 @@ public:
   }
 
   VectorId create_vector() override {
-    const auto cells = static_cast<std::size_t>(p_.grid.cells());
-    reserve(static_cast<double>(cells) * sizeof(Complex));
+    const std::size_t bytes = vector_bytes();
+    reserve(static_cast<double>(bytes));
     for (std::size_t v = 0; v < vectors_.size(); ++v) {
       if (vectors_[v].get() == nullptr) {
-        vectors_[v] = DeviceBuffer<Complex>(cells);
+        vectors_[v] = DeviceBuffer<std::byte>(bytes);
         schedule_.created(static_cast<VectorId>(v));
         return static_cast<VectorId>(v);
       }
     }
-    vectors_.emplace_back(cells);
+    vectors_.emplace_back(bytes);
     schedule_.created(static_cast<VectorId>(vectors_.size() - 1));
     return static_cast<VectorId>(vectors_.size() - 1);
   }
   void destroy_vector(VectorId v) override {
     synchronize();
     forget_graphs(); // they may name its memory
-    vectors_.at(static_cast<std::size_t>(v)) = DeviceBuffer<Complex>();
+    vectors_.at(static_cast<std::size_t>(v)) = DeviceBuffer<std::byte>();
   }
+  /// The values rounded to the precision's (exact in double).
   void upload(VectorId v, std::span<const Complex> values) override {
     check_size(values.size());
     synchronize();
-    copy_to_device(at(v), values.data(), values.size_bytes());
+    if (p_.precision == Precision::double_) {
+      copy_to_device(at(v), values.data(), values.size_bytes());
+    } else {
+      std::vector<ComplexFloat> narrow(values.size());
+      std::ranges::transform(values, narrow.begin(),
+                             [](const Complex& a) { return convert<float>(a); });
+      copy_to_device(at(v), narrow.data(), narrow.size() * sizeof(ComplexFloat));
+    }
     schedule_.uploaded(v);
   }
+  /// The values widened to FP64 (exact).
   void download(VectorId v, std::span<Complex> values) override {
     check_size(values.size());
     synchronize();
-    DECGPE_CUDA_CHECK(
-        cudaMemcpy(values.data(), at(v), values.size_bytes(), cudaMemcpyDeviceToHost));
+    if (p_.precision == Precision::double_) {
+      DECGPE_CUDA_CHECK(
+          cudaMemcpy(values.data(), at(v), values.size_bytes(), cudaMemcpyDeviceToHost));
+      return;
+    }
+    std::vector<ComplexFloat> narrow(values.size());
+    DECGPE_CUDA_CHECK(cudaMemcpy(narrow.data(), at(v), narrow.size() * sizeof(ComplexFloat),
+                                 cudaMemcpyDeviceToHost));
+    std::ranges::transform(narrow, values.begin(),
+                           [](const ComplexFloat& a) { return convert<double>(a); });
   }
 
   void apply_m(VectorId in, VectorId out) override {
-    Complex* result = at(out);
-    const Complex* psi = at(in);
-    stencil(plan(apply_m_access(in, out)), [&](int z_begin, int z_end, cudaStream_t stream) {
-      launch_apply_m(stencil_tiling_, dg_, psi, result, z_begin, z_end, stream);
+    with_precision(p_.precision, [&](auto types) {
+      using Types = decltype(types);
+      Stored<Types>* result = typed<Types>(out);
+      const Stored<Types>* psi = typed<Types>(in);
+      stencil(plan(apply_m_access(in, out)), [&](int z_begin, int z_end, cudaStream_t stream) {
+        launch_apply_m<Types>(stencil_tiling_, dg_, psi, result, z_begin, z_end, stream);
+      });
     });
   }
 
@@ -373,7 +395,8 @@ public:
       }
     }
     for (; wave_.steps > 1 && steps - n >= wave_.steps; n += wave_.steps) {
-      launch_leapfrog_wavefront(wavefront_tiling_, dg_, wave_, at(older), at(newer), stream_);
+      launch_leapfrog_wavefront(wavefront_tiling_, dg_, wave_, typed<DoubleTypes>(older),
+                                typed<DoubleTypes>(newer), stream_);
       if (wave_.steps % 2 != 0) {
         std::swap(older, newer);
       }
@@ -395,40 +418,57 @@ public:
   }
 
   void rk4_stage(const Rk4Stage& s) override {
-    const Rk4Vectors v{at(s.input), s.stage == 3 ? nullptr : at(s.base), at(s.acc), at(s.next)};
-    const StencilPlan p = plan(access(s));
-    stencil(p, [&](int z_begin, int z_end, cudaStream_t stream) {
-      launch_rk4_stage(stencil_tiling_, dg_, s, v, z_begin, z_end, stream);
+    with_precision(p_.precision, [&](auto types) {
+      using Types = decltype(types);
+      const Rk4Vectors<Types> v{typed<Types>(s.input),
+                                s.stage == 3 ? nullptr : typed<Types>(s.base), typed<Types>(s.acc),
+                                typed<Types>(s.next)};
+      stencil(plan(access(s)), [&](int z_begin, int z_end, cudaStream_t stream) {
+        launch_rk4_stage<Types>(stencil_tiling_, dg_, s, v, z_begin, z_end, stream);
+      });
     });
   }
 
   void rotate_faces(const FaceSweep& s) override {
-    const Complex* in = at(s.in);
-    Complex* out = at(s.out);
     const std::int8_t* faces = colouring_table() + s.colour * kParities * p_.grid.ms;
     const Complex* k = rotation_table(s.tau);
-    stencil(plan(access(s)), [&](int z_begin, int z_end, cudaStream_t stream) {
-      launch_rotate_faces(cell_tiling_, dg_, in, out, faces, k, s.phase_tau, z_begin, z_end,
-                          stream);
+    with_precision(p_.precision, [&](auto types) {
+      using Types = decltype(types);
+      const Stored<Types>* in = typed<Types>(s.in);
+      Stored<Types>* out = typed<Types>(s.out);
+      stencil(plan(access(s)), [&](int z_begin, int z_end, cudaStream_t stream) {
+        launch_rotate_faces<Types>(cell_tiling_, dg_, in, out, faces, k, s.phase_tau, z_begin,
+                                   z_end, stream);
+      });
     });
   }
 
   void polynomial_term(const PolynomialTerm& t) override {
-    const PolynomialVectors v{at(t.in), t.prev == kNoVector ? nullptr : at(t.prev), at(t.out),
-                              at(t.acc)};
-    const StencilPlan p = plan(access(t));
-    stencil(p, [&](int z_begin, int z_end, cudaStream_t stream) {
-      launch_polynomial_term(stencil_tiling_, dg_, t, v, z_begin, z_end, stream);
+    with_precision(p_.precision, [&](auto types) {
+      using Types = decltype(types);
+      const PolynomialVectors<Types> v{typed<Types>(t.in),
+                                       t.prev == kNoVector ? nullptr : typed<Types>(t.prev),
+                                       typed<Types>(t.out), typed<Types>(t.acc)};
+      stencil(plan(access(t)), [&](int z_begin, int z_end, cudaStream_t stream) {
+        launch_polynomial_term<Types>(stencil_tiling_, dg_, t, v, z_begin, z_end, stream);
+      });
     });
   }
 
   void axpby(VectorId out, Complex a, VectorId x, Complex b, VectorId y) override {
-    launch_axpby(p_.grid.cells(), at(out), a, at(x), b, at(y), stream_);
+    with_precision(p_.precision, [&](auto types) {
+      using Types = decltype(types);
+      launch_axpby<Types>(p_.grid.cells(), typed<Types>(out), a, typed<Types>(x), b,
+                          typed<Types>(y), stream_);
+    });
     schedule_.pointwise(out, {x, y});
   }
 
   void rotate_phase(VectorId v, double tau) override {
-    launch_rotate_phase(cell_tiling_, dg_, at(v), tau, stream_);
+    with_precision(p_.precision, [&](auto types) {
+      using Types = decltype(types);
+      launch_rotate_phase<Types>(cell_tiling_, dg_, typed<Types>(v), tau, stream_);
+    });
   }
 
   void synchronize() override { DECGPE_CUDA_CHECK(cudaStreamSynchronize(stream_)); }
@@ -442,20 +482,29 @@ public:
   Diagnostics diagnostics(VectorId current, VectorId previous, VectorId reference) override {
     stencil(plan(diagnostics_access(current, previous, reference)),
             [](int, int, cudaStream_t) {}); // for ½Lψ
-    const Complex* before = previous == kNoVector ? nullptr : at(previous);
-    if (rotates()) {
-      launch_diagnostics(cell_tiling_, dg_, before, at(current), at(reference),
-                         rotating_partials_.get(), rotating_result_.get(), stream_);
-      return Diagnostics::from(read_back(rotating_result_.get()));
-    }
-    launch_diagnostics(cell_tiling_, dg_, before, at(current), at(reference), partials_.get(),
-                       result_.get(), stream_);
-    return Diagnostics::from(read_back(result_.get()));
+    with_precision(p_.precision, [&](auto types) {
+      using Types = decltype(types);
+      const Stored<Types>* before = previous == kNoVector ? nullptr : typed<Types>(previous);
+      if (rotates()) {
+        launch_diagnostics(cell_tiling_, dg_, before, typed<Types>(current),
+                           typed<Types>(reference), rotating_partials_.get(),
+                           rotating_result_.get(), stream_);
+      } else {
+        launch_diagnostics(cell_tiling_, dg_, before, typed<Types>(current),
+                           typed<Types>(reference), partials_.get(), result_.get(), stream_);
+      }
+    });
+    return rotates() ? Diagnostics::from(read_back(rotating_result_.get()))
+                     : Diagnostics::from(read_back(result_.get()));
   }
 
   StepMaxima step_maxima(VectorId x, VectorId y, double density_floor) override {
-    launch_step_maxima(cell_tiling_, dg_, at(x), y == kNoVector ? nullptr : at(y), density_floor,
-                       step_partials_.get(), step_result_.get(), stream_);
+    with_precision(p_.precision, [&](auto types) {
+      using Types = decltype(types);
+      launch_step_maxima(cell_tiling_, dg_, typed<Types>(x),
+                         y == kNoVector ? nullptr : typed<Types>(y), density_floor,
+                         step_partials_.get(), step_result_.get(), stream_);
+    });
     DECGPE_CUDA_CHECK(cudaMemcpyAsync(host_step_result_, step_result_.get(), sizeof(StepSums),
                                       cudaMemcpyDeviceToHost, stream_));
     synchronize();
@@ -476,9 +525,11 @@ public:
     if (flux_of_d_.get() == nullptr) {
       allocate_flux();
     }
-    launch_vortex_flux(ring_grid(p_.grid), ring_begin_d_.get(), rings_d_.get(), ring_edges_, dg_,
-                       at(psi), p_.grid.owned_begin, p_.grid.owned_end, potential_cut,
-                       flux_of_d_.get(), found_d_.get(), stream_);
+    with_precision(p_.precision, [&](auto types) {
+      launch_vortex_flux(ring_grid(p_.grid), ring_begin_d_.get(), rings_d_.get(), ring_edges_, dg_,
+                         typed<decltype(types)>(psi), p_.grid.owned_begin, p_.grid.owned_end,
+                         potential_cut, flux_of_d_.get(), found_d_.get(), stream_);
+    });
     DECGPE_CUDA_CHECK(cudaEventRecord(flux_found_, stream_));
     DECGPE_CUDA_CHECK(cudaStreamWaitEvent(flux_stream_, flux_found_));
     DECGPE_CUDA_CHECK(cudaMemcpyAsync(found_host_.get(), found_d_.get(), sizeof(unsigned long long),
@@ -561,11 +612,20 @@ private:
     return sums;
   }
 
-  Complex* at(VectorId v) const {
+  std::byte* at(VectorId v) const {
     if (v < 0 || static_cast<std::size_t>(v) >= vectors_.size() || vectors_[v].get() == nullptr) {
       throw std::logic_error("no such vector: " + std::to_string(v));
     }
     return vectors_[static_cast<std::size_t>(v)].get();
+  }
+  /// Vector v as the values of the precision Types (the run's: with_precision).
+  template <class Types> Stored<Types>* typed(VectorId v) const {
+    return reinterpret_cast<Stored<Types>*>(at(v));
+  }
+  /// A vector's bytes: half in single and mixed.
+  std::size_t vector_bytes() const {
+    return static_cast<std::size_t>(p_.grid.cells()) *
+           static_cast<std::size_t>(value_bytes(p_.precision));
   }
 
   void check_size(std::size_t n) const {
@@ -606,7 +666,7 @@ private:
     }
     std::vector<std::byte*> fields;
     for (const VectorId v : plan.exchange) {
-      fields.push_back(reinterpret_cast<std::byte*>(at(v)));
+      fields.push_back(at(v));
     }
     DECGPE_CUDA_CHECK(cudaEventRecord(fork_, stream_));
     DECGPE_CUDA_CHECK(cudaStreamWaitEvent(edge_stream_, fork_));
@@ -691,6 +751,11 @@ private:
       steps_per_sweep_ = {"1", "the rotating frame steps one at a time"};
       return;
     }
+    if (p_.precision != Precision::double_) { // both kernels step in double only
+      const std::string precision(precision_name(p_.precision));
+      steps_per_sweep_.source += "; single steps in " + precision + " precision";
+      return;
+    }
     if (halo_ != nullptr || dg_.z_offset != 0 ||
         dg_.sz != dg_.global_z) { // both kernels walk it all
       steps_per_sweep_ = {"1", "a slab steps one at a time"};
@@ -751,13 +816,13 @@ private:
   /// (the single steps' roles), the other way round for odd k.
   void blocked_sweep(VectorId older, VectorId newer) {
     if (spare_previous_.get() == nullptr) {
-      const auto cells = static_cast<std::size_t>(p_.grid.cells());
-      reserve(2.0 * static_cast<double>(cells) * sizeof(Complex));
-      spare_previous_ = DeviceBuffer<Complex>(cells);
-      spare_last_ = DeviceBuffer<Complex>(cells);
+      reserve(2.0 * static_cast<double>(vector_bytes()));
+      spare_previous_ = DeviceBuffer<std::byte>(vector_bytes());
+      spare_last_ = DeviceBuffer<std::byte>(vector_bytes());
     }
-    launch_leapfrog_blocked(dg_, blocking_, at(older), at(newer), spare_previous_.get(),
-                            spare_last_.get(), stream_);
+    launch_leapfrog_blocked(dg_, blocking_, typed<DoubleTypes>(older), typed<DoubleTypes>(newer),
+                            reinterpret_cast<Complex*>(spare_previous_.get()),
+                            reinterpret_cast<Complex*>(spare_last_.get()), stream_);
     const bool odd = blocking_.steps % 2 != 0;
     std::swap(vectors_[static_cast<std::size_t>(odd ? newer : older)], spare_previous_);
     std::swap(vectors_[static_cast<std::size_t>(odd ? older : newer)], spare_last_);
@@ -765,10 +830,14 @@ private:
 
   /// One fused leapfrog step, older ← older − 2iΔt M(newer)·newer, on the stream.
   void enqueue_leapfrog(VectorId older, VectorId newer) {
-    const Complex* psi = at(newer);
-    Complex* out = at(older);
-    stencil(plan(leapfrog_access(older, newer)), [&](int z_begin, int z_end, cudaStream_t stream) {
-      launch_step(tiling_, dg_, psi, out, z_begin, z_end, stream);
+    with_precision(p_.precision, [&](auto types) {
+      using Types = decltype(types);
+      const Stored<Types>* psi = typed<Types>(newer);
+      Stored<Types>* out = typed<Types>(older);
+      stencil(plan(leapfrog_access(older, newer)),
+              [&](int z_begin, int z_end, cudaStream_t stream) {
+                launch_step<Types>(tiling_, dg_, psi, out, z_begin, z_end, stream);
+              });
     });
   }
 
@@ -890,8 +959,8 @@ private:
   }
 
   struct PairGraph {
-    const Complex* older;
-    const Complex* newer;
+    const std::byte* older;
+    const std::byte* newer;
     SliceRange older_current, newer_current; ///< the halo schedule it was captured in
     cudaGraphExec_t exec;
   };
@@ -907,8 +976,8 @@ private:
   DeviceBuffer<FaceEntry> faces_d_;
   DeviceBuffer<double> centre_d_, volume_d_, weight_sum_d_, potential_;
   DeviceBuffer<int> by_faces_d_;
-  std::vector<DeviceBuffer<Complex>> vectors_; ///< by VectorId; a destroyed one is empty
-  DeviceBuffer<CellSums> partials_, result_;   ///< the lab frame's sums
+  std::vector<DeviceBuffer<std::byte>> vectors_; ///< by VectorId; a destroyed one is empty
+  DeviceBuffer<CellSums> partials_, result_;     ///< the lab frame's sums
   DeviceBuffer<RotatingSums> rotating_partials_, rotating_result_; ///< a rotating frame's
   DeviceBuffer<StepSums> step_partials_, step_result_;
   DeviceBuffer<std::int8_t> colouring_d_;
@@ -939,9 +1008,9 @@ private:
   DeviceBuffer<unsigned> counters_d_;
   Wavefront wave_{1, 1, 0, 1, 0, 0, nullptr, nullptr}; ///< steps 1: no wavefront
   Setting blocked_shape_;
-  Blocking blocking_{1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}; ///< steps 1: no temporal blocking
-  DeviceBuffer<Complex> spare_previous_, spare_last_;  ///< its outputs, swapped into the vectors
-  Setting graphs_setting_;                             ///< leapfrog pairs as CUDA graphs
+  Blocking blocking_{1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};  ///< steps 1: no temporal blocking
+  DeviceBuffer<std::byte> spare_previous_, spare_last_; ///< its outputs, swapped into the vectors
+  Setting graphs_setting_;                              ///< leapfrog pairs as CUDA graphs
   bool use_graphs_;
   std::vector<PairGraph> graphs_; ///< two leapfrog steps per pair of buffers, at dg_.two_dt
 };
@@ -1048,12 +1117,6 @@ std::unique_ptr<Backend> make_cuda(const Problem& problem, HaloExchange* halo,
                                    const BackendTuning& tuning) {
   if (const std::string why = why_unavailable(); !why.empty()) {
     throw std::runtime_error("backend 'cuda': " + why);
-  }
-  if (problem.precision != Precision::double_) {
-    throw std::invalid_argument("backend 'cuda' steps in double precision only so far "
-                                "(numerics.precision = \"" +
-                                std::string(precision_name(problem.precision)) +
-                                "\" runs on openmp or reference)");
   }
   return std::make_unique<CudaBackend>(problem, halo, tuning);
 }

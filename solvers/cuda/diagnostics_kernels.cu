@@ -1,7 +1,8 @@
 // Diagnostics as device reductions (the max-reduction note's pattern): each thread accumulates its
 // cell, a tree in the block combines the threads, one partial per block goes to memory, and a
 // single block reduces the partials. Only the final 88 bytes (16 for an adaptive step's maxima)
-// cross to the host.
+// cross to the host. In every precision they measure the stored values widened to FP64, with the
+// FP64 face sums of double (solvers/precision.hpp).
 
 #include "solvers/cuda/cell_access.cuh"
 #include "solvers/cuda/cuda_check.hpp"
@@ -59,20 +60,20 @@ template <class Sums> __device__ Sums block_reduce(Sums s) {
 }
 
 /// Cell c's diagnostics terms in the lab frame.
-template <int MS, int F>
+template <int MS, int F, class Value>
 __device__ __forceinline__ void accumulate_cell(CellSums& s, const DeviceGrid& g,
                                                 const CellIndex& c, Complex previous, Complex p,
-                                                Complex reference, const Complex* psi) {
+                                                Complex reference, const Value* psi) {
   const Complex lap = face_sum<MS, F>(g, psi, c.i, c.sx, c.sy, c.sz, c.l, p);
   accumulate(s, __ldg(g.volume + c.l), __ldg(g.weight_sum + c.l), previous, p, reference, lap,
              potential_at(g, c.sx, c.sy, c.sz, c.l, c.i), g.g);
 }
 
 /// The same in a rotating frame: the frame's terms (½L_A, V − ½Ω²ρ²) and the lab's.
-template <int MS, int F>
+template <int MS, int F, class Value>
 __device__ __forceinline__ void accumulate_cell(RotatingSums& s, const DeviceGrid& g,
                                                 const CellIndex& c, Complex previous, Complex p,
-                                                Complex reference, const Complex* psi) {
+                                                Complex reference, const Value* psi) {
   const auto frame = RotatingCell<MS>::at(g, c.sx, c.sy, c.l);
   const int gz = c.sz + g.z_offset;
   accumulate_rotating(s, __ldg(g.volume + c.l), __ldg(g.weight_sum + c.l), previous, p, reference,
@@ -82,18 +83,20 @@ __device__ __forceinline__ void accumulate_cell(RotatingSums& s, const DeviceGri
                       potential_at_global(g, c.sx, c.sy, gz, c.l, c.i), g.g);
 }
 
-template <int MS, int F, class Sums>
+/// The value at `i` widened to FP64, zero for a null vector.
+template <class Value> __device__ __forceinline__ Complex wide(const Value* v, long long i) {
+  return v != nullptr ? convert<double>(load_ro(v + i)) : Complex{0.0, 0.0};
+}
+
+template <int MS, int F, class Value, class Sums>
 __global__ void __launch_bounds__(544)
-    cell_sums(DeviceGrid g, Tiling t, const Complex* __restrict__ previous,
-              const Complex* __restrict__ psi, const Complex* __restrict__ reference,
-              Sums* partials) {
+    cell_sums(DeviceGrid g, Tiling t, const Value* __restrict__ previous,
+              const Value* __restrict__ psi, const Value* __restrict__ reference, Sums* partials) {
   Sums s{};
   CellIndex c{};
   // Owned slices only: a slab's halo slices belong to its neighbours' sums.
   if (cell_of_thread<MS>(g, t, g.owned_begin, c)) {
-    accumulate_cell<MS, F>(s, g, c,
-                           previous != nullptr ? load_ro(previous + c.i) : Complex{0.0, 0.0},
-                           load_ro(psi + c.i), load_ro(reference + c.i), psi);
+    accumulate_cell<MS, F>(s, g, c, wide(previous, c.i), wide(psi, c.i), wide(reference, c.i), psi);
   }
   s = block_reduce(s);
   if (threadIdx.x == 0) {
@@ -102,14 +105,14 @@ __global__ void __launch_bounds__(544)
 }
 
 /// The maxima of StepSums over the owned slices; one partial per block.
-template <int MS>
+template <int MS, class Value>
 __global__ void __launch_bounds__(544)
-    step_sums(DeviceGrid g, Tiling t, const Complex* __restrict__ x, const Complex* __restrict__ y,
+    step_sums(DeviceGrid g, Tiling t, const Value* __restrict__ x, const Value* __restrict__ y,
               double density_floor, StepSums* partials) {
   StepSums s{};
   CellIndex c{};
   if (cell_of_thread<MS>(g, t, g.owned_begin, c)) {
-    accumulate_step(s, load_ro(x + c.i), y != nullptr ? load_ro(y + c.i) : Complex{0.0, 0.0},
+    accumulate_step(s, wide(x, c.i), wide(y, c.i),
                     frame_potential(g, c.sx, c.sy, c.sz + g.z_offset, c.l, c.i), g.g,
                     density_floor);
   }
@@ -132,9 +135,16 @@ __global__ void __launch_bounds__(kReduceThreads)
   }
 }
 
-template <class Sums>
-void launch_sums(const Tiling& t, const DeviceGrid& g, const Complex* previous, const Complex* psi,
-                 const Complex* reference, Sums* partials, Sums* result, cudaStream_t stream) {
+} // namespace
+
+long diagnostics_blocks(const Tiling& t, const DeviceGrid& g) {
+  return static_cast<long>(t.tiles_per_row) * g.sy * (g.owned_end - g.owned_begin);
+}
+
+template <class Value, class Sums>
+void launch_diagnostics(const Tiling& t, const DeviceGrid& g, const Value* previous,
+                        const Value* psi, const Value* reference, Sums* partials, Sums* result,
+                        cudaStream_t stream) {
   const long blocks = diagnostics_blocks(t, g);
   dispatch_lattice(g.ms, g.max_faces, [&](auto ms, auto faces) {
     cell_sums<ms, faces><<<static_cast<unsigned>(blocks), t.threads, 0, stream>>>(
@@ -145,25 +155,8 @@ void launch_sums(const Tiling& t, const DeviceGrid& g, const Complex* previous, 
   DECGPE_CUDA_CHECK(cudaGetLastError());
 }
 
-} // namespace
-
-long diagnostics_blocks(const Tiling& t, const DeviceGrid& g) {
-  return static_cast<long>(t.tiles_per_row) * g.sy * (g.owned_end - g.owned_begin);
-}
-
-void launch_diagnostics(const Tiling& t, const DeviceGrid& g, const Complex* previous,
-                        const Complex* psi, const Complex* reference, CellSums* partials,
-                        CellSums* result, cudaStream_t stream) {
-  launch_sums(t, g, previous, psi, reference, partials, result, stream);
-}
-
-void launch_diagnostics(const Tiling& t, const DeviceGrid& g, const Complex* previous,
-                        const Complex* psi, const Complex* reference, RotatingSums* partials,
-                        RotatingSums* result, cudaStream_t stream) {
-  launch_sums(t, g, previous, psi, reference, partials, result, stream);
-}
-
-void launch_step_maxima(const Tiling& t, const DeviceGrid& g, const Complex* x, const Complex* y,
+template <class Value>
+void launch_step_maxima(const Tiling& t, const DeviceGrid& g, const Value* x, const Value* y,
                         double density_floor, StepSums* partials, StepSums* result,
                         cudaStream_t stream) {
   const long blocks = diagnostics_blocks(t, g);
@@ -175,5 +168,17 @@ void launch_step_maxima(const Tiling& t, const DeviceGrid& g, const Complex* x, 
   reduce_partials<<<1, kReduceThreads, 0, stream>>>(partials, blocks, result);
   DECGPE_CUDA_CHECK(cudaGetLastError());
 }
+
+// Single and mixed store the same values: one instantiation each for Complex and ComplexFloat.
+#define DECGPE_INSTANTIATE(Value)                                                                  \
+  template void launch_diagnostics(const Tiling&, const DeviceGrid&, const Value*, const Value*,   \
+                                   const Value*, CellSums*, CellSums*, cudaStream_t);              \
+  template void launch_diagnostics(const Tiling&, const DeviceGrid&, const Value*, const Value*,   \
+                                   const Value*, RotatingSums*, RotatingSums*, cudaStream_t);      \
+  template void launch_step_maxima(const Tiling&, const DeviceGrid&, const Value*, const Value*,   \
+                                   double, StepSums*, StepSums*, cudaStream_t);
+DECGPE_INSTANTIATE(Complex)
+DECGPE_INSTANTIATE(ComplexFloat)
+#undef DECGPE_INSTANTIATE
 
 } // namespace decgpe::cuda

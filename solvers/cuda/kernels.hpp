@@ -1,9 +1,12 @@
 #pragma once
-// Host-callable launchers of the device kernels (defined in the .cu files).
+// Host-callable launchers of the device kernels (defined in the .cu files). Those on ψ are
+// templated on a precision's types (solvers/precision.hpp), explicitly instantiated for the three;
+// the wavefront and the temporal blocking step in double only.
 
 #include "solvers/backend.hpp"
 #include "solvers/cuda/cuda_backend.hpp"
 #include "solvers/cuda/device_tables.hpp"
+#include "solvers/precision.hpp"
 #include "solvers/vortex_flux.hpp"
 
 #include <cstddef>
@@ -15,6 +18,16 @@
 #include <vector_types.h>
 
 namespace decgpe::cuda {
+
+using DoubleTypes = PrecisionTypes<Precision::double_>;
+using SingleTypes = PrecisionTypes<Precision::single>;
+using MixedTypes = PrecisionTypes<Precision::mixed>;
+
+/// What a vector of the precision Types holds per cell.
+template <class Types> using Stored = BasicComplex<typename Types::Store>;
+
+/// MACRO(Types) for each precision: the launchers' explicit instantiations in the .cu files.
+#define DECGPE_FOR_EACH_PRECISION(MACRO) MACRO(DoubleTypes) MACRO(SingleTypes) MACRO(MixedTypes)
 
 /// The plain kernel's block: y-rows per block × threads per block; or the sweep (step_kernels.cu):
 /// blocks that walk `slices` z-slices, prefetch `ahead` slices into L2, fit `min_blocks` to an SM
@@ -48,7 +61,8 @@ Tiling make_passes_tiling(const DeviceGrid& g, PlainShape shape, std::string_vie
 std::string describe(const Tiling& t);
 
 /// One leapfrog step for the z-slices [z_begin, z_end): out ← out − 2iΔt M(ψ) ψ, 2Δt = g.two_dt.
-void launch_step(const Tiling& t, const DeviceGrid& g, const Complex* psi, Complex* out,
+template <class Types>
+void launch_step(const Tiling& t, const DeviceGrid& g, const Stored<Types>* psi, Stored<Types>* out,
                  int z_begin, int z_end, cudaStream_t stream);
 
 /// The values of `text` written as each of `keys` in order followed by 1 to `digits` digits, each
@@ -123,62 +137,69 @@ void launch_leapfrog_blocked(const DeviceGrid& g, const Blocking& b, const Compl
                              cudaStream_t stream);
 
 /// out ← M(in)·in on the z-slices [z_begin, z_end) (cell tiling).
-void launch_apply_m(const Tiling& t, const DeviceGrid& g, const Complex* in, Complex* out,
-                    int z_begin, int z_end, cudaStream_t stream);
+template <class Types>
+void launch_apply_m(const Tiling& t, const DeviceGrid& g, const Stored<Types>* in,
+                    Stored<Types>* out, int z_begin, int z_end, cudaStream_t stream);
 
 /// The vectors of one RK4 stage (Rk4Stage's, resolved to device memory; base unused at stage 3).
-struct Rk4Vectors {
-  const Complex* input;
-  const Complex* base;
-  Complex* acc;
-  Complex* next;
+template <class Types> struct Rk4Vectors {
+  const Stored<Types>* input;
+  const Stored<Types>* base;
+  Stored<Types>* acc;
+  Stored<Types>* next;
 };
-void launch_rk4_stage(const Tiling& t, const DeviceGrid& g, const Rk4Stage& s, Rk4Vectors v,
+template <class Types>
+void launch_rk4_stage(const Tiling& t, const DeviceGrid& g, const Rk4Stage& s, Rk4Vectors<Types> v,
                       int z_begin, int z_end, cudaStream_t stream);
 
 /// One colour of a Trotter–Suzuki sweep on the z-slices [z_begin, z_end) (cell tiling): `faces` is
 /// the colour's [8 · ms] slice of FaceColouring::face, `k` face_rotations() face-major
 /// ([2 (f · ms + l) + boundary]); then the phase exp(−i phase_tau (V + g|ψ|²)) when it is ≠ 0.
-void launch_rotate_faces(const Tiling& t, const DeviceGrid& g, const Complex* in, Complex* out,
-                         const std::int8_t* faces, const Complex* k, double phase_tau, int z_begin,
-                         int z_end, cudaStream_t stream);
+template <class Types>
+void launch_rotate_faces(const Tiling& t, const DeviceGrid& g, const Stored<Types>* in,
+                         Stored<Types>* out, const std::int8_t* faces, const Complex* k,
+                         double phase_tau, int z_begin, int z_end, cudaStream_t stream);
 
 /// PolynomialTerm's update on the z-slices [z_begin, z_end); prev may be null.
-struct PolynomialVectors {
-  const Complex* in;
-  const Complex* prev;
-  Complex* out;
-  Complex* acc;
+template <class Types> struct PolynomialVectors {
+  const Stored<Types>* in;
+  const Stored<Types>* prev;
+  Stored<Types>* out;
+  Stored<Types>* acc;
 };
+template <class Types>
 void launch_polynomial_term(const Tiling& t, const DeviceGrid& g, const PolynomialTerm& term,
-                            PolynomialVectors v, int z_begin, int z_end, cudaStream_t stream);
+                            PolynomialVectors<Types> v, int z_begin, int z_end,
+                            cudaStream_t stream);
 
 /// out ← a x + b y over `count` values.
-void launch_axpby(long long count, Complex* out, Complex a, const Complex* x, Complex b,
-                  const Complex* y, cudaStream_t stream);
+template <class Types>
+void launch_axpby(long long count, Stored<Types>* out, Complex a, const Stored<Types>* x, Complex b,
+                  const Stored<Types>* y, cudaStream_t stream);
 /// ψ ← exp(−iτ(V + g|ψ|²)) ψ on every stored slice (cell tiling over all of them).
-void launch_rotate_phase(const Tiling& t, const DeviceGrid& g, Complex* psi, double tau,
+template <class Types>
+void launch_rotate_phase(const Tiling& t, const DeviceGrid& g, Stored<Types>* psi, double tau,
                          cudaStream_t stream);
 
-/// Diagnostics of the owned slices into *result (device memory); `partials` holds one CellSums
-/// per block of diagnostics_blocks(t, g); `previous` may be null (no invariant term).
-void launch_diagnostics(const Tiling& t, const DeviceGrid& g, const Complex* previous,
-                        const Complex* psi, const Complex* reference, CellSums* partials,
-                        CellSums* result, cudaStream_t stream);
-/// The same in a rotating frame: the frame's sums and the lab's (Diagnostics::from(RotatingSums)).
-void launch_diagnostics(const Tiling& t, const DeviceGrid& g, const Complex* previous,
-                        const Complex* psi, const Complex* reference, RotatingSums* partials,
-                        RotatingSums* result, cudaStream_t stream);
+/// Diagnostics of the owned slices into *result (device memory), of the stored values widened to
+/// FP64 in every precision; `partials` holds one Sums per block of diagnostics_blocks(t, g);
+/// `previous` may be null (no invariant term). Sums is CellSums, or RotatingSums in a rotating
+/// frame: the frame's sums and the lab's (Diagnostics::from(RotatingSums)).
+template <class Value, class Sums>
+void launch_diagnostics(const Tiling& t, const DeviceGrid& g, const Value* previous,
+                        const Value* psi, const Value* reference, Sums* partials, Sums* result,
+                        cudaStream_t stream);
 long diagnostics_blocks(const Tiling& t, const DeviceGrid& g);
 
 /// The flux of every edge instance of slices [z_begin, z_end) into flux_of, in instance order
 /// (e + E·(sx + Sx·(sy + Sy·(z − z_begin)))), 0 where a ring cell has V ≥ potential_cut (V of
 /// `grid`, as the stepping kernels compute it; +∞: every ring) or lies outside the domain, and how
-/// many are not 0 into *found (device memory).
+/// many are not 0 into *found (device memory). Value: Complex or ComplexFloat, read in FP64.
+template <class Value>
 void launch_vortex_flux(const RingGrid& g, const std::int32_t* ring_begin, const RingEntry* rings,
-                        int edges, const DeviceGrid& grid, const Complex* psi, int z_begin,
-                        int z_end, double potential_cut, std::int8_t* flux_of,
-                        unsigned long long* found, cudaStream_t stream);
+                        int edges, const DeviceGrid& grid, const Value* psi, int z_begin, int z_end,
+                        double potential_cut, std::int8_t* flux_of, unsigned long long* found,
+                        cudaStream_t stream);
 /// The scratch launch_select_pierced needs for `instances` edge instances.
 std::size_t pierced_select_bytes(long long instances);
 /// out ← the pierced edges among flux_of[0, instances) in instance order, which is edge-id order
@@ -188,8 +209,9 @@ void launch_select_pierced(const std::int8_t* flux_of, long long instances, long
                            PiercedEdge* out, unsigned long long* selected, void* scratch,
                            std::size_t scratch_bytes, cudaStream_t stream);
 /// StepMaxima of the owned slices into *result (device memory); `partials` holds one StepSums per
-/// block of diagnostics_blocks(t, g); `y` may be null (zero).
-void launch_step_maxima(const Tiling& t, const DeviceGrid& g, const Complex* x, const Complex* y,
+/// block of diagnostics_blocks(t, g); `y` may be null (zero). In FP64, as launch_diagnostics.
+template <class Value>
+void launch_step_maxima(const Tiling& t, const DeviceGrid& g, const Value* x, const Value* y,
                         double density_floor, StepSums* partials, StepSums* result,
                         cudaStream_t stream);
 

@@ -26,43 +26,45 @@ constexpr int kSweepWaves = 4;      // the fewest waves of blocks a grid takes a
 constexpr int kRotatingSlices = 16; // the fewest slices a default sweep walks in a rotating frame,
 constexpr int kRotatingSlicesManyFaces = 32; // and where a cell has more than 8 faces (cubic4)
 
-/// A plain block's thread's ROWS cells (y-rows sy0…, one slice): ψⁿ⁻¹ and ψⁿ loaded, the face
-/// sums zeroed.
-template <int ROWS>
-__device__ __forceinline__ void load_rows(const DeviceGrid& g, const Complex* psi,
-                                          const Complex* out, long long i0, long long row_stride,
-                                          int sy0, Complex (&previous)[ROWS],
-                                          Complex (&psi_i)[ROWS], Complex (&lap)[ROWS]) {
+/// A plain block's thread's ROWS cells (y-rows sy0…, one slice): ψⁿ⁻¹ as stored and ψⁿ in Real
+/// loaded, the face sums zeroed.
+template <int ROWS, class Value, class Real>
+__device__ __forceinline__ void
+load_rows(const DeviceGrid& g, const Value* psi, const Value* out, long long i0,
+          long long row_stride, int sy0, Value (&previous)[ROWS], BasicComplex<Real> (&psi_i)[ROWS],
+          BasicComplex<Real> (&lap)[ROWS]) {
 #pragma unroll
   for (int r = 0; r < ROWS; ++r) {
-    lap[r] = {0.0, 0.0};
+    lap[r] = {0, 0};
     if (sy0 + r < g.sy) {
       previous[r] = load(out + i0 + r * row_stride);
-      psi_i[r] = load_ro(psi + i0 + r * row_stride);
+      psi_i[r] = convert<Real>(load_ro(psi + i0 + r * row_stride));
     }
   }
 }
 
 /// ψⁿ⁺¹ of the ROWS cells from their face sums, over ψⁿ⁻¹.
-template <int ROWS>
+template <int ROWS, class Value, class Real>
 __device__ __forceinline__ void
-store_rows(const DeviceGrid& g, Complex* out, long long i0, long long row_stride, int sx, int sy0,
-           int gz, int l, const Complex (&previous)[ROWS], const Complex (&psi_i)[ROWS],
-           const Complex (&lap)[ROWS]) {
+store_rows(const DeviceGrid& g, Value* out, long long i0, long long row_stride, int sx, int sy0,
+           int gz, int l, const Value (&previous)[ROWS], const BasicComplex<Real> (&psi_i)[ROWS],
+           const BasicComplex<Real> (&lap)[ROWS]) {
 #pragma unroll
   for (int r = 0; r < ROWS; ++r) {
     if (sy0 + r < g.sy) {
       const long long i = i0 + r * row_stride;
-      const double v = potential_at_global(g, sx, sy0 + r, gz, l, i);
-      store(out + i, step_along(previous[r], g.two_dt, apply_m(psi_i[r], lap[r], v, g.g)));
+      const auto v = static_cast<Real>(potential_at_global(g, sx, sy0 + r, gz, l, i));
+      store(out + i, step_along(convert<Real>(previous[r]), static_cast<Real>(g.two_dt),
+                                apply_m(psi_i[r], lap[r], v, static_cast<Real>(g.g))));
     }
   }
 }
 
-template <int MS, int F, int ROWS, int THREADS, int MIN_BLOCKS>
+template <class Types, int MS, int F, int ROWS, int THREADS, int MIN_BLOCKS>
 __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
-    step_plain(DeviceGrid g, Tiling t, const Complex* __restrict__ psi, Complex* __restrict__ out,
-               int z_begin) {
+    step_plain(DeviceGrid g, Tiling t, const Stored<Types>* __restrict__ psi,
+               Stored<Types>* __restrict__ out, int z_begin) {
+  using Real = typename Types::Real;
   const int group = blockIdx.x / t.tiles_per_row;
   const int x0 = (blockIdx.x - group * t.tiles_per_row) * t.tile;
   const int slab = group / t.row_groups;
@@ -79,7 +81,8 @@ __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
       (static_cast<long long>(sz) * g.sy + sy0) * row_stride + static_cast<long long>(sx) * MS + l;
   const int gz = sz + g.z_offset;
   const bool z_inner = gz > 0 && gz < g.global_z - 1;
-  Complex previous[ROWS], psi_i[ROWS], lap[ROWS];
+  Stored<Types> previous[ROWS];
+  BasicComplex<Real> psi_i[ROWS], lap[ROWS];
   load_rows<ROWS>(g, psi, out, i0, row_stride, sy0, previous, psi_i, lap);
 #pragma unroll
   for (int f = 0; f < F; ++f) {
@@ -93,27 +96,31 @@ __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
     for (int r = 0; r < ROWS; ++r) {
       const int ny = sy0 + r + fc.dy;
       if (sy0 + r < g.sy) {
-        const Complex psi_j = xz_in && ny >= 0 && ny < g.sy
-                                  ? load_ro(psi + i0 + r * row_stride + fc.delta)
-                                  : Complex{0.0, 0.0};
-        lap[r] = add_face(lap[r], fc.weight, psi_i[r], psi_j);
+        const BasicComplex<Real> psi_j =
+            xz_in && ny >= 0 && ny < g.sy
+                ? convert<Real>(load_ro(psi + i0 + r * row_stride + fc.delta))
+                : BasicComplex<Real>{0, 0};
+        lap[r] = add_face(lap[r], static_cast<Real>(fc.weight), psi_i[r], psi_j);
       }
     }
   }
   store_rows<ROWS>(g, out, i0, row_stride, sx, sy0, gz, l, previous, psi_i, lap);
 }
 
-/// The leapfrog's update of a sweep's cell: ψⁿ⁻¹ (in `out`) is its early operand.
-struct LeapfrogStep {
-  Complex* out;
+/// The leapfrog's update of a sweep's cell: ψⁿ⁻¹ (in `out`) is its early operand, kept as stored
+/// (8 bytes in single and mixed) until the update widens it.
+template <class Types> struct LeapfrogStep {
+  using Value = Stored<Types>;
+  using Real = typename Types::Real;
+  Value* out;
   double two_dt;
   struct Early {
-    Complex previous;
+    Value previous;
   };
   __device__ Early early(long long i) const { return {load(out + i)}; }
   __device__ void prefetch(long long at, unsigned bytes) const { prefetch_l2(out + at, bytes); }
-  __device__ void operator()(long long i, Early e, Complex, Complex m) const {
-    store(out + i, step_along(e.previous, two_dt, m));
+  __device__ void operator()(long long i, Early e, BasicComplex<Real>, BasicComplex<Real> m) const {
+    store(out + i, step_along(convert<Real>(e.previous), static_cast<Real>(two_dt), m));
   }
 };
 
@@ -190,9 +197,9 @@ __global__ void __launch_bounds__(kSweepThreads, MIN_BLOCKS)
     const int first_row = (stage.y - slab * w.bands) * w.rows;
     const int tile = static_cast<int>(ticket % tiles);
     for (int sy = first_row; sy < min(first_row + w.rows, g.sy); ++sy) {
-      sweep_cells<MS, F, true, false, CoherentLoads>(g, t, even ? newer : older,
-                                                     LeapfrogStep{even ? older : newer, g.two_dt},
-                                                     sy * t.tiles_per_row + tile, z_begin, z_end);
+      sweep_cells<MS, F, true, false, CoherentLoads>(
+          g, t, even ? newer : older, LeapfrogStep<DoubleTypes>{even ? older : newer, g.two_dt},
+          sy * t.tiles_per_row + tile, z_begin, z_end);
     }
     __syncthreads(); // every store of the ticket is made; then released with the count
     if (threadIdx.x == 0) {
@@ -420,7 +427,8 @@ void launch_leapfrog_wavefront(const Tiling& t, const DeviceGrid& g, const Wavef
   DECGPE_CUDA_CHECK(cudaGetLastError());
 }
 
-void launch_step(const Tiling& t, const DeviceGrid& g, const Complex* psi, Complex* out,
+template <class Types>
+void launch_step(const Tiling& t, const DeviceGrid& g, const Stored<Types>* psi, Stored<Types>* out,
                  int z_begin, int z_end, cudaStream_t stream) {
   if (z_end <= z_begin) {
     return;
@@ -429,17 +437,27 @@ void launch_step(const Tiling& t, const DeviceGrid& g, const Complex* psi, Compl
                                           (z_end - z_begin));
   dispatch_lattice(g.ms, g.max_faces, [&](auto ms, auto faces) {
     if (t.sweep || g.omega != 0.0) { // the rotating frame's step is the sweep's alone
-      launch_sweep<ms, faces, true>(t, g, psi, LeapfrogStep{out, g.two_dt}, z_begin, z_end, stream);
+      launch_sweep<ms, faces, true>(t, g, psi, LeapfrogStep<Types>{out, g.two_dt}, z_begin, z_end,
+                                    stream);
     } else if (t.rows == 2) {
-      step_plain<ms, faces, 2, 256, 4><<<grid, t.threads, 0, stream>>>(g, t, psi, out, z_begin);
+      step_plain<Types, ms, faces, 2, 256, 4>
+          <<<grid, t.threads, 0, stream>>>(g, t, psi, out, z_begin);
     } else if (t.threads <= 256) {
       // 8 blocks of 256: the full 64 warps of an SM, at most 32 registers a thread.
-      step_plain<ms, faces, 1, 256, 8><<<grid, t.threads, 0, stream>>>(g, t, psi, out, z_begin);
+      step_plain<Types, ms, faces, 1, 256, 8>
+          <<<grid, t.threads, 0, stream>>>(g, t, psi, out, z_begin);
     } else {
-      step_plain<ms, faces, 1, 512, 1><<<grid, t.threads, 0, stream>>>(g, t, psi, out, z_begin);
+      step_plain<Types, ms, faces, 1, 512, 1>
+          <<<grid, t.threads, 0, stream>>>(g, t, psi, out, z_begin);
     }
   });
   DECGPE_CUDA_CHECK(cudaGetLastError());
 }
+
+#define DECGPE_INSTANTIATE(Types)                                                                  \
+  template void launch_step<Types>(const Tiling&, const DeviceGrid&, const Stored<Types>*,         \
+                                   Stored<Types>*, int, int, cudaStream_t);
+DECGPE_FOR_EACH_PRECISION(DECGPE_INSTANTIATE)
+#undef DECGPE_INSTANTIATE
 
 } // namespace decgpe::cuda

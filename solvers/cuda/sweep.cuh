@@ -8,11 +8,13 @@
 // MIN_BLOCKS sets the register cap (64 at 4 blocks of 256), so every load of a cell is in flight
 // at once.
 //
-// What a pass does with a cell is an operation object:
-//   Op::Early early(i)              the cell's other operands, loaded before the face sum
+// What a pass does with a cell is an operation object, in a precision (solvers/precision.hpp):
+//   Op::Value, Op::Real             the stored complex and the real type the cell computes in
+//   Op::Early early(i)              the cell's other operands as stored, loaded before the face sum
 //   void prefetch(at, bytes)        prefetch_l2 of the vectors early() reads
 //   void operator()(i, e, ψ_i, r)   the update, r = (M(ψ)ψ)_i (kApplyM) or Σ_F w_F (ψ_i − ψ_j)
-// with the arithmetic of solvers/cell_arithmetic.hpp, so every pass is bitwise equal to reference.
+// with the arithmetic of solvers/cell_arithmetic.hpp in Real, so every pass is bitwise equal to
+// reference in the same precision.
 
 #include "solvers/cuda/cell_access.cuh"
 
@@ -21,9 +23,23 @@ namespace decgpe::cuda {
 constexpr int kSweepThreads = 256;
 static_assert(kSweepThreads <= kMaxStencilThreads, "a rotating frame keeps a phase per thread");
 
-/// Asks the bulk-copy engine to bring `bytes` from global memory into L2.
-__device__ __forceinline__ void prefetch_l2(const void* p, unsigned bytes) {
-  asm volatile("cp.async.bulk.prefetch.L2.global [%0], %1;" ::"l"(p), "r"(bytes) : "memory");
+/// Asks the bulk-copy engine to bring `bytes` of values from global memory into L2. The instruction
+/// takes 16-byte aligned addresses and sizes: a range of 8-byte values (single, mixed) is narrowed
+/// to the 16-byte words inside it, so nothing outside the vector is named (a hint: the ends' words
+/// come with the neighbouring rows or the loads).
+template <class Value> __device__ __forceinline__ void prefetch_l2(const Value* p, unsigned bytes) {
+  auto from = reinterpret_cast<unsigned long long>(p);
+  auto to = from + bytes;
+  if constexpr (sizeof(Value) % 16 != 0) {
+    from = (from + 15) & ~15ULL;
+    to &= ~15ULL;
+    if (to <= from) {
+      return;
+    }
+  }
+  asm volatile("cp.async.bulk.prefetch.L2.global [%0], %1;" ::"l"(from),
+               "r"(static_cast<unsigned>(to - from))
+               : "memory");
 }
 
 /// The structure instance (within the tile) and local index of a sweep's thread. Where cells have
@@ -50,20 +66,24 @@ __device__ __forceinline__ void sweep_cell(const DeviceGrid& g, const Tiling& t,
 /// pass but the wavefront), or coherently, where the kernel's other blocks wrote it before an
 /// acquire (the wavefront: the read-only path is outside the memory model).
 struct ReadOnlyLoads {
-  __device__ static Complex at(const Complex* p) { return load_ro(p); }
+  template <class S> __device__ static BasicComplex<S> at(const BasicComplex<S>* p) {
+    return load_ro(p);
+  }
 };
 struct CoherentLoads {
-  __device__ static Complex at(const Complex* p) { return load(p); }
+  template <class S> __device__ static BasicComplex<S> at(const BasicComplex<S>* p) {
+    return load(p);
+  }
 };
 
 /// The frame's face sum (LabFrame) over the faces in the table's order (padding, weight 0, comes
-/// last in a row); `inner`: no neighbour leaves the domain, so the loop skips the tests.
-template <int MS, int F, class Loads, class Frame>
-__device__ __forceinline__ Complex sweep_face_sum(const DeviceGrid& g, const Frame& frame,
-                                                  const Complex* in, long long i, int sx, int sy,
-                                                  int gz, int l, Complex psi_i, bool inner,
-                                                  bool y_inner, bool z_inner) {
-  Complex sum{0.0, 0.0};
+/// last in a row) in Real; `inner`: no neighbour leaves the domain, so the loop skips the tests.
+template <int MS, int F, class Loads, class Frame, class Real, class S>
+__device__ __forceinline__ BasicComplex<Real>
+sweep_face_sum(const DeviceGrid& g, const Frame& frame, const BasicComplex<S>* in, long long i,
+               int sx, int sy, int gz, int l, BasicComplex<Real> psi_i, bool inner, bool y_inner,
+               bool z_inner) {
+  BasicComplex<Real> sum{0, 0};
   if (inner) {
 #pragma unroll
     for (int f = 0; f < F; ++f) {
@@ -71,7 +91,8 @@ __device__ __forceinline__ Complex sweep_face_sum(const DeviceGrid& g, const Fra
       if (fw.weight == 0.0) {
         break;
       }
-      sum = frame.add(sum, f, fw.slot, fw.weight, psi_i, Loads::at(in + i + fw.delta));
+      sum =
+          frame.add(sum, f, fw.slot, fw.weight, psi_i, convert<Real>(Loads::at(in + i + fw.delta)));
     }
     return frame.total(sum, psi_i);
   }
@@ -85,7 +106,8 @@ __device__ __forceinline__ Complex sweep_face_sum(const DeviceGrid& g, const Fra
     const bool in_domain = nx >= 0 && nx < g.sx && (y_inner || (ny >= 0 && ny < g.sy)) &&
                            (z_inner || (nz >= 0 && nz < g.global_z));
     sum = frame.add(sum, f, fc.slot, fc.weight, psi_i,
-                    in_domain ? Loads::at(in + i + fc.delta) : Complex{0.0, 0.0});
+                    in_domain ? convert<Real>(Loads::at(in + i + fc.delta))
+                              : BasicComplex<Real>{0, 0});
   }
   return frame.total(sum, psi_i);
 }
@@ -98,9 +120,9 @@ struct SweepColumn {
   int slice;          ///< cells in a slice; offsets within one are ints (the backend refuses grids
                       ///< where they would not be): fewer registers live across the loop
   int segment;        ///< the tile's first cell within a slice
-  unsigned row_bytes; ///< the tile's bytes within a row
+  unsigned row_bytes; ///< the tile's bytes within a row (of values of `value_bytes`)
 
-  template <int MS>
+  template <int MS, int value_bytes>
   __device__ __forceinline__ static SweepColumn of(const DeviceGrid& g, const Tiling& t, int block,
                                                    int z_begin, int z_end) {
     const int column = block / t.tiles_per_row; // (sy, chunk of slices)
@@ -114,15 +136,14 @@ struct SweepColumn {
             min(z_first + t.slices, z_end),
             g.sy * g.sx * MS,
             (sy * g.sx + x0) * MS,
-            static_cast<unsigned>(min(t.tile, g.sx - x0) * MS * sizeof(Complex))};
+            static_cast<unsigned>(min(t.tile, g.sx - x0) * MS * value_bytes)};
   }
 
   /// Asks L2 for the tile's rows of the slices [from, to) of this chunk, of ψ and of what `op`
   /// reads early. Only the block's own chunk: another block's, consumed a wave later, measured 2×
   /// slower.
-  template <class Op>
-  __device__ __forceinline__ void prefetch(const Complex* in, const Op& op, int from,
-                                           int to) const {
+  template <class Value, class Op>
+  __device__ __forceinline__ void prefetch(const Value* in, const Op& op, int from, int to) const {
     for (int z = from; z < min(to, z_last); ++z) {
       const long long at = static_cast<long long>(z) * slice + segment;
       prefetch_l2(in + at, row_bytes);
@@ -132,11 +153,14 @@ struct SweepColumn {
 };
 
 /// The sweep of block `block` over the slices [z_begin, z_end), in the lab frame or the rotating
-/// one (ROTATES).
+/// one (ROTATES), in op's precision.
 template <int MS, int F, bool APPLY_M, bool ROTATES, class Loads, class Op>
-__device__ __forceinline__ void sweep_cells(const DeviceGrid& g, const Tiling& t, const Complex* in,
-                                            const Op& op, int block, int z_begin, int z_end) {
-  const SweepColumn c = SweepColumn::of<MS>(g, t, block, z_begin, z_end);
+__device__ __forceinline__ void sweep_cells(const DeviceGrid& g, const Tiling& t,
+                                            const typename Op::Value* in, const Op& op, int block,
+                                            int z_begin, int z_end) {
+  using Real = typename Op::Real;
+  const SweepColumn c =
+      SweepColumn::of<MS, sizeof(typename Op::Value)>(g, t, block, z_begin, z_end);
   if (threadIdx.x == 0) {
     c.prefetch(in, op, c.z_first + 1, c.z_first + t.ahead);
   }
@@ -149,7 +173,7 @@ __device__ __forceinline__ void sweep_cells(const DeviceGrid& g, const Tiling& t
   const bool y_inner = c.sy > 0 && c.sy < g.sy - 1;
   const bool xy_inner = y_inner && c.x0 > 0 && c.x0 + t.tile < g.sx;
   const int own = c.segment + tx * MS + l;
-  const FrameOf<MS, F, ROTATES> frame = FrameOf<MS, F, ROTATES>::at(g, sx, c.sy, l);
+  const FrameOf<MS, F, ROTATES, Real> frame = FrameOf<MS, F, ROTATES, Real>::at(g, sx, c.sy, l);
 #pragma unroll 1
   for (int sz = c.z_first; sz < c.z_last; ++sz) {
     if (threadIdx.x == 0) {
@@ -159,12 +183,12 @@ __device__ __forceinline__ void sweep_cells(const DeviceGrid& g, const Tiling& t
     const int gz = sz + g.z_offset;
     const bool z_inner = gz > 0 && gz < g.global_z - 1;
     const typename Op::Early early = op.early(i); // issued first: independent of the face sum
-    const Complex psi_i = Loads::at(in + i);
-    const Complex sum = sweep_face_sum<MS, F, Loads>(g, frame, in, i, sx, c.sy, gz, l, psi_i,
-                                                     xy_inner && z_inner, y_inner, z_inner);
+    const BasicComplex<Real> psi_i = convert<Real>(Loads::at(in + i));
+    const BasicComplex<Real> sum = sweep_face_sum<MS, F, Loads>(
+        g, frame, in, i, sx, c.sy, gz, l, psi_i, xy_inner && z_inner, y_inner, z_inner);
     if constexpr (APPLY_M) {
       const double v = frame.potential(g, sx, c.sy, gz, l, i);
-      op(i, early, psi_i, apply_m(psi_i, sum, v, g.g));
+      op(i, early, psi_i, apply_m(psi_i, sum, static_cast<Real>(v), static_cast<Real>(g.g)));
     } else {
       op(i, early, psi_i, sum);
     }
@@ -173,14 +197,15 @@ __device__ __forceinline__ void sweep_cells(const DeviceGrid& g, const Tiling& t
 
 template <int MS, int F, int MIN_BLOCKS, bool APPLY_M, bool ROTATES, class Op>
 __global__ void __launch_bounds__(kSweepThreads, MIN_BLOCKS)
-    sweep(DeviceGrid g, Tiling t, const Complex* __restrict__ in, Op op, int z_begin, int z_end) {
+    sweep(DeviceGrid g, Tiling t, const typename Op::Value* __restrict__ in, Op op, int z_begin,
+          int z_end) {
   sweep_cells<MS, F, APPLY_M, ROTATES, ReadOnlyLoads>(g, t, in, op, static_cast<int>(blockIdx.x),
                                                       z_begin, z_end);
 }
 
 /// Launches the sweep of `op` over [z_begin, z_end) with t's register cap, in g's frame.
 template <int MS, int F, bool APPLY_M, class Op>
-void launch_sweep(const Tiling& t, const DeviceGrid& g, const Complex* in, const Op& op,
+void launch_sweep(const Tiling& t, const DeviceGrid& g, const typename Op::Value* in, const Op& op,
                   int z_begin, int z_end, cudaStream_t stream) {
   const long long chunks = (z_end - z_begin + t.slices - 1) / t.slices;
   const auto blocks =
@@ -189,10 +214,10 @@ void launch_sweep(const Tiling& t, const DeviceGrid& g, const Complex* in, const
     return;
   }
   // a rotating frame's hops (RotatingFrame), at most F a thread: at most 48 KB
-  const std::size_t hop_bytes = g.omega != 0.0
-                                    ? sizeof(double2) * kMaxStencilThreads *
-                                          static_cast<std::size_t>(RotatingFrame<MS, F>::kept(g))
-                                    : 0;
+  using Frame = RotatingFrame<MS, F, typename Op::Real>;
+  const std::size_t hop_bytes = g.omega != 0.0 ? sizeof(typename Frame::Hop) * kMaxStencilThreads *
+                                                     static_cast<std::size_t>(Frame::kept(g))
+                                               : 0;
   with_frame(g, [&](auto rotates) {
     if (t.min_blocks == 3) {
       sweep<MS, F, 3, APPLY_M, rotates>

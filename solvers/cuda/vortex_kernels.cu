@@ -35,11 +35,10 @@ struct BelowCut {
 
 /// Block (x, sy, slice) covers edges [256·x, 256·x + 256) of row sy of a slice, e + E·sx: the
 /// block's index gives the row and the slice, so no thread divides a 64-bit number.
-template <class Region>
+template <class Region, class Value>
 __global__ void vortex_flux_edges(RingGrid g, const std::int32_t* ring_begin,
-                                  const RingEntry* rings, int edges, const Complex* psi,
-                                  int z_begin, Region region, std::int8_t* flux_of,
-                                  unsigned long long* found) {
+                                  const RingEntry* rings, int edges, const Value* psi, int z_begin,
+                                  Region region, std::int8_t* flux_of, unsigned long long* found) {
   const int in_row = static_cast<int>(blockIdx.x) * kEdgeThreads + static_cast<int>(threadIdx.x);
   const int row_edges = edges * g.sx;
   const int sy = static_cast<int>(blockIdx.y), sz = z_begin + static_cast<int>(blockIdx.z);
@@ -93,10 +92,11 @@ void launch_select_pierced(const std::int8_t* flux_of, long long instances, long
                                           out, selected, instances, IsPierced{}, stream));
 }
 
+template <class Value>
 void launch_vortex_flux(const RingGrid& g, const std::int32_t* ring_begin, const RingEntry* rings,
-                        int edges, const DeviceGrid& grid, const Complex* psi, int z_begin,
-                        int z_end, double potential_cut, std::int8_t* flux_of,
-                        unsigned long long* found, cudaStream_t stream) {
+                        int edges, const DeviceGrid& grid, const Value* psi, int z_begin, int z_end,
+                        double potential_cut, std::int8_t* flux_of, unsigned long long* found,
+                        cudaStream_t stream) {
   DECGPE_CUDA_CHECK(cudaMemsetAsync(found, 0, sizeof(unsigned long long), stream));
   const int slices = std::max(0, z_end - z_begin);
   if (slices == 0 || g.sy == 0 || edges * g.sx == 0) {
@@ -119,5 +119,12 @@ void launch_vortex_flux(const RingGrid& g, const std::int32_t* ring_begin, const
   }
   DECGPE_CUDA_CHECK(cudaGetLastError());
 }
+
+template void launch_vortex_flux(const RingGrid&, const std::int32_t*, const RingEntry*, int,
+                                 const DeviceGrid&, const Complex*, int, int, double, std::int8_t*,
+                                 unsigned long long*, cudaStream_t);
+template void launch_vortex_flux(const RingGrid&, const std::int32_t*, const RingEntry*, int,
+                                 const DeviceGrid&, const ComplexFloat*, int, int, double,
+                                 std::int8_t*, unsigned long long*, cudaStream_t);
 
 } // namespace decgpe::cuda
