@@ -325,6 +325,23 @@ TEST_P(Hybrid, RotatingGpuRankBesideOpenMPRanksIsBitwiseIdenticalToReference) {
 #endif
 }
 
+// The staged halos move the precision's 8-byte values between the GPU rank and the host ranks.
+TEST_P(Hybrid, SingleAndMixedGpuRankBesideOpenMPRanksIsBitwiseIdenticalToReference) {
+#if DECGPE_HAVE_CUDA
+  if (!hybrid_ranks_available()) {
+    GTEST_SKIP() << "needs a GPU for rank 0 and at least 2 ranks";
+  }
+  std::vector<double> weights(static_cast<std::size_t>(ranks()), 1.0);
+  weights[0] = 3.0;
+  for (const Precision precision : {Precision::single, Precision::mixed}) {
+    expect_slabs_match_reference(GetParam(), rank() == 0 ? "cuda" : "openmp", weights, {},
+                                 precision);
+  }
+#else
+  GTEST_SKIP() << "this build has no CUDA backend";
+#endif
+}
+
 INSTANTIATE_TEST_SUITE_P(EveryStencil, Hybrid, verify::every_stencil(), verify::lattice_name);
 
 /// A seeded stationary vortex: every set-up quantity that a reduction over the domain makes (the
