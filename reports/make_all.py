@@ -31,6 +31,7 @@ import integrators
 import isotropy
 import known_answers
 import physics
+import precision
 import roofline
 import rotating_frame
 import scaleout
@@ -96,6 +97,9 @@ REPORTS = (  # the paper's figures and tables in its order (a figure's extension
            "and spacing", vortex_lattice.FILES, vortex_lattice.render),
     Report("Rotating frame", "the rotating frame's step against the lab frame's per lattice on a GPU (leapfrog, RK4): "
            "their ratio and the share of the copy rate", (rotating_frame.FILE,), rotating_frame.render),
+    Report("Precision", "single and mixed precision against double on a GPU: the step's rate per lattice and the "
+           "accuracy case to the split (split time, phase, drifts)", (*precision.SPEED, precision.ACCURACY),
+           precision.render),
     Report("Hybrid ranks", "one GPU rank beside OpenMP ranks against the GPU alone, on a case that fits the GPU and "
            "one that does not", (hybrid.FILES,), hybrid.render),
 )

@@ -39,6 +39,7 @@ import isotropy  # noqa: E402
 import known_answers  # noqa: E402
 import make_all  # noqa: E402
 import physics  # noqa: E402
+import precision  # noqa: E402
 import roofline  # noqa: E402
 import rotating_frame  # noqa: E402
 import hybrid  # noqa: E402
@@ -587,6 +588,30 @@ class CommittedData(unittest.TestCase):
                 self.assertTrue(close(row[2], turned / 1e9), row)
                 self.assertTrue(close(row[3].split()[0], turned / lab), row)
                 self.assertEqual("below" in row[3], turned / lab < 0.8, row)
+
+    def test_precision_tables_are_the_json(self):
+        """The precision report: the rates of double, single and mixed per crystal recomputed from the committed JSON
+        (single faster than double on every one, as its 24 B an update allow), and the accuracy case's split times
+        the runs' last diagnostics time, the double ones the README's."""
+        text = (self.out / H100.name / "precision.md").read_text()
+        found = precision.medians([H100 / f for f in precision.SPEED])
+        parts = text.split("\n## ")[1:]
+        for scheme, part in zip(("step", "rk4"), parts):
+            rows = table_rows(part)
+            self.assertEqual([row[0] for row in rows], [LABELS[name] for name in CRYSTALS])
+            for row, lattice in zip(rows, CRYSTALS):
+                rates = [found[scheme, lattice, p]["dof_updates_per_second"] / 1e9 for p in precision.PRECISIONS]
+                for cell, rate in zip(row[1:4], rates):
+                    self.assertTrue(close(cell, rate), row)
+                self.assertGreater(rates[1], 1.3 * rates[0], row)
+        runs = json.loads((H100 / precision.ACCURACY).read_text())
+        rows = table_rows(parts[2])
+        self.assertEqual([row[0] for row in rows], [LABELS[name] for name in CRYSTALS])
+        readme_splits = {"cubic": 47.7, "fcc": 56.4, "bcc": 75.4, "a15": 68.5, "c15": 85.5, "z": 72.5}
+        for row, lattice in zip(rows, CRYSTALS):
+            for cell, p in zip(row[1:4], precision.PRECISIONS):
+                self.assertTrue(close(cell, runs[f"{lattice}-{p}"]["series"]["t"][-1]), row)
+            self.assertTrue(close(row[1], readme_splits[lattice]), row)
 
     def test_hybrid_table_is_the_csv(self):
         """The hybrid table: a row per run of scaleout/hybrid.csv, its time per step and rate recomputed here; a run
