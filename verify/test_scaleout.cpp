@@ -285,6 +285,21 @@ TEST_P(Gpu, RotatingCudaSlabsAreBitwiseIdenticalToReference) {
 #endif
 }
 
+// NCCL moves the precision's 8-byte values between the GPU ranks.
+TEST_P(Gpu, SingleAndMixedCudaSlabsAreBitwiseIdenticalToReference) {
+#if DECGPE_HAVE_CUDA
+  if (cuda::device_count() < ranks()) {
+    GTEST_SKIP() << "needs one GPU per rank (" << ranks() << "); this machine has "
+                 << cuda::device_count();
+  }
+  for (const Precision precision : {Precision::single, Precision::mixed}) {
+    expect_slabs_match_reference(GetParam(), "cuda", {}, {}, precision);
+  }
+#else
+  GTEST_SKIP() << "this build has no CUDA backend";
+#endif
+}
+
 INSTANTIATE_TEST_SUITE_P(EveryStencil, Gpu, verify::every_stencil(), verify::lattice_name);
 
 #if DECGPE_HAVE_CUDA
