@@ -3,8 +3,8 @@
 // floor (neighbours from cache, V computed in the kernel), so bandwidths compare across backends
 // and machines:
 //   step/<backend>/<lattice>/<dofs>  the fused leapfrog step (the name is its registry entry's
-//                                    benchmark_name): 48 B per DOF-update (read ψⁿ, read ψⁿ⁻¹,
-//                                    write ψⁿ⁺¹)
+//                                    benchmark_name): 48 B per DOF-update in double (read ψⁿ, read
+//                                    ψⁿ⁻¹, write ψⁿ⁺¹), 24 B in single and mixed
 //   rk4/<backend>/<lattice>/<dofs>   one RK4 stage: 64 B per DOF-update on average (stages move
 //                                    48, 80, 80 and 48 B); DOF-updates count stages
 //   <scheme>/<backend>/<lattice>/<dofs>  any other scheme: DOF-updates count its kernel passes and
@@ -33,9 +33,10 @@
 //                                (a leapfrog update 24 B: Scheme::traffic() at the precision)
 //
 // With a GPU, the same binary first measures a device-to-device copy (bytes read + written), and
-// every GPU result carries copy_fraction = its 48-B/update bandwidth over that copy's: the
-// BabelStream-style ceiling. The copy, the device's facts and the timer come from the backend
-// registry and the Backend interface, so a device backend of another vendor is benchmarked alike.
+// every GPU result carries copy_fraction = its bandwidth at Scheme::traffic()'s bytes over that
+// copy's: the BabelStream-style ceiling. The copy, the device's facts and the timer come from the
+// backend registry and the Backend interface, so a device backend of another vendor is benchmarked
+// alike.
 //
 // Method (NVBench's habits): GPU samples are timed on the device (CUDA events on the backend's
 // stream: Backend::work_timer()), each after a cache flush (so small states start cold as large

@@ -693,6 +693,13 @@ void check_across_tables(const Section& top, const CaseConfig& c) {
   if (c.stop_when_error_exceeds && !c.end_time) {
     top.fail("key 'time.stop_when_error_exceeds' needs 'time.end_time' (the longest run)");
   }
+  // Their tolerances (1e-8 and below) lie under the residual of a state rounded to FP32.
+  if (c.precision != Precision::double_ &&
+      (c.initial_kind == InitialKind::ground_state || c.lattice_stationary)) {
+    top.fail("numerics.precision = '" + std::string(option_name(c.precision)) +
+             "': the ground state and initial.lattice_stationary solve to FP64 tolerances; solve "
+             "in double and start this run from its results (initial.kind = 'file')");
+  }
 }
 
 } // namespace

@@ -92,7 +92,7 @@ constexpr std::array kTables{
               "ΩL_z, A = Ω ẑ × (r − origin), ρ the distance from the axis. On the grid ½(p − A)² "
               "is the magnetic Laplacian: each face's hopping carries the Peierls phase "
               "θ_ij = Ω (x_i y_j − x_j y_i) (coordinates from the axis). The CPU backends run it "
-              "with every scheme; the cuda backend refuses it (docs/cases.md, \"Rotation\")."},
+              "with every scheme, and so does the cuda backend (docs/cases.md, \"Rotation\")."},
     CaseTable{"time", true, "The scheme, its time step and how long to run."},
     CaseTable{"initial", true, "The initial state ψ⁰, normalised on the grid (Σ|B_i||ψ_i|² = 1)."},
     CaseTable{"initial.seed", false,

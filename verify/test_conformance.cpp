@@ -183,6 +183,10 @@ INSTANTIATE_TEST_SUITE_P(HostSingle, KernelConformance,
                          ::testing::ValuesIn(cases(false, false, Precision::single)), case_name);
 INSTANTIATE_TEST_SUITE_P(HostMixed, KernelConformance,
                          ::testing::ValuesIn(cases(false, false, Precision::mixed)), case_name);
+INSTANTIATE_TEST_SUITE_P(HostSingle, RotatingConformance,
+                         ::testing::ValuesIn(cases(false, true, Precision::single)), case_name);
+INSTANTIATE_TEST_SUITE_P(HostMixed, RotatingConformance,
+                         ::testing::ValuesIn(cases(false, true, Precision::mixed)), case_name);
 INSTANTIATE_TEST_SUITE_P(HostSingle, RotatingKernelConformance,
                          ::testing::ValuesIn(cases(false, false, Precision::single)), case_name);
 INSTANTIATE_TEST_SUITE_P(HostMixed, RotatingKernelConformance,

@@ -264,7 +264,7 @@ TEST_P(CudaPrecision, KStepsALaunchAreSingleStepsInSingleAndMixed) {
     const std::unique_ptr<Backend> gpu = make_backend("cuda:plain", p, nullptr, given);
     EXPECT_EQ(gpu->steps_per_launch(), 1);
     EXPECT_EQ(gpu->tuning().back().second,
-              "3 (case; single steps in " + std::string(precision_name(precision)) + " precision)");
+              "1 (" + std::string(precision_name(precision)) + " precision steps one at a time)");
     const std::unique_ptr<Scheme> scheme = make_scheme("leapfrog", *gpu, dt);
     scheme->start({psi0, psi0, {}});
     scheme->advance(24);

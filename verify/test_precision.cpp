@@ -3,6 +3,7 @@
 // FP32 allows. Bitwise agreement of every backend with the reference per precision is
 // test_conformance.cpp; the case key, the results and the checkpoints are test_cli_run.cpp.
 
+#include "setup/case_file.hpp"
 #include "solvers/memory_budget.hpp"
 #include "verify/scheme_runs.hpp"
 
@@ -160,6 +161,25 @@ TEST(Precision, SpatialOrderInSingleIsTheDoubleOne) {
   RecordProperty("phase_order", std::to_string(order));
   EXPECT_GE(order, 1.8) << "errors " << coarse << " -> " << fine;
   EXPECT_NEAR(fine, phase_error(0.35, Precision::double_), 1e-4 * fine + 1e-6);
+}
+
+// The set-up's solvers converge to FP64 tolerances: a single or mixed run starts from their
+// results.
+TEST(Precision, SetUpSolvesInSingleOrMixedAreRefusedWithOneLine) {
+  const std::string base =
+      "lattice = \"bcc\"\nh = 0.9\ndomain = [8.0, 8.0, 8.0]\ng = 10.0\n[time]\n"
+      "dt_fraction = 0.5\nsteps = 10\n[numerics]\nprecision = \"mixed\"\n";
+  for (const std::string initial : {"[initial]\nkind = \"ground_state\"\nkappa = 1\n",
+                                    "[initial]\nkappa = 1\nlattice_stationary = true\n"}) {
+    try {
+      setup::parse_case(base + initial, "set-up.toml");
+      ADD_FAILURE() << "accepted: " << initial;
+    } catch (const setup::CaseError& e) {
+      EXPECT_NE(std::string(e.what()).find("solve in double"), std::string::npos) << e.what();
+      EXPECT_EQ(std::string(e.what()).find('\n'), std::string::npos);
+    }
+  }
+  EXPECT_NO_THROW(setup::parse_case(base + "[initial]\nkappa = 1\n", "plain.toml"));
 }
 
 // The backend's vectors are what halves in single and mixed; the host's FP64 levels stay.

@@ -752,8 +752,8 @@ private:
       return;
     }
     if (p_.precision != Precision::double_) { // both kernels step in double only
-      const std::string precision(precision_name(p_.precision));
-      steps_per_sweep_.source += "; single steps in " + precision + " precision";
+      steps_per_sweep_ = {"1", std::string(precision_name(p_.precision)) +
+                                   " precision steps one at a time"};
       return;
     }
     if (halo_ != nullptr || dg_.z_offset != 0 ||

@@ -6,13 +6,16 @@
 namespace decgpe::scaleout {
 
 MPI_Datatype halo_slices_type(const Grid& slab, int value_bytes) {
-  const std::int64_t bytes = std::int64_t{value_bytes} * slab.halo_depth() * slab.slice_cells();
-  if (bytes > std::numeric_limits<int>::max()) {
+  const std::int64_t values = std::int64_t{slab.halo_depth()} * slab.slice_cells();
+  if (values > std::numeric_limits<int>::max()) {
     throw std::invalid_argument("halo slices too large for one MPI message");
   }
-  MPI_Datatype type = MPI_DATATYPE_NULL;
-  MPI_Type_contiguous(static_cast<int>(bytes), MPI_BYTE, &type);
+  // A value's bytes as one element, so that the count limits values, not bytes.
+  MPI_Datatype value = MPI_DATATYPE_NULL, type = MPI_DATATYPE_NULL;
+  MPI_Type_contiguous(value_bytes, MPI_BYTE, &value);
+  MPI_Type_contiguous(static_cast<int>(values), value, &type);
   MPI_Type_commit(&type);
+  MPI_Type_free(&value);
   return type;
 }
 

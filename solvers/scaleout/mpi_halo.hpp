@@ -40,7 +40,7 @@ private:
   MPI_Comm comm_;
   int lower_, upper_;
   std::int64_t slice_bytes_;
-  MPI_Datatype halo_ = MPI_DATATYPE_NULL; ///< k z-slices of complex values
+  MPI_Datatype halo_ = MPI_DATATYPE_NULL; ///< k z-slices of the precision's values
   std::vector<MPI_Request> requests_;     ///< four per field in flight
 };
 

@@ -31,7 +31,7 @@ private:
   MPI_Comm comm_;
   int lower_, upper_;
   std::int64_t slice_bytes_;
-  MPI_Datatype halo_ = MPI_DATATYPE_NULL; ///< k z-slices of complex values
+  MPI_Datatype halo_ = MPI_DATATYPE_NULL; ///< k z-slices of the precision's values
   std::byte* pinned_ = nullptr;
   std::size_t pinned_fields_ = 0;
   std::vector<std::byte*> fields_; ///< those in flight
