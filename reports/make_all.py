@@ -100,6 +100,8 @@ REPORTS = (  # the paper's figures and tables in its order (a figure's extension
     Report("Precision", "single and mixed precision against double on a GPU: the step's rate per lattice and the "
            "accuracy case to the split (split time, phase, drifts)", (*precision.SPEED, precision.ACCURACY),
            precision.render),
+    Report("Precision drifts", "single and mixed precision against double on a CPU: the drifts of the norm and the "
+           "invariant over 1e5 steps per lattice and scheme", (precision.DRIFTS,), precision.render_drifts),
     Report("Hybrid ranks", "one GPU rank beside OpenMP ranks against the GPU alone, on a case that fits the GPU and "
            "one that does not", (hybrid.FILES,), hybrid.render),
 )

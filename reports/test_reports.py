@@ -613,6 +613,23 @@ class CommittedData(unittest.TestCase):
                 self.assertTrue(close(cell, runs[f"{lattice}-{p}"]["series"]["t"][-1]), row)
             self.assertTrue(close(row[1], readme_splits[lattice]), row)
 
+    def test_precision_drifts_table_is_the_csv(self):
+        """The drifts table: a row per lattice and scheme of the CPU study, its drifts the CSV's; the invariants
+        conserved to round-off in double (the leapfrog's and the split schemes') drift far more in single."""
+        rows = table_rows((self.out / CPU_VM.name / "precision-drifts.md").read_text())
+        with open(CPU_VM / precision.DRIFTS, newline="") as f:
+            data = list(csv.DictReader(f))
+        by = {(r["lattice"], r["scheme"], r["precision"]): r for r in data}
+        self.assertEqual(len(rows), len(data) // 3)
+        for row in rows:
+            lattice = next(name for name, label in LABELS.items() if label == row[0])
+            runs = [by[lattice, row[1], p] for p in precision.PRECISIONS]
+            for cell, r in zip(row[3:6], runs):
+                self.assertTrue(close_e(cell, float(r["invariant_drift"])), row)
+            if row[1] != "rk4":
+                self.assertLess(float(runs[0]["invariant_drift"]), 1e-7, row)
+                self.assertGreater(float(runs[1]["invariant_drift"]), 1e-8, row)
+
     def test_hybrid_table_is_the_csv(self):
         """The hybrid table: a row per run of scaleout/hybrid.csv, its time per step and rate recomputed here; a run
         the GPU alone was refused has none."""
