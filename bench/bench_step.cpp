@@ -386,11 +386,11 @@ struct Request {
 std::vector<Precision> parse_precisions(const std::vector<std::string>& names) {
   std::vector<Precision> out;
   for (const std::string& name : names) {
-    const auto known = std::ranges::find(kPrecisionNames, name);
-    if (known == kPrecisionNames.end()) {
+    const std::optional<Precision> known = precision_named(name);
+    if (!known) {
       throw std::invalid_argument("--precisions: '" + name + "' is none of double, single, mixed");
     }
-    out.push_back(static_cast<Precision>(known - kPrecisionNames.begin()));
+    out.push_back(*known);
   }
   return out;
 }

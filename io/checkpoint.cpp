@@ -34,10 +34,8 @@ Precision read_precision(const InputFile& f, const std::filesystem::path& path) 
     return Precision::double_;
   }
   const std::string name = f.text_attribute("precision");
-  for (std::size_t k = 0; k < kPrecisionNames.size(); ++k) {
-    if (kPrecisionNames[k] == name) {
-      return static_cast<Precision>(k);
-    }
+  if (const std::optional<Precision> p = precision_named(name)) {
+    return *p;
   }
   throw std::runtime_error("cannot resume from '" + path.string() + "': its precision '" + name +
                            "' is none of double, single, mixed");

@@ -13,6 +13,7 @@
 
 #include <array>
 #include <cstddef>
+#include <optional>
 #include <string_view>
 
 namespace decgpe {
@@ -23,6 +24,16 @@ inline constexpr std::array<std::string_view, 3> kPrecisionNames{"double", "sing
 
 constexpr std::string_view precision_name(Precision p) {
   return kPrecisionNames[static_cast<std::size_t>(p)];
+}
+
+/// The precision of that name, or none.
+constexpr std::optional<Precision> precision_named(std::string_view name) {
+  for (std::size_t k = 0; k < kPrecisionNames.size(); ++k) {
+    if (kPrecisionNames[k] == name) {
+      return static_cast<Precision>(k);
+    }
+  }
+  return std::nullopt;
 }
 
 /// Bytes of one stored value of ψ.

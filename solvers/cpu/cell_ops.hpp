@@ -27,6 +27,11 @@ template <class F> void with_frame_potential(const Problem& p, F&& f) {
   }
 }
 
+/// ψ_i in FP64 (exact), zero for a null vector: what the diagnostics measure in every precision.
+template <class Store> Complex widened(const BasicComplex<Store>* psi, std::int64_t i) {
+  return psi != nullptr ? convert<double>(psi[i]) : Complex{0.0, 0.0};
+}
+
 /// Whether the neighbour across stencil entry s of a cell in instance (sx, sy, local sz) exists,
 /// and its stored index j when it does.
 inline bool neighbour_index(const Grid& g, const StencilEntry& s, std::int64_t sx, std::int64_t sy,

@@ -160,8 +160,8 @@ public:
       for_each_cell_in_team<double>(
           [&](std::int64_t i, const Complex& lap, double v) {
             const int l = static_cast<int>(i % g.ms);
-            accumulate(mine, g.volume[l], g.weight_sum[l], wide(prev, i), wide(psi, i),
-                       wide(ref, i), lap, v, p_.g);
+            accumulate(mine, g.volume[l], g.weight_sum[l], widened(prev, i), widened(psi, i),
+                       widened(ref, i), lap, v, p_.g);
           },
           psi, g.owned_begin, g.owned_end);
 #pragma omp critical
@@ -182,8 +182,8 @@ public:
         for_each_index_in_team(
             g.owned_begin, g.owned_end,
             [&](std::int64_t sx, std::int64_t sy, std::int64_t sz, int l, std::int64_t i) {
-              accumulate_step(mine, wide(xs, i), wide(ys, i), potential(sx, sy, sz, l, i), p_.g,
-                              density_floor);
+              accumulate_step(mine, widened(xs, i), widened(ys, i), potential(sx, sy, sz, l, i),
+                              p_.g, density_floor);
             });
 #pragma omp critical
         total = combine(total, mine);
@@ -218,11 +218,6 @@ private:
       return {{}, {p_.grid.owned_begin, p_.grid.owned_end}, {}};
     }
     return schedule_.stencil(kernel);
-  }
-
-  /// ψ_i in FP64 (exact), zero for a null vector: what the diagnostics measure.
-  static Complex wide(const Value* psi, std::int64_t i) {
-    return psi != nullptr ? convert<double>(psi[i]) : Complex{0.0, 0.0};
   }
 
   /// f(i, Σ_F w_F (ψ_i − ψ_j) in Real, V_i) on every cell of the slices `plan` computes.
@@ -360,7 +355,8 @@ private:
           g.owned_begin, g.owned_end,
           [&](std::int64_t sx, std::int64_t sy, std::int64_t sz, int l, std::int64_t i) {
             accumulate_rotating(
-                mine, g.volume[l], g.weight_sum[l], wide(prev, i), wide(psi, i), wide(ref, i),
+                mine, g.volume[l], g.weight_sum[l], widened(prev, i), widened(psi, i),
+                widened(ref, i),
                 magnetic_laplacian<double>(g, p_.potential.rotation, psi, sx, sy, sz, l, i),
                 p_.potential.in_frame(g, sx, sy, sz, l, i),
                 laplacian_checked<double>(g, psi, sx, sy, sz, l, i),

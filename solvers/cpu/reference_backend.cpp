@@ -111,8 +111,8 @@ public:
     CellSums sums{};
     for_each_cell<double>(psi, [&](std::int64_t i, const Complex& lap, double v) {
       const int l = static_cast<int>(i % g.ms);
-      accumulate(sums, g.volume[l], g.weight_sum[l], wide(prev, i), wide(psi, i), wide(ref, i), lap,
-                 v, p_.g);
+      accumulate(sums, g.volume[l], g.weight_sum[l], widened(prev, i), widened(psi, i),
+                 widened(ref, i), lap, v, p_.g);
     });
     return Diagnostics::from(sums);
   }
@@ -122,7 +122,7 @@ public:
     const Value* ys = vectors_.optional(y);
     StepSums maxima{};
     for_each_position([&](std::int64_t i, double v) {
-      accumulate_step(maxima, wide(xs, i), wide(ys, i), v, p_.g, density_floor);
+      accumulate_step(maxima, widened(xs, i), widened(ys, i), v, p_.g, density_floor);
     });
     return StepMaxima::from(maxima);
   }
@@ -135,11 +135,6 @@ public:
   }
 
 private:
-  /// ψ_i in FP64 (exact), zero for a null vector: what the diagnostics measure.
-  static Complex wide(const Value* psi, std::int64_t i) {
-    return psi != nullptr ? convert<double>(psi[i]) : Complex{0.0, 0.0};
-  }
-
   /// f(i, Σ_F w_F (ψ_i − ψ_j) in R, V_i) for every cell in memory order; in a rotating frame the
   /// magnetic face sum and V − ½Ω²ρ².
   template <class R, class F> void for_each_cell(const Value* psi, F&& f) const {
@@ -191,7 +186,7 @@ private:
     RotatingSums sums{};
     for_each_index([&](std::int64_t sx, std::int64_t sy, std::int64_t sz, int l, std::int64_t i) {
       accumulate_rotating(
-          sums, g.volume[l], g.weight_sum[l], wide(prev, i), wide(psi, i), wide(ref, i),
+          sums, g.volume[l], g.weight_sum[l], widened(prev, i), widened(psi, i), widened(ref, i),
           magnetic_laplacian<double>(g, p_.potential.rotation, psi, sx, sy, sz, l, i),
           p_.potential.in_frame(g, sx, sy, sz, l, i),
           laplacian_checked<double>(g, psi, sx, sy, sz, l, i), potential_at(p_, sx, sy, sz, l, i),
