@@ -17,42 +17,39 @@ device=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -n 1 | tr '[:u
 committed=reports/data/$device/bench-gpu.json
 cmake --build --preset cuda --target bench_step decgpe >/dev/null
 registry() { build/cuda/cli/decgpe list "$@"; } # the names come from the registries
-build/cuda/bench/bench_step --schemes=leapfrog,rk4 --backends=cuda:plain \
-  --lattices="$(registry crystals --csv)" --dofs=1e6,8e6,64e6 \
-  --benchmark_out="$OUT/bench-gpu.json" --benchmark_out_format=json >"$OUT/bench-gpu.log" 2>&1
-if [ ! -f "$committed" ]; then
-  echo "perf-check: no committed JSON for $device ($committed); run with --update to make this one it"
-  [ "${1:-}" = --update ] && cp "$OUT/bench-gpu.json" "$committed"
-  exit 0
-fi
+bench() { build/cuda/bench/bench_step --backends=cuda:plain --benchmark_out_format=json "$@"; }
 status=0
-python3 scripts/perf_compare.py "$committed" "$OUT/bench-gpu.json" | tee "$OUT/perf-check.md" || status=$?
+missing=()
+gate() { # gate COMMITTED NEW: compare, or note that this device has no committed file for this part
+  if [ -f "$1" ]; then
+    python3 scripts/perf_compare.py "$1" "$2" | tee -a "$OUT/perf-check.md" || status=$?
+  else
+    missing+=("$1")
+  fi
+}
+: >"$OUT/perf-check.md"
+bench --schemes=leapfrog,rk4 --lattices="$(registry crystals --csv)" --dofs=1e6,8e6,64e6 \
+  --benchmark_out="$OUT/bench-gpu.json" >"$OUT/bench-gpu.log" 2>&1
+gate "$committed" "$OUT/bench-gpu.json"
 schemes=reports/data/$device/integrators/bench-schemes.json
-if [ -f "$schemes" ]; then
-  build/cuda/bench/bench_step --schemes="$(registry schemes | grep -vx "leapfrog\|rk4" | paste -sd, -)" \
-    --backends=cuda:plain --lattices="$(registry lattices --csv)" --dofs=64e6 \
-    --benchmark_out="$OUT/bench-schemes.json" --benchmark_out_format=json >"$OUT/bench-schemes.log" 2>&1
-  python3 scripts/perf_compare.py "$schemes" "$OUT/bench-schemes.json" | tee -a "$OUT/perf-check.md" || status=$?
-fi
+bench --schemes="$(registry schemes | grep -vx "leapfrog\|rk4" | paste -sd, -)" --lattices="$(registry lattices --csv)" \
+  --dofs=64e6 --benchmark_out="$OUT/bench-schemes.json" >"$OUT/bench-schemes.log" 2>&1
+gate "$schemes" "$OUT/bench-schemes.json"
 rotating=reports/data/$device/rotation/bench-rotating.json
-build/cuda/bench/bench_step --schemes=leapfrog,rk4 --backends=cuda:plain --lattices="$(registry lattices --csv)" \
-  --dofs=64e6 --omegas=0.5 --benchmark_out="$OUT/bench-rotating.json" --benchmark_out_format=json \
-  >"$OUT/bench-rotating.log" 2>&1
-if [ -f "$rotating" ]; then
-  python3 scripts/perf_compare.py "$rotating" "$OUT/bench-rotating.json" | tee -a "$OUT/perf-check.md" || status=$?
-fi
+bench --schemes=leapfrog,rk4 --lattices="$(registry lattices --csv)" --dofs=64e6 --omegas=0.5 \
+  --benchmark_out="$OUT/bench-rotating.json" >"$OUT/bench-rotating.log" 2>&1
+gate "$rotating" "$OUT/bench-rotating.json"
 precision=reports/data/$device/precision/bench-precision.json
-build/cuda/bench/bench_step --schemes=leapfrog,rk4 --backends=cuda:plain --lattices="$(registry lattices --csv)" \
-  --dofs=64e6 --precisions=single,mixed --benchmark_out="$OUT/bench-precision.json" --benchmark_out_format=json \
-  >"$OUT/bench-precision.log" 2>&1
-if [ -f "$precision" ]; then
-  python3 scripts/perf_compare.py "$precision" "$OUT/bench-precision.json" | tee -a "$OUT/perf-check.md" || status=$?
-fi
+bench --schemes=leapfrog,rk4 --lattices="$(registry lattices --csv)" --dofs=64e6 --precisions=single,mixed \
+  --benchmark_out="$OUT/bench-precision.json" >"$OUT/bench-precision.log" 2>&1
+gate "$precision" "$OUT/bench-precision.json"
+for file in "${missing[@]}"; do
+  echo "perf-check: no committed JSON for $device: $file (--update makes this run's it)" | tee -a "$OUT/perf-check.md"
+done
 if [ "${1:-}" = --update ]; then
-  cp "$OUT/bench-gpu.json" "$committed"
-  [ -f "$schemes" ] && cp "$OUT/bench-schemes.json" "$schemes"
-  cp "$OUT/bench-rotating.json" "$rotating"
-  mkdir -p "$(dirname "$precision")" && cp "$OUT/bench-precision.json" "$precision"
-  echo "perf-check: $committed (and $schemes, $rotating, $precision) replaced by this run"
+  for pair in "$committed:bench-gpu" "$schemes:bench-schemes" "$rotating:bench-rotating" "$precision:bench-precision"; do
+    mkdir -p "$(dirname "${pair%%:*}")" && cp "$OUT/${pair##*:}.json" "${pair%%:*}"
+  done
+  echo "perf-check: $committed, $schemes, $rotating and $precision replaced by this run"
 fi
 exit $status

@@ -207,6 +207,10 @@ INSTANTIATE_TEST_SUITE_P(DeviceSingle, KernelConformance,
                          ::testing::ValuesIn(cases(true, false, Precision::single)), case_name);
 INSTANTIATE_TEST_SUITE_P(DeviceMixed, KernelConformance,
                          ::testing::ValuesIn(cases(true, false, Precision::mixed)), case_name);
+INSTANTIATE_TEST_SUITE_P(DeviceSingle, RotatingConformance,
+                         ::testing::ValuesIn(cases(true, true, Precision::single)), case_name);
+INSTANTIATE_TEST_SUITE_P(DeviceMixed, RotatingConformance,
+                         ::testing::ValuesIn(cases(true, true, Precision::mixed)), case_name);
 INSTANTIATE_TEST_SUITE_P(DeviceSingle, RotatingKernelConformance,
                          ::testing::ValuesIn(cases(true, false, Precision::single)), case_name);
 INSTANTIATE_TEST_SUITE_P(DeviceMixed, RotatingKernelConformance,

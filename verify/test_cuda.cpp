@@ -507,6 +507,30 @@ TEST_P(CudaStepsPerSweep, KStepsALaunchAreBitwiseKSingleSteps) {
   }
 }
 
+// A tabulated V is read from its device vector at every level a launch computes (the temporal
+// blocking's grown tiles too), not evaluated from positions: the same bits as k single steps.
+TEST_P(CudaStepsPerSweep, KStepsALaunchReadATabulatedPotential) {
+  SKIP_WITHOUT_GPU();
+  Problem p = make_problem(GetParam(), 200.0);
+  p.potential.kind = Potential::Kind::tabulated;
+  p.potential.values.resize(static_cast<std::size_t>(p.grid.cells()));
+  for (std::size_t i = 0; i < p.potential.values.size(); ++i) {
+    // the trap plus a ripple no position formula gives
+    const auto at = static_cast<std::int64_t>(i);
+    const lattices::Vec3 r = p.grid.position(at);
+    p.potential.values[i] =
+        harmonic_potential(r.x, r.y, r.z, 1.0) + 0.25 * std::sin(0.7 * static_cast<double>(at));
+  }
+  const SingleSteps single = single_steps(p);
+  int ran = 0;
+  for (const int k : {2, 3}) {
+    for (const char* shape : {"s2l1r4b2", "x3y2z4", "x1y1z1"}) {
+      ran += k_steps_match(p, single, k, shape) ? 1 : 0;
+    }
+  }
+  EXPECT_GE(ran, 2) << "the wavefront takes every stencil";
+}
+
 INSTANTIATE_TEST_SUITE_P(EveryStencil, CudaStepsPerSweep, verify::every_stencil(),
                          verify::lattice_name);
 
