@@ -22,7 +22,7 @@ trap 'rm -rf "$tmp"' EXIT
 for run in "${runs[@]}"; do
   lattice=${run%%:*} setting=${run#*:}
   command=(ncu --metrics dram__bytes_read.sum,dram__bytes_write.sum,gpu__time_duration.sum --print-units base
-    -k 'regex:sweep|leapfrog_blocked|leapfrog_wavefront' --launch-skip 3 --launch-count 1 --csv
+    --kernel-name-base demangled -k 'regex:LeapfrogStep|leapfrog_blocked|leapfrog_wavefront' --launch-skip 3 --launch-count 1 --csv
     build/cuda/bench/bench_step --schemes=leapfrog --backends=cuda:plain --lattices="$lattice" --dofs="$dofs"
     --precisions="$precision" --tune=cuda.steps_per_sweep="$setting" --benchmark_repetitions=1
     --benchmark_min_time=0.01s)
