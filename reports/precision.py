@@ -5,7 +5,9 @@
   leapfrog update);
 - accuracy: the paper's accuracy case of each lattice (cases/accuracy/) run to the split (E = 1 − |⟨ψ₀|ψ⟩| > 0.01) in
   each precision: the split time, the overlap's phase against the double run's at t = 10 and at half the split, and
-  the drifts of the norm and of the leapfrog invariant over the run.
+  the drifts of the norm and of the leapfrog invariant over the run;
+- the seeded split: the seed study (scripts/seed-study-run.sh, lattice centred, ε = 1e-6) in single and mixed against
+  the same seeds' double runs: split times and folds.
 
 and on a CPU (render_drifts), every lattice and scheme over 1e5 steps of a small trap (verify/precision_study.cpp):
 the drifts of the norm and of the scheme's invariant in each precision.
@@ -22,6 +24,10 @@ from common import GPU, LABELS, Rendered, markdown_table, run_on_folder, save_se
 
 SPEED = ("precision/bench-double.json", "precision/bench-precision.json")
 ACCURACY = "precision/accuracy-precision.json"
+SEEDS = {"double": "splitting/seed-study-centred.json", "single": "precision/seed-study-centred-single.json",
+         "mixed": "precision/seed-study-centred-mixed.json"}
+SEED_HEADER = ("lattice", "seeds", "split t double", "single", "mixed", "max Δt single", "mixed", "folds double",
+               "single", "mixed")
 DRIFTS = "precision/precision.csv"
 DRIFT_HEADER = ("lattice", "scheme", "cells", "invariant drift double", "single", "mixed", "norm drift double", "single",
                 "mixed")
@@ -95,15 +101,42 @@ def accuracy_rows(runs):
     return rows
 
 
+def seed_runs(device_dir):
+    """{precision: {(lattice, seed): run}} of the seed studies at ε = 1e-6 (double: the splitting study's)."""
+    found = {}
+    for precision_name, path in SEEDS.items():
+        runs = json.loads((Path(device_dir) / path).read_text())["runs"]
+        found[precision_name] = {(r["lattice"], r["seed"]): r for r in runs if r["epsilon"] == 1e-6}
+    return found
+
+
+def seed_rows(found):
+    """A row per lattice: the seeds run in single and mixed, their split times and folds in each precision."""
+    rows = []
+    order = list(LABELS)
+    for lattice in sorted({lattice for lattice, _ in found["single"]}, key=order.index):
+        seeds = sorted(seed for (other, seed) in found["single"] if other == lattice
+                       and (lattice, seed) in found["mixed"] and (lattice, seed) in found["double"])
+        runs = {p: [found[p][lattice, seed] for seed in seeds] for p in PRECISIONS}
+        splits = {p: [r["split_t"] for r in runs[p]] for p in PRECISIONS}
+        spread = lambda v: f"{min(v):.2f}" if min(v) == max(v) else f"{min(v):.2f}–{max(v):.2f}"
+        gap = lambda p: max(abs(a - b) for a, b in zip(splits[p], splits["double"]))
+        rows.append((LABELS.get(lattice, lattice), f"{seeds[0]}–{seeds[-1]}", *(spread(splits[p]) for p in PRECISIONS),
+                     f"{gap('single'):.2f}", f"{gap('mixed'):.2f}",
+                     *(" ".join(str(r["fold"]) for r in runs[p]) for p in PRECISIONS)))
+    return rows
+
+
 def render(device_dir, out_dir):
     paths = [Path(device_dir) / f for f in SPEED]
     found = medians(paths)
     context = json.loads(paths[1].read_text())["context"]
     runs = json.loads((Path(device_dir) / ACCURACY).read_text())
-    result = Rendered(inputs=[*paths, Path(device_dir) / ACCURACY])
+    result = Rendered(inputs=[*paths, Path(device_dir) / ACCURACY, *(Path(device_dir) / f for f in SEEDS.values())])
     sections = [(f"Precision: {title}", markdown_table(SPEED_HEADER, speed_rows(found, scheme)))
                 for scheme, title in (("step", "the leapfrog step"), ("rk4", "RK4 (per DOF-update of a stage)"))]
     sections.append(("Precision: the accuracy case to the split", markdown_table(ACCURACY_HEADER, accuracy_rows(runs))))
+    sections.append(("Precision: the seeded split", markdown_table(SEED_HEADER, seed_rows(seed_runs(device_dir)))))
     notes = [
         f"{context.get('gpu_name', 'GPU')}, {GPU}, 64M DOFs, medians of bench_step's 5 repetitions (CUDA events, cold "
         "L2), double from the same call; % of copy: the same run's device-to-device copy "
@@ -113,7 +146,12 @@ def render(device_dir, out_dir):
         "on the same GPU; phase Δ: |arg⟨ψ₀|ψ⟩ − the double run's| in radians; drifts: max_t |q(t) − q(0)|/|q(0)| "
         "over the run (the norm drifts by the leapfrog's own O(Δt²) oscillation in every precision; the invariant is "
         "conserved to round-off, FP32's in single and mixed). cubic4 has no accuracy case, and no double run at 64M in "
-        "the call (perf-check's matrix is the six crystals)."]
+        "the call (perf-check's matrix is the six crystals).",
+        "Seeded split: the seed study's runs (scripts/seed-study-run.sh, the lattice centred, seeded with modes "
+        "m = 1…8 at ε = 1e-6) in single and mixed beside the double runs of the same seeds (splitting/"
+        "seed-study-centred.json); split t: the first diagnostics time with E > 0.01 (min–max over the seeds); "
+        "max Δt: the largest gap |t − t_double| to the same seed's double run (the diagnostics come every 25 steps, at most 0.05 time units apart); folds: the azimuthal fold at the split, seed by "
+        "seed."]
     save_sections(result, out_dir, "precision", "Single and mixed precision against double", sections, notes)
     return result
 
