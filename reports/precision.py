@@ -102,28 +102,39 @@ def accuracy_rows(runs):
 
 
 def seed_runs(device_dir):
-    """{precision: {(lattice, seed): run}} of the seed studies at ε = 1e-6 (double: the splitting study's)."""
+    """{precision: {(lattice, seed): run}} of the seed studies at ε = 1e-6 (double: the splitting study's), or None
+    where a device folder lacks one of them."""
+    paths = {p: Path(device_dir) / path for p, path in SEEDS.items()}
+    if not all(path.exists() for path in paths.values()):
+        return None
     found = {}
-    for precision_name, path in SEEDS.items():
-        runs = json.loads((Path(device_dir) / path).read_text())["runs"]
+    for precision_name, path in paths.items():
+        runs = json.loads(path.read_text())["runs"]
         found[precision_name] = {(r["lattice"], r["seed"]): r for r in runs if r["epsilon"] == 1e-6}
     return found
 
 
 def seed_rows(found):
-    """A row per lattice: the seeds run in single and mixed, their split times and folds in each precision."""
-    rows = []
+    """A row per lattice: the seeds run in all three precisions (listed), their split times (— where a run ended
+    unsplit) and folds."""
     order = list(LABELS)
+    rows = []
     for lattice in sorted({lattice for lattice, _ in found["single"]}, key=order.index):
         seeds = sorted(seed for (other, seed) in found["single"] if other == lattice
                        and (lattice, seed) in found["mixed"] and (lattice, seed) in found["double"])
+        if not seeds:
+            continue
         runs = {p: [found[p][lattice, seed] for seed in seeds] for p in PRECISIONS}
         splits = {p: [r["split_t"] for r in runs[p]] for p in PRECISIONS}
-        spread = lambda v: f"{min(v):.2f}" if min(v) == max(v) else f"{min(v):.2f}–{max(v):.2f}"
-        gap = lambda p: max(abs(a - b) for a, b in zip(splits[p], splits["double"]))
-        rows.append((LABELS.get(lattice, lattice), f"{seeds[0]}–{seeds[-1]}", *(spread(splits[p]) for p in PRECISIONS),
-                     f"{gap('single'):.2f}", f"{gap('mixed'):.2f}",
-                     *(" ".join(str(r["fold"]) for r in runs[p]) for p in PRECISIONS)))
+        def spread(values):
+            if None in values:
+                return "—"
+            return f"{min(values):.2f}" if min(values) == max(values) else f"{min(values):.2f}–{max(values):.2f}"
+        def gap(p):
+            pairs = list(zip(splits[p], splits["double"]))
+            return "—" if any(None in pair for pair in pairs) else f"{max(abs(a - b) for a, b in pairs):.3f}"
+        rows.append((LABELS.get(lattice, lattice), " ".join(map(str, seeds)), *(spread(splits[p]) for p in PRECISIONS),
+                     gap("single"), gap("mixed"), *(" ".join(str(r["fold"]) for r in runs[p]) for p in PRECISIONS)))
     return rows
 
 
@@ -132,11 +143,14 @@ def render(device_dir, out_dir):
     found = medians(paths)
     context = json.loads(paths[1].read_text())["context"]
     runs = json.loads((Path(device_dir) / ACCURACY).read_text())
-    result = Rendered(inputs=[*paths, Path(device_dir) / ACCURACY, *(Path(device_dir) / f for f in SEEDS.values())])
+    seeds = seed_runs(device_dir)
+    result = Rendered(inputs=[*paths, Path(device_dir) / ACCURACY,
+                              *((Path(device_dir) / f for f in SEEDS.values()) if seeds else ())])
     sections = [(f"Precision: {title}", markdown_table(SPEED_HEADER, speed_rows(found, scheme)))
                 for scheme, title in (("step", "the leapfrog step"), ("rk4", "RK4 (per DOF-update of a stage)"))]
     sections.append(("Precision: the accuracy case to the split", markdown_table(ACCURACY_HEADER, accuracy_rows(runs))))
-    sections.append(("Precision: the seeded split", markdown_table(SEED_HEADER, seed_rows(seed_runs(device_dir)))))
+    if seeds:
+        sections.append(("Precision: the seeded split", markdown_table(SEED_HEADER, seed_rows(seeds))))
     notes = [
         f"{context.get('gpu_name', 'GPU')}, {GPU}, 64M DOFs, medians of bench_step's 5 repetitions (CUDA events, cold "
         "L2), double from the same call; % of copy: the same run's device-to-device copy "
@@ -150,7 +164,7 @@ def render(device_dir, out_dir):
         "Seeded split: the seed study's runs (scripts/seed-study-run.sh, the lattice centred, seeded with modes "
         "m = 1…8 at ε = 1e-6) in single and mixed beside the double runs of the same seeds (splitting/"
         "seed-study-centred.json); split t: the first diagnostics time with E > 0.01 (min–max over the seeds); "
-        "max Δt: the largest gap |t − t_double| to the same seed's double run (the diagnostics come every 25 steps, at most 0.05 time units apart); folds: the azimuthal fold at the split, seed by "
+        "seeds: those run in all three precisions; max Δt: the largest gap |t − t_double| to the same seed's double run (the diagnostics come every 25 steps, at most 0.05 time units apart); folds: the azimuthal fold at the split, seed by "
         "seed."]
     save_sections(result, out_dir, "precision", "Single and mixed precision against double", sections, notes)
     return result

@@ -2,7 +2,9 @@
 # Measured DRAM bytes per DOF-update of the leapfrog at k steps a launch (cuda.steps_per_sweep), on a GPU machine:
 # Nsight Compute's dram__bytes_read.sum and dram__bytes_write.sum over one launch of the step kernel (the sweep at
 # k = 1; the temporal blocking or the wavefront at k > 1), taken after three warm launches of bench_step, divided by
-# k × the DOFs. The model (48 B at k = 1, 64/k B at k > 1 in double) is what they would move with perfect reuse.
+# k × the DOFs asked for (a grid holds whole instances: BCC's has 63 999 936 of 64e6). The model (48 B at k = 1,
+# 64/k B at k > 1 in double) is what they would move with perfect reuse. A k > 1 that stepped one at a time (single or
+# mixed precision, a slab, a tile too large) is refused: there is no k-step kernel to measure.
 #
 #   scripts/measure-dram-bytes.sh OUT.json [LATTICE:SETTING ...]   default: cubic:1 cubic:2 cubic:3 cubic:4 bcc:1 bcc:2
 #
@@ -14,6 +16,9 @@ out=${1:?usage: scripts/measure-dram-bytes.sh OUT.json [LATTICE:SETTING ...]}
 shift
 runs=("$@")
 [ ${#runs[@]} -gt 0 ] || runs=(cubic:1 cubic:2 cubic:3 cubic:4 bcc:1 bcc:2)
+for run in "${runs[@]}"; do
+  [[ $run =~ ^[a-z0-9]+:[1-9] ]] || { echo "measure-dram-bytes: '$run' is not LATTICE:SETTING (e.g. cubic:2)" >&2; exit 2; }
+done
 dofs=${DOFS:-64e6}
 precision=${PRECISION:-double}
 cmake --build --preset cuda --target bench_step >/dev/null
@@ -40,6 +45,8 @@ for run in runs:
     lattice, setting = run.split(":", 1)
     with open(f"{tmp}/{lattice}-{setting}.csv") as f:
         table = [r for r in csv.reader(line for line in f if line.startswith('"'))]
+    if len(table) < 2:
+        sys.exit(f"measure-dram-bytes: ncu profiled no leapfrog kernel for {run}")
     header, metrics = table[0], {}
     kernel = None
     for r in table[1:]:
@@ -47,6 +54,8 @@ for run in runs:
         kernel = entry["Kernel Name"]
         metrics[entry["Metric Name"]] = float(entry["Metric Value"].replace(",", ""))
     k = int("".join(c for c in setting.split("x")[0].split("s")[0] if c.isdigit()))
+    if k > 1 and not any(name in kernel for name in ("leapfrog_blocked", "leapfrog_wavefront")):
+        sys.exit(f"measure-dram-bytes: {run} stepped one at a time ({kernel[:60]}): no k-step kernel to measure")
     moved = metrics["dram__bytes_read.sum"] + metrics["dram__bytes_write.sum"]
     rows.append({"lattice": lattice, "steps_per_sweep": setting, "k": k, "kernel": kernel,
                  "dram_bytes_read": metrics["dram__bytes_read.sum"],

@@ -13,7 +13,7 @@
 # logged as such) and the summary is still written: seed by seed over all lattices, so every lattice gets as many.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-dir=${1:?usage: scripts/seed-study-run.sh DIR [SEEDS] [PLACEMENT] [BUILD]}
+dir=${1:?usage: scripts/seed-study-run.sh DIR [SEEDS] [PLACEMENT] [BUILD] [SECONDS] [PRECISION]}
 seeds=${2:-8}
 placement=${3:-centred}
 build=${4:-build/cuda}

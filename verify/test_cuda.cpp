@@ -522,13 +522,18 @@ TEST_P(CudaStepsPerSweep, KStepsALaunchReadATabulatedPotential) {
         harmonic_potential(r.x, r.y, r.z, 1.0) + 0.25 * std::sin(0.7 * static_cast<double>(at));
   }
   const SingleSteps single = single_steps(p);
-  int ran = 0;
+  int wavefront = 0, blocked = 0;
   for (const int k : {2, 3}) {
     for (const char* shape : {"s2l1r4b2", "x3y2z4", "x1y1z1"}) {
-      ran += k_steps_match(p, single, k, shape) ? 1 : 0;
+      if (k_steps_match(p, single, k, shape)) {
+        (shape[0] == 'x' ? blocked : wavefront) += 1;
+      }
     }
   }
-  EXPECT_GE(ran, 2) << "the wavefront takes every stencil";
+  EXPECT_EQ(wavefront, 2) << "the wavefront takes every stencil";
+  if (p.grid.ms == 1) {
+    EXPECT_EQ(blocked, 4) << "the temporal blocking takes every shape on cubic";
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(EveryStencil, CudaStepsPerSweep, verify::every_stencil(),
