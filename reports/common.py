@@ -240,6 +240,12 @@ def markdown_table(header, rows):
     return "\n".join(lines) + "\n"
 
 
+def span(values, form):
+    """"low–high" of the values in `form`, or one value where both print alike."""
+    low, high = min(values), max(values)
+    return format(low, form) if format(low, form) == format(high, form) else f"{low:{form}}–{high:{form}}"
+
+
 def si(value, unit=""):
     """1.23e10 -> '12.3 G' (three significant digits, trailing zeros kept: 3.00 TB/s, not 3 TB/s)."""
     for factor, prefix in ((1e12, "T"), (1e9, "G"), (1e6, "M"), (1e3, "k")):

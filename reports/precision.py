@@ -20,7 +20,7 @@ import csv
 import json
 from pathlib import Path
 
-from common import GPU, LABELS, Rendered, markdown_table, run_on_folder, save_sections
+from common import GPU, LABELS, Rendered, markdown_table, run_on_folder, save_sections, span
 
 SPEED = ("precision/bench-double.json", "precision/bench-precision.json")
 ACCURACY = "precision/accuracy-precision.json"
@@ -114,9 +114,19 @@ def seed_runs(device_dir):
     return found
 
 
+def split_span(splits):
+    """min–max of the split times, — where a run ended unsplit."""
+    return "—" if None in splits else span(splits, ".2f")
+
+
+def largest_gap(splits, doubles):
+    """max |t − t_double| seed by seed, — where a run ended unsplit."""
+    pairs = list(zip(splits, doubles))
+    return "—" if any(None in pair for pair in pairs) else f"{max(abs(a - b) for a, b in pairs):.3f}"
+
+
 def seed_rows(found):
-    """A row per lattice: the seeds run in all three precisions (listed), their split times (— where a run ended
-    unsplit) and folds."""
+    """A row per lattice: the seeds run in all three precisions (listed), their split times and folds."""
     order = list(LABELS)
     rows = []
     for lattice in sorted({lattice for lattice, _ in found["single"]}, key=order.index):
@@ -126,15 +136,10 @@ def seed_rows(found):
             continue
         runs = {p: [found[p][lattice, seed] for seed in seeds] for p in PRECISIONS}
         splits = {p: [r["split_t"] for r in runs[p]] for p in PRECISIONS}
-        def spread(values):
-            if None in values:
-                return "—"
-            return f"{min(values):.2f}" if min(values) == max(values) else f"{min(values):.2f}–{max(values):.2f}"
-        def gap(p):
-            pairs = list(zip(splits[p], splits["double"]))
-            return "—" if any(None in pair for pair in pairs) else f"{max(abs(a - b) for a, b in pairs):.3f}"
-        rows.append((LABELS.get(lattice, lattice), " ".join(map(str, seeds)), *(spread(splits[p]) for p in PRECISIONS),
-                     gap("single"), gap("mixed"), *(" ".join(str(r["fold"]) for r in runs[p]) for p in PRECISIONS)))
+        rows.append((LABELS.get(lattice, lattice), " ".join(map(str, seeds)),
+                     *(split_span(splits[p]) for p in PRECISIONS),
+                     *(largest_gap(splits[p], splits["double"]) for p in ("single", "mixed")),
+                     *(" ".join(str(r["fold"]) for r in runs[p]) for p in PRECISIONS)))
     return rows
 
 
@@ -164,8 +169,9 @@ def render(device_dir, out_dir):
         "Seeded split: the seed study's runs (scripts/seed-study-run.sh, the lattice centred, seeded with modes "
         "m = 1…8 at ε = 1e-6) in single and mixed beside the double runs of the same seeds (splitting/"
         "seed-study-centred.json); split t: the first diagnostics time with E > 0.01 (min–max over the seeds); "
-        "seeds: those run in all three precisions; max Δt: the largest gap |t − t_double| to the same seed's double run (the diagnostics come every 25 steps, at most 0.05 time units apart); folds: the azimuthal fold at the split, seed by "
-        "seed."]
+        "seeds: those run in all three precisions; max Δt: the largest gap |t − t_double| to the same seed's double "
+        "run (the diagnostics come every 25 steps, at most 0.05 time units apart); folds: the azimuthal fold at the "
+        "split, seed by seed."]
     save_sections(result, out_dir, "precision", "Single and mixed precision against double", sections, notes)
     return result
 

@@ -23,7 +23,7 @@ import numpy as np
 from matplotlib.patches import Patch
 
 import physics
-from common import (LABELS, Rendered, footer, lattice_order, markdown_table, plt, provenance, read_json,
+from common import (LABELS, Rendered, footer, lattice_order, markdown_table, plt, provenance, read_json, span,
                     run_on_folder, save_figure)
 
 FILES = "splitting/seed-study-*.json"
@@ -127,11 +127,6 @@ def eps(value):
     """1e-06 -> "1e-6", 0.0001 -> "1e-4"."""
     mantissa, exponent = f"{value:.2e}".split("e")
     return f"{mantissa.rstrip('0').rstrip('.')}e{int(exponent)}"
-
-
-def span(values, form):
-    low, high = min(values), max(values)
-    return format(low, form) if format(low, form) == format(high, form) else f"{low:{form}}–{high:{form}}"
 
 
 def ratio_form(value):

@@ -17,7 +17,10 @@ shift
 runs=("$@")
 [ ${#runs[@]} -gt 0 ] || runs=(cubic:1 cubic:2 cubic:3 cubic:4 bcc:1 bcc:2)
 for run in "${runs[@]}"; do
-  [[ $run =~ ^[a-z0-9]+:[1-9] ]] || { echo "measure-dram-bytes: '$run' is not LATTICE:SETTING (e.g. cubic:2)" >&2; exit 2; }
+  if ! [[ $run =~ ^[a-z0-9]+:[1-9] ]]; then
+    echo "measure-dram-bytes: '$run' is not LATTICE:SETTING (e.g. cubic:2)" >&2
+    exit 2
+  fi
 done
 dofs=${DOFS:-64e6}
 precision=${PRECISION:-double}
@@ -27,7 +30,8 @@ trap 'rm -rf "$tmp"' EXIT
 for run in "${runs[@]}"; do
   lattice=${run%%:*} setting=${run#*:}
   command=(ncu --metrics dram__bytes_read.sum,dram__bytes_write.sum,gpu__time_duration.sum --print-units base
-    --kernel-name-base demangled -k 'regex:LeapfrogStep|leapfrog_blocked|leapfrog_wavefront' --launch-skip 3 --launch-count 1 --csv
+    --kernel-name-base demangled -k 'regex:LeapfrogStep|leapfrog_blocked|leapfrog_wavefront'
+    --launch-skip 3 --launch-count 1 --csv
     build/cuda/bench/bench_step --schemes=leapfrog --backends=cuda:plain --lattices="$lattice" --dofs="$dofs"
     --precisions="$precision" --tune=cuda.steps_per_sweep="$setting" --benchmark_repetitions=1
     --benchmark_min_time=0.01s)
@@ -35,8 +39,9 @@ for run in "${runs[@]}"; do
   printf '%s\n' "${command[*]}" >"$tmp/$lattice-$setting.command"
 done
 python3 - "$out" "$tmp" "$dofs" "$precision" "$(git rev-parse --short HEAD)" "${runs[@]}" <<'PY'
-import csv, json, subprocess, sys
-out, tmp, dofs, precision, commit, runs = sys.argv[1], sys.argv[2], float(sys.argv[3]), sys.argv[4], sys.argv[5], sys.argv[6:]
+import csv, json, re, subprocess, sys
+out, tmp, dofs, precision, commit = sys.argv[1], sys.argv[2], float(sys.argv[3]), sys.argv[4], sys.argv[5]
+runs = sys.argv[6:]
 device = subprocess.run(["nvidia-smi", "--query-gpu=name,driver_version", "--format=csv,noheader"],
                         capture_output=True, text=True).stdout.strip().splitlines()[0]
 value_bytes = 16 if precision == "double" else 8
@@ -53,7 +58,7 @@ for run in runs:
         entry = dict(zip(header, r))
         kernel = entry["Kernel Name"]
         metrics[entry["Metric Name"]] = float(entry["Metric Value"].replace(",", ""))
-    k = int("".join(c for c in setting.split("x")[0].split("s")[0] if c.isdigit()))
+    k = int(re.match(r"\d+", setting).group())  # the setting's leading k (2, 2x32y8z64, 2s1l4r4b8)
     if k > 1 and not any(name in kernel for name in ("leapfrog_blocked", "leapfrog_wavefront")):
         sys.exit(f"measure-dram-bytes: {run} stepped one at a time ({kernel[:60]}): no k-step kernel to measure")
     moved = metrics["dram__bytes_read.sum"] + metrics["dram__bytes_write.sum"]
