@@ -539,6 +539,91 @@ TEST_P(CudaStepsPerSweep, KStepsALaunchReadATabulatedPotential) {
 INSTANTIATE_TEST_SUITE_P(EveryStencil, CudaStepsPerSweep, verify::every_stencil(),
                          verify::lattice_name);
 
+class CudaRk4Pairs : public ::testing::TestWithParam<std::string_view> {
+protected:
+  /// Instances of more cells run a stage a pass (cuda::kMostBlockedCells).
+  static constexpr int kMostPairedCells = 12;
+
+  /// RK4 from a vortex with the stages two a pass on `tile` ("" the default) against reference's
+  /// four a step: bitwise after every run, diagnostics between them on the GPU equal to its own
+  /// stage-a-pass run's. False where the backend refused the tile (its slices too large for
+  /// shared memory) or ran a stage a pass (instances too large).
+  static bool pairs_match(const Problem& p, const std::string& tile) {
+    const std::vector<Complex> psi0 = vortex(p.grid);
+    const double dt = 0.9 * scheme_limit("rk4", p, psi0);
+    LiveScheme ref("reference", "rk4", p, dt, psi0);
+    LiveScheme stages("cuda:plain", "rk4", p, dt, psi0);
+    BackendTuning given;
+    given.values["cuda.rk4_stages_per_sweep"] = "2" + tile;
+    std::unique_ptr<Backend> gpu;
+    try {
+      gpu = make_backend("cuda:plain", p, nullptr, given);
+    } catch (const std::invalid_argument& e) {
+      EXPECT_FALSE(tile.empty()) << e.what();
+      EXPECT_EQ(std::string(e.what()).rfind("cuda.rk4_stages_per_sweep: ", 0), 0U) << e.what();
+      return false;
+    }
+    const std::string recorded = gpu->tuning()[4].second;
+    EXPECT_EQ(gpu->tuning()[4].first, "cuda_rk4_stages_per_sweep");
+    if (recorded.front() == '1') {
+      EXPECT_GT(p.grid.ms, kMostPairedCells) << recorded;
+      return false;
+    }
+    EXPECT_EQ(recorded.rfind("2x", 0), 0U) << recorded;
+    const std::unique_ptr<Scheme> pairs = make_scheme("rk4", *gpu, dt);
+    pairs->start({psi0, psi0, {}});
+    for (const long n : {3L, 5L}) {
+      ref.scheme->advance(n);
+      stages.scheme->advance(n);
+      pairs->advance(n);
+      const Diagnostics d = pairs->diagnostics(), e = stages.scheme->diagnostics();
+      EXPECT_EQ(d.invariant, e.invariant) << tile;
+      EXPECT_EQ(d.energy, e.energy) << tile;
+    }
+    std::vector<Complex> state(psi0.size());
+    pairs->download(0, state);
+    EXPECT_TRUE(bitwise_equal(state, ref.level(0, p))) << "tile " << tile;
+    return true;
+  }
+};
+
+// Two RK4 stages a pass: the first stage's y and acc kept in shared memory and recomputed on the
+// tiles' rims, the second pass's output swapped into ψ; any rim, slot or ordering fault shows as a
+// changed bit. Tiles of one instance and chunks of one slice, tiles and chunks that do not divide
+// the grid, a tile larger than it.
+TEST_P(CudaRk4Pairs, TwoStagesAPassAreBitwiseFourStagePasses) {
+  SKIP_WITHOUT_GPU();
+  const Problem p = make_problem(GetParam(), 200.0);
+  int paired = 0;
+  for (const char* tile : {"", "x1y1z1", "x3y2z4", "x5y7z3", "x32y8z64"}) {
+    paired += pairs_match(p, tile) ? 1 : 0;
+  }
+  if (p.grid.ms == 1) {
+    EXPECT_EQ(paired, 5) << "every tile fits where an instance is one cell";
+  } else if (p.grid.ms <= kMostPairedCells) {
+    EXPECT_GE(paired, 3) << "the default and the small tiles fit";
+  } else {
+    EXPECT_EQ(paired, 0);
+  }
+}
+
+// A tabulated V is read at both stages of a pass, the grown rim's too.
+TEST_P(CudaRk4Pairs, TwoStagesAPassReadATabulatedPotential) {
+  SKIP_WITHOUT_GPU();
+  Problem p = make_problem(GetParam(), 200.0);
+  p.potential.kind = Potential::Kind::tabulated;
+  p.potential.values.resize(static_cast<std::size_t>(p.grid.cells()));
+  for (std::size_t i = 0; i < p.potential.values.size(); ++i) {
+    const auto at = static_cast<std::int64_t>(i);
+    const lattices::Vec3 r = p.grid.position(at);
+    p.potential.values[i] =
+        harmonic_potential(r.x, r.y, r.z, 1.0) + 0.25 * std::sin(0.7 * static_cast<double>(at));
+  }
+  EXPECT_EQ(pairs_match(p, "x3y2z4"), p.grid.ms <= kMostPairedCells);
+}
+
+INSTANTIATE_TEST_SUITE_P(EveryStencil, CudaRk4Pairs, verify::every_stencil(), verify::lattice_name);
+
 #if DECGPE_HAVE_CUDA
 // Host code: these run without a GPU.
 TEST(CudaTiling, SweepSettingsAreReadAsDocumentedAndOthersRefused) {

@@ -15,6 +15,7 @@
 #include "solvers/halo_schedule.hpp"
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <charconv>
 #include <cstddef>
@@ -145,16 +146,17 @@ std::string graphs_given(const BackendTuning& tuning) {
   return given == "true" ? "on" : given == "false" ? "off" : given;
 }
 
-/// cuda.steps_per_sweep's k and the wavefront's shape after it ("2s1l4r4b8"; a case gives k
-/// alone), or {1, ""} when not given.
-std::pair<int, std::string> steps_and_wavefront(const std::string& given) {
+/// A count and the kernel's shape after it: cuda.steps_per_sweep's k and the wavefront's or the
+/// temporal blocking's shape ("2s1l4r4b8"), cuda.rk4_stages_per_sweep's stages and the tile (a
+/// case gives the count alone); {1, ""} when not given.
+std::pair<int, std::string> count_and_shape(const std::string& given, std::string_view key) {
   if (given.empty()) {
     return {1, ""};
   }
   int steps = 0;
   const auto [end, error] = std::from_chars(given.data(), given.data() + given.size(), steps);
   if (error != std::errc() || end == given.data()) {
-    throw std::invalid_argument("cuda.steps_per_sweep: '" + given + "' is not a number of steps");
+    throw std::invalid_argument(std::string(key) + ": '" + given + "' is not a number");
   }
   return {steps, std::string(end, given.data() + given.size())};
 }
@@ -312,7 +314,8 @@ public:
         {"cuda_block_shape", shape_.described()},
         {"cuda_passes_block", describe(stencil_tiling_)},
         {"cuda_graphs", graphs_setting_.described()},
-        {"cuda_steps_per_sweep", steps_per_sweep_.described()}};
+        {"cuda_steps_per_sweep", steps_per_sweep_.described()},
+        {"cuda_rk4_stages_per_sweep", rk4_stages_.described()}};
     if (wave_.steps > 1) {
       out.emplace_back("cuda_wavefront", wavefront_shape_.described());
     }
@@ -427,6 +430,37 @@ public:
         launch_rk4_stage<Types>(stencil_tiling_, dg_, s, v, z_begin, z_end, stream);
       });
     });
+  }
+
+  void rk4_stages(const std::array<Rk4Stage, 4>& s) override {
+    if (rk4_blocking_.steps != 2 || !rk4_chain(s)) {
+      Backend::rk4_stages(s);
+      return;
+    }
+    if (spare_rk4_.get() == nullptr) {
+      reserve(static_cast<double>(vector_bytes()));
+      spare_rk4_ = DeviceBuffer<std::byte>(vector_bytes());
+    }
+    const auto values = [this](VectorId v) { return typed<DoubleTypes>(v); };
+    launch_rk4_pair(dg_, rk4_blocking_,
+                    {false,
+                     values(s[0].input),
+                     nullptr,
+                     nullptr,
+                     values(s[0].acc),
+                     values(s[1].next),
+                     {s[0].acc_tau, s[0].next_tau, s[1].acc_tau, s[1].next_tau}},
+                    stream_);
+    launch_rk4_pair(dg_, rk4_blocking_,
+                    {true,
+                     values(s[2].input),
+                     values(s[0].base),
+                     values(s[0].acc),
+                     nullptr,
+                     reinterpret_cast<Complex*>(spare_rk4_.get()),
+                     {s[2].acc_tau, s[2].next_tau, s[3].acc_tau, 0.0}},
+                    stream_);
+    std::swap(vectors_[static_cast<std::size_t>(s[3].next)], spare_rk4_); // the step's ψ
   }
 
   void rotate_faces(const FaceSweep& s) override {
@@ -696,6 +730,7 @@ private:
     cell_tiling_ = make_cell_tiling(dg_);
     stencil_tiling_ = make_passes_tiling(dg_, shape, p_.grid.lattice, sms);
     plan_wavefront(tuning, shape, sms);
+    plan_rk4_pairs(tuning.value("cuda.rk4_stages_per_sweep"));
   }
 
   /// The reductions' partial sums (the frame's and the lab's in a rotating frame), checked against
@@ -736,7 +771,7 @@ private:
   /// between single steps), its order and counters on the device.
   void plan_wavefront(const BackendTuning& tuning, PlainShape shape, int sms) {
     const std::string given = tuning.value("cuda.steps_per_sweep");
-    const auto [steps, wavefront] = steps_and_wavefront(given);
+    const auto [steps, wavefront] = count_and_shape(given, "cuda.steps_per_sweep");
     if (steps < 1 || steps > 8) {
       throw std::invalid_argument("cuda.steps_per_sweep must be 1 to 8, got " +
                                   std::to_string(steps));
@@ -809,6 +844,78 @@ private:
       throw std::invalid_argument("cuda.steps_per_sweep: " + why);
     }
     steps_per_sweep_ = {"1", why};
+  }
+
+  /// RK4's stages two a pass (cuda.rk4_stages_per_sweep = 2, a tile shape after it as the
+  /// temporal blocking's: "2x16y8z64"), where the passes' tiles fit: double precision, the lab
+  /// frame, one GPU, instances of at most kMostBlockedCells cells. A shape given that does not fit
+  /// shared memory is refused; otherwise the stages run one a pass, and the setting says why.
+  void plan_rk4_pairs(const std::string& given) {
+    const auto [stages, shape] = count_and_shape(given, "cuda.rk4_stages_per_sweep");
+    if (stages < 1 || stages > 2 || (!shape.empty() && shape.front() != 'x')) {
+      throw std::invalid_argument("cuda.rk4_stages_per_sweep must be 1 or 2 (then optionally a "
+                                  "tile x<>y<>z<>), got '" +
+                                  given + "'");
+    }
+    const std::string source = given.empty() ? "default" : "case";
+    rk4_stages_ = {"1", source};
+    if (stages == 1) {
+      return;
+    }
+    const std::string why = rk4_pairs_unavailable();
+    if (!why.empty()) {
+      rk4_stages_ = {"1", why};
+      return;
+    }
+    const std::string tile = shape.empty() ? default_rk4_tile() : shape;
+    const Blocking b = make_blocking(dg_, parse_blocked(tile), 2);
+    const std::size_t limit = blocked_shared_limit();
+    if (b.shared_bytes > limit) {
+      const std::string over = "RK4's pairs of stages on tiles of " + tile + " keep " +
+                               std::to_string(b.shared_bytes / 1024) + " KiB a block, more than " +
+                               "the " + std::to_string(limit / 1024) + " KiB the GPU allows";
+      if (!shape.empty()) {
+        throw std::invalid_argument("cuda.rk4_stages_per_sweep: " + over);
+      }
+      rk4_stages_ = {"1", over};
+      return;
+    }
+    rk4_blocking_ = b;
+    rk4_stages_ = {"2" + tile, source};
+  }
+
+  /// Why RK4's stages cannot pair here, "" where they can.
+  std::string rk4_pairs_unavailable() const {
+    if (rotates()) {
+      return "the rotating frame's stages run one a pass";
+    }
+    if (p_.precision != Precision::double_) {
+      return std::string(precision_name(p_.precision)) + " precision's stages run one a pass";
+    }
+    if (halo_ != nullptr || dg_.z_offset != 0 || dg_.sz != dg_.global_z) {
+      return "a slab's stages run one a pass";
+    }
+    if (p_.grid.ms > kMostBlockedCells) {
+      return "instances of " + std::to_string(p_.grid.ms) + " cells: the tiles' slices do not " +
+             "fit shared memory";
+    }
+    return "";
+  }
+
+  /// The tile of the pairs' passes: the temporal blocking's where an instance is one cell, else
+  /// a small one (the grown rim costs 12 cells an instance on BCC).
+  std::string default_rk4_tile() const { return p_.grid.ms == 1 ? "x32y8z64" : "x8y4z64"; }
+
+  /// Whether four stages chain as rk4_step() writes them, so that two passes compute them: each
+  /// stage's input the one before's next, one base (ψ, which neither pass writes) and one acc.
+  static bool rk4_chain(const std::array<Rk4Stage, 4>& s) {
+    const VectorId psi = s[0].input, acc = s[0].acc;
+    bool chained = s[0].base == psi && acc != psi && s[1].next != psi && s[1].next != acc;
+    for (int j = 1; j < 4; ++j) {
+      chained = chained && s[j].stage == j && s[j].input == s[j - 1].next && s[j].acc == acc &&
+                (j == 3 || s[j].base == psi);
+    }
+    return chained && s[0].stage == 0;
   }
 
   /// One launch of blocking_.steps steps from (older, newer) into the spare pair, whose buffers
@@ -1010,7 +1117,10 @@ private:
   Setting blocked_shape_;
   Blocking blocking_{1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};  ///< steps 1: no temporal blocking
   DeviceBuffer<std::byte> spare_previous_, spare_last_; ///< its outputs, swapped into the vectors
-  Setting graphs_setting_;                              ///< leapfrog pairs as CUDA graphs
+  Setting rk4_stages_;                                  ///< RK4's stages a pass, and the tile
+  Blocking rk4_blocking_{1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}; ///< steps 1: a stage a pass
+  DeviceBuffer<std::byte> spare_rk4_; ///< the second pass's output, swapped into the step's ψ
+  Setting graphs_setting_;            ///< leapfrog pairs as CUDA graphs
   bool use_graphs_;
   std::vector<PairGraph> graphs_; ///< two leapfrog steps per pair of buffers, at dg_.two_dt
 };

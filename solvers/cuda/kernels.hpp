@@ -136,6 +136,22 @@ void launch_leapfrog_blocked(const DeviceGrid& g, const Blocking& b, const Compl
                              const Complex* newer, Complex* previous, Complex* last,
                              cudaStream_t stream);
 
+/// Two RK4 stages in one pass (rk4_blocking.cu), on the temporal blocking's tiles at k = 2: the
+/// first pair (stages 0 and 1) from ψ = in into acc_out and next (y₂); the second (stages 2 and 3)
+/// from in = y₂, base = ψ and acc_in into next, the step's ψ. τ: the first stage's acc_tau and
+/// next_tau, the second's acc_tau and (first pair) next_tau. Bitwise the four stage passes; `next`
+/// and `acc_out` may not be read by the pass (the tiles' rims are read to the end).
+struct Rk4Pair {
+  bool second;
+  const Complex* in;
+  const Complex* base;
+  const Complex* acc_in;
+  Complex* acc_out;
+  Complex* next;
+  double tau[4];
+};
+void launch_rk4_pair(const DeviceGrid& g, const Blocking& b, const Rk4Pair& v, cudaStream_t stream);
+
 /// out ← M(in)·in on the z-slices [z_begin, z_end) (cell tiling).
 template <class Types>
 void launch_apply_m(const Tiling& t, const DeviceGrid& g, const Stored<Types>* in,

@@ -23,7 +23,7 @@
 // (fill_position_faces, once a position), and the trap's x² + y² of a column is kept a cell
 // (fill_planes, once a launch), which is also where the domain ends.
 
-#include "solvers/cuda/cell_access.cuh"
+#include "solvers/cuda/blocked_tile.cuh"
 #include "solvers/cuda/cuda_check.hpp"
 #include "solvers/cuda/kernels.hpp"
 #include "solvers/cuda/lattice_dispatch.cuh"
@@ -39,52 +39,6 @@ namespace {
 constexpr int kLevelZeroSlots = 4; // slices p − 3 … p, and p + 1 in flight
 constexpr int kOlderSlots = 2;     // ψⁿ⁻¹ of slice p − 1, and p in flight
 constexpr int kLevelSlots = 3;     // slices s − 1 … s + 1 of a level past 0
-
-/// Copies 16 bytes from global to shared memory without the registers, or writes zeros there
-/// (`in_domain` false: nothing is read).
-__device__ __forceinline__ void copy_async(Complex* to, const Complex* from, bool in_domain) {
-  const auto shared = static_cast<unsigned>(__cvta_generic_to_shared(to));
-  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(shared), "l"(from),
-               "r"(in_domain ? 16 : 0)
-               : "memory");
-}
-__device__ __forceinline__ void commit_copies() {
-  asm volatile("cp.async.commit_group;" ::: "memory");
-}
-/// Every copy but those of the newest group done (this thread's; a barrier shows them all).
-__device__ __forceinline__ void wait_all_but_newest() {
-  asm volatile("cp.async.wait_group 1;" ::: "memory");
-}
-
-/// A face of the stencil table as a grown tile's cell meets it (fill_shared_faces).
-struct SharedFace {
-  double weight; ///< 0: padding, the faces end
-  int delta;     ///< the neighbour's offset within a slice of the grown tile
-  int dz;        ///< and its slice's, −1, 0 or 1
-};
-
-static_assert(sizeof(SharedFace) == sizeof(Complex), "the table takes whole slots of the ring");
-
-/// Where a thread's row-major walk of a region starts and how it moves (blockDim.x cells a turn),
-/// found once: the walk then needs no division a cell.
-struct Walk {
-  int row, rows;             ///< cells a row, rows
-  int step_rows, step_cells; ///< a turn's move
-  int r, c;                  ///< this thread's first cell
-
-  __device__ static Walk of(int row, int rows) {
-    const int threads = static_cast<int>(blockDim.x), t = static_cast<int>(threadIdx.x);
-    return {row, rows, threads / row, threads % row, t / row, t % row};
-  }
-  __device__ void next(int& r_at, int& c_at) const {
-    r_at += step_rows;
-    c_at += step_cells;
-    if (c_at >= row) {
-      c_at -= row;
-      ++r_at;
-    }
-  }
-};
 
 /// The ring's slots: level 0 has kLevelZeroSlots, ψⁿ⁻¹ kOlderSlots, each level 1 … K − 1
 /// kLevelSlots; `newest[m]` is the slot of level m's slice p − m at position p, ψⁿ⁻¹'s of slice p.
@@ -133,23 +87,6 @@ struct LevelSlots {
   bool kept; ///< s in the block's chunk
 };
 
-/// Σ_F w_F (ψ_i − ψ_j) from the ring, faces in table order, ψ_j at e + the face's delta;
-/// PADDED: a weight 0 ends a row (a lattice whose cells have different face counts).
-template <int MS, int F, bool PADDED>
-__device__ __forceinline__ Complex ring_face_sum(const SharedFace* faces, const Complex* ring,
-                                                 int e, int l, Complex psi_i) {
-  Complex sum{0.0, 0.0};
-#pragma unroll
-  for (int f = 0; f < F; ++f) {
-    const SharedFace h = faces[f * MS + l];
-    if (PADDED && h.weight == 0.0) {
-      break;
-    }
-    sum = add_face(sum, h.weight, psi_i, ring[e + h.delta]);
-  }
-  return sum;
-}
-
 /// One block's view of the grid: its grown tile's origin, its chunk of slices, its shared memory.
 template <int MS, int F, int K> struct BlockedTile {
   const DeviceGrid& g;
@@ -163,16 +100,7 @@ template <int MS, int F, int K> struct BlockedTile {
   /// Asks for slice s of `from` into ring[to …] over the grown tile less `margin` instances a
   /// side (`walk` covers that region).
   __device__ void fetch(int to, const Complex* from, int s, int margin, const Walk& walk) const {
-    const bool slice_in = s >= 0 && s < g.sz;
-    const Complex* slice = from + static_cast<long long>(slice_in ? s : 0) * g.sy * g.sx * MS;
-    const int row_stride = b.ext_x * MS;
-    for (int r = walk.r, c = walk.c; r < walk.rows; walk.next(r, c)) {
-      const int ey = margin + r, cx = margin * MS + c;
-      const int x = x0 + cx / MS, y = y0 + ey;
-      const bool in = slice_in && x >= 0 && x < g.sx && y >= 0 && y < g.sy;
-      const int within = (y * g.sx + x0) * MS + cx; // ints within a slice (the backend's limit)
-      copy_async(ring + to + ey * row_stride + cx, in ? slice + within : from, in);
-    }
+    fetch_slice<MS>(g, b, x0, y0, ring + to, from, s, margin, walk);
   }
 
   /// Level J of slice at.s on the tile grown by K − J; levels K − 1 and K of the tile's own cells
@@ -227,29 +155,6 @@ template <int MS, int F, int K> struct BlockedTile {
   }
 };
 
-/// x² + y² of every cell of the grown tile that lies in the domain's columns, −1 for the others:
-/// the trap's part that no slice changes, and where the domain ends.
-template <int MS>
-__device__ void fill_planes(const DeviceGrid& g, const Blocking& b, int x0, int y0,
-                            double* planes) {
-  for (int e = static_cast<int>(threadIdx.x); e < b.cells; e += static_cast<int>(blockDim.x)) {
-    const int l = e % MS, instance = e / MS;
-    const int x = x0 + instance % b.ext_x, y = y0 + instance / b.ext_x;
-    const bool in = x >= 0 && x < g.sx && y >= 0 && y < g.sy;
-    planes[e] = in ? in_plane_square(coordinate(g, 0, x, l), coordinate(g, 1, y, l)) : -1.0;
-  }
-}
-
-/// The stencil table in the grown tile's terms, in shared memory: face f of local index l at
-/// [f · MS + l], its neighbour `delta` cells from the cell within a slice and `dz` slices away.
-template <int MS, int F>
-__device__ void fill_shared_faces(const DeviceGrid& g, const Blocking& b, SharedFace* hops) {
-  for (int e = static_cast<int>(threadIdx.x); e < F * MS; e += static_cast<int>(blockDim.x)) {
-    const Face fc = face(g, e);
-    hops[e] = {fc.weight, (fc.dy * b.ext_x + fc.dx) * MS + fc.local - e % MS, fc.dz};
-  }
-}
-
 /// Where level J reads and writes at position p (Slots' newest are position p's).
 template <int K, int J>
 __device__ __forceinline__ LevelSlots level_slots(const Slots<K>& slots, const SharedFace* faces,
@@ -284,16 +189,6 @@ __device__ void fill_position_faces(const Slots<K>& slots, const SharedFace* hop
     }
   }
 }
-
-/// The block's shared memory, in 16-byte units: the stencil table (F · MS), each level's faces at
-/// the position (K · F · MS), the planes (a double a cell), then the ring.
-struct SharedLayout {
-  int position_faces, planes, ring;
-  __host__ __device__ static SharedLayout of(int faces, int steps, int cells) {
-    const int planes = faces * (1 + steps);
-    return {faces, planes, planes + (cells + 1) / 2};
-  }
-};
 
 /// The tile of block blockIdx.x, its ring and planes in shared memory.
 template <int MS, int F, int K>

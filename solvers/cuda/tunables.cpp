@@ -63,6 +63,26 @@ Tunable steps_per_sweep() {
           .only_scheme = "leapfrog"};
 }
 
+// bench_step also takes the tile after the count (2x16y8z64: parse_blocked).
+Tunable rk4_stages_per_sweep() {
+  return {.key = "cuda.rk4_stages_per_sweep",
+          .type = Tunable::Type::integer,
+          .units = "stages",
+          .default_value = "none",
+          .lo = 1,
+          .hi = 2,
+          .meaning =
+              "RK4's stages per pass over memory on one GPU: 2 fuses stages 0-1 and 2-3 on the "
+              "temporal blocking's tiles (y and k of the first stage of a pair kept in shared "
+              "memory), 112 B per cell and step instead of 256, bitwise the four stages "
+              "(docs/gpu.md, \"RK4's stages in pairs\"). It takes one more vector of the grid's "
+              "size. Unset: 1. Recorded as `tuning_cuda_rk4_stages_per_sweep` (with the tile); "
+              "the rotating frame, slab ranks, single and mixed precision, and instances of more "
+              "than 12 cells run a stage a pass.",
+          .bench_tag = "s",
+          .only_scheme = "rk4"};
+}
+
 } // namespace
 
 const TunableTable& tunables() {
@@ -70,7 +90,7 @@ const TunableTable& tunables() {
       "cuda",
       "The CUDA backend's tunables: they change its speed, never its results, and are recorded "
       "in the results.",
-      {block_shape(), graphs(), steps_per_sweep()}};
+      {block_shape(), graphs(), steps_per_sweep(), rk4_stages_per_sweep()}};
   return table;
 }
 

@@ -154,6 +154,9 @@ public:
   void rk4_stage(const Rk4Stage& stage) override {
     local_->rk4_stage(stage);
   }
+  void rk4_stages(const std::array<Rk4Stage, 4>& stages) override {
+    local_->rk4_stages(stages);
+  }
   void rotate_faces(const FaceSweep& sweep) override {
     local_->rotate_faces(sweep);
   }

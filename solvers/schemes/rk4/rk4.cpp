@@ -14,10 +14,10 @@ namespace decgpe {
 void rk4_step(Backend& backend, const Rk4Vectors& v, double dt, VectorId out) {
   // Butcher weights b = (1/6, 1/3, 1/3, 1/6), nodes a = (1/2, 1/2, 1).
   const double sixth = dt / 6.0, third = dt / 3.0, half = 0.5 * dt;
-  backend.rk4_stage({0, v.psi, v.psi, v.acc, v.stage_a, sixth, half});
-  backend.rk4_stage({1, v.stage_a, v.psi, v.acc, v.stage_b, third, half});
-  backend.rk4_stage({2, v.stage_b, v.psi, v.acc, v.stage_a, third, dt});
-  backend.rk4_stage({3, v.stage_a, kNoVector, v.acc, out, sixth, 0.0});
+  backend.rk4_stages({{{0, v.psi, v.psi, v.acc, v.stage_a, sixth, half},
+                       {1, v.stage_a, v.psi, v.acc, v.stage_b, third, half},
+                       {2, v.stage_b, v.psi, v.acc, v.stage_a, third, dt},
+                       {3, v.stage_a, kNoVector, v.acc, out, sixth, 0.0}}});
 }
 
 /// One step of ψ' = c (M(ψ) − μ)ψ, c = −(i + γ)/(1 + γ²), μ = ⟨ψ, M(ψ)ψ⟩/⟨ψ, ψ⟩ at the step's
