@@ -263,8 +263,10 @@ TEST_P(CudaPrecision, KStepsALaunchAreSingleStepsInSingleAndMixed) {
     given.values["cuda.steps_per_sweep"] = "3";
     const std::unique_ptr<Backend> gpu = make_backend("cuda:plain", p, nullptr, given);
     EXPECT_EQ(gpu->steps_per_launch(), 1);
-    EXPECT_EQ(gpu->tuning().back().second,
-              "1 (" + std::string(precision_name(precision)) + " precision steps one at a time)");
+    EXPECT_EQ(gpu->tuning()[3],
+              std::pair<std::string, std::string>("cuda_steps_per_sweep",
+                                                  "1 (" + std::string(precision_name(precision)) +
+                                                      " precision steps one at a time)"));
     const std::unique_ptr<Scheme> scheme = make_scheme("leapfrog", *gpu, dt);
     scheme->start({psi0, psi0, {}});
     scheme->advance(24);
@@ -552,7 +554,9 @@ protected:
     const std::vector<Complex> psi0 = vortex(p.grid);
     const double dt = 0.9 * scheme_limit("rk4", p, psi0);
     LiveScheme ref("reference", "rk4", p, dt, psi0);
-    LiveScheme stages("cuda:plain", "rk4", p, dt, psi0);
+    BackendTuning one;
+    one.values["cuda.rk4_stages_per_sweep"] = "1";
+    LiveScheme stages("cuda:plain", "rk4", p, dt, psi0, {}, one);
     BackendTuning given;
     given.values["cuda.rk4_stages_per_sweep"] = "2" + tile;
     std::unique_ptr<Backend> gpu;
@@ -747,6 +751,23 @@ TEST_F(CudaRestart, KStepsALaunchResumeBitwiseAsSingleSteps) {
     EXPECT_EQ(file.text_attribute("tuning_cuda_steps_per_sweep"), "3 (case)");
     EXPECT_EQ(file.has_attribute("tuning_cuda_temporal_blocking"), std::string(lattice) == "cubic");
   }
+}
+
+// RK4's stages two a pass (cubic's default), cut by checkpoints: bitwise the run of a stage a pass.
+TEST_F(CudaRestart, Rk4PairsResumeBitwiseAsStagesAPass) {
+  SKIP_WITHOUT_GPU();
+  const std::string toml = "lattice = \"cubic\"\nh = 0.6\nstructures = [13, 10, 9]\ng = 10.0\n"
+                           "[time]\ndt_fraction = 0.5\nsteps = 50\ndiagnostics_every = 10\n"
+                           "snapshot_every = 20\n[initial]\nkappa = 1\n";
+  const std::string flags = "--backend cuda --scheme rk4";
+  ASSERT_EQ(run(toml + "[cuda]\nrk4_stages_per_sweep = 1\n", flags).exit_code, 0);
+  const fs::path whole = dir_ / "whole.h5";
+  fs::rename(out(), whole);
+  run_in_parts(toml, flags, {"", "", ""});
+  expect_same_run(whole, out());
+  EXPECT_EQ(io::InputFile(whole).text_attribute("tuning_cuda_rk4_stages_per_sweep"), "1 (case)");
+  EXPECT_EQ(io::InputFile(out()).text_attribute("tuning_cuda_rk4_stages_per_sweep"),
+            "2x32y8z64 (default)");
 }
 
 TEST_F(CudaRestart, AdaptiveStepsResumeBitwiseOnTheGpu) {

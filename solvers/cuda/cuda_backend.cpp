@@ -850,6 +850,8 @@ private:
   /// temporal blocking's: "2x16y8z64"), where the passes' tiles fit: double precision, the lab
   /// frame, one GPU, instances of at most kMostBlockedCells cells. A shape given that does not fit
   /// shared memory is refused; otherwise the stages run one a pass, and the setting says why.
+  /// Unset: two a pass where an instance is one cell (cubic: 1.35× on the H100, docs/gpu.md), one
+  /// elsewhere (slower there: the grown rims of larger instances).
   void plan_rk4_pairs(const std::string& given) {
     const auto [stages, shape] = count_and_shape(given, "cuda.rk4_stages_per_sweep");
     if (stages < 1 || stages > 2 || (!shape.empty() && shape.front() != 'x')) {
@@ -859,7 +861,7 @@ private:
     }
     const std::string source = given.empty() ? "default" : "case";
     rk4_stages_ = {"1", source};
-    if (stages == 1) {
+    if (given.empty() ? p_.grid.ms != 1 : stages == 1) { // the default: pairs where they paid
       return;
     }
     const std::string why = rk4_pairs_unavailable();

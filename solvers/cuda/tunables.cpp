@@ -76,7 +76,10 @@ Tunable rk4_stages_per_sweep() {
               "temporal blocking's tiles (y and k of the first stage of a pair kept in shared "
               "memory), 112 B per cell and step instead of 256, bitwise the four stages "
               "(docs/gpu.md, \"RK4's stages in pairs\"). It takes one more vector of the grid's "
-              "size. Unset: 1. Recorded as `tuning_cuda_rk4_stages_per_sweep` (with the tile); "
+              "size. Unset: 2 where an instance is one cell (cubic: 15.5 G cell-steps/s against "
+              "11.5 on the H100 at 64M DOFs), else 1 (BCC, FCC and cubic4 measured slower: the "
+              "grown rims of larger instances). Recorded as `tuning_cuda_rk4_stages_per_sweep` "
+              "(with the tile); "
               "the rotating frame, slab ranks, single and mixed precision, and instances of more "
               "than 12 cells run a stage a pass.",
           .bench_tag = "s",
