@@ -263,10 +263,9 @@ TEST_P(CudaPrecision, KStepsALaunchAreSingleStepsInSingleAndMixed) {
     given.values["cuda.steps_per_sweep"] = "3";
     const std::unique_ptr<Backend> gpu = make_backend("cuda:plain", p, nullptr, given);
     EXPECT_EQ(gpu->steps_per_launch(), 1);
-    EXPECT_EQ(gpu->tuning()[3],
-              std::pair<std::string, std::string>("cuda_steps_per_sweep",
-                                                  "1 (" + std::string(precision_name(precision)) +
-                                                      " precision steps one at a time)"));
+    EXPECT_EQ(gpu->tuning()[3].first, "cuda_steps_per_sweep");
+    EXPECT_EQ(gpu->tuning()[3].second,
+              "1 (" + std::string(precision_name(precision)) + " precision steps one at a time)");
     const std::unique_ptr<Scheme> scheme = make_scheme("leapfrog", *gpu, dt);
     scheme->start({psi0, psi0, {}});
     scheme->advance(24);
