@@ -374,11 +374,12 @@ TEST(CudaBackend, EveryTuningGivesBitwiseTheReferencesStateAndIsReported) {
       given.values["cuda.graphs"] = graphs ? "true" : "false";
       const std::unique_ptr<Backend> gpu = make_backend("cuda:plain", p, nullptr, given);
       const auto tuning = gpu->tuning();
-      ASSERT_EQ(tuning.size(), 4U);
+      ASSERT_EQ(tuning.size(), 5U);
       EXPECT_EQ(tuning[0].second, std::string(shape) + " (case)");
       EXPECT_EQ(tuning[1].second, "one slice a block"); // a grid this small has too few chunks
       EXPECT_EQ(tuning[2].second, std::string(graphs ? "on" : "off") + " (case)");
       EXPECT_EQ(tuning[3].second, "1 (default)");
+      EXPECT_EQ(tuning[4].second, "1 (default)"); // RK4 pairs by default on cubic alone
       const std::unique_ptr<Scheme> scheme = make_scheme("leapfrog", *gpu, dt);
       scheme->start({psi0, psi0, {}});
       scheme->advance(101);
@@ -752,7 +753,7 @@ TEST_F(CudaRestart, KStepsALaunchResumeBitwiseAsSingleSteps) {
   }
 }
 
-// RK4's stages two a pass (cubic's default), cut by checkpoints: bitwise the run of a stage a pass.
+// RK4's stages two a pass, cut by checkpoints: bitwise the run of a stage a pass.
 TEST_F(CudaRestart, Rk4PairsResumeBitwiseAsStagesAPass) {
   SKIP_WITHOUT_GPU();
   const std::string toml = "lattice = \"cubic\"\nh = 0.6\nstructures = [13, 10, 9]\ng = 10.0\n"
@@ -762,11 +763,11 @@ TEST_F(CudaRestart, Rk4PairsResumeBitwiseAsStagesAPass) {
   ASSERT_EQ(run(toml + "[cuda]\nrk4_stages_per_sweep = 1\n", flags).exit_code, 0);
   const fs::path whole = dir_ / "whole.h5";
   fs::rename(out(), whole);
-  run_in_parts(toml, flags, {"", "", ""});
+  run_in_parts(toml + "[cuda]\nrk4_stages_per_sweep = 2\n", flags, {"", "", ""});
   expect_same_run(whole, out());
   EXPECT_EQ(io::InputFile(whole).text_attribute("tuning_cuda_rk4_stages_per_sweep"), "1 (case)");
   EXPECT_EQ(io::InputFile(out()).text_attribute("tuning_cuda_rk4_stages_per_sweep"),
-            "2x32y8z64 (default)");
+            "2x32y8z64 (case)");
 }
 
 TEST_F(CudaRestart, AdaptiveStepsResumeBitwiseOnTheGpu) {

@@ -161,6 +161,9 @@ std::pair<int, std::string> count_and_shape(const std::string& given, std::strin
   return {steps, std::string(end, given.data() + given.size())};
 }
 
+/// RK4's default pairs want at least this many blocks an SM (three fit, ~62 KiB each on cubic).
+constexpr long long kRk4PairBlocksPerSm = 4;
+
 /// Times the work queued on a stream with CUDA events (NVBench's method: device time, not host
 /// time).
 class DeviceTimer final : public WorkTimer {
@@ -730,7 +733,7 @@ private:
     cell_tiling_ = make_cell_tiling(dg_);
     stencil_tiling_ = make_passes_tiling(dg_, shape, p_.grid.lattice, sms);
     plan_wavefront(tuning, shape, sms);
-    plan_rk4_pairs(tuning.value("cuda.rk4_stages_per_sweep"));
+    plan_rk4_pairs(tuning.value("cuda.rk4_stages_per_sweep"), sms);
   }
 
   /// The reductions' partial sums (the frame's and the lab's in a rotating frame), checked against
@@ -850,9 +853,10 @@ private:
   /// temporal blocking's: "2x16y8z64"), where the passes' tiles fit: double precision, the lab
   /// frame, one GPU, instances of at most kMostBlockedCells cells. A shape given that does not fit
   /// shared memory is refused; otherwise the stages run one a pass, and the setting says why.
-  /// Unset: two a pass where an instance is one cell (cubic: 1.35× on the H100, docs/gpu.md), one
-  /// elsewhere (slower there: the grown rims of larger instances).
-  void plan_rk4_pairs(const std::string& given) {
+  /// Unset: two a pass where an instance is one cell (cubic: 1.35× on the H100 at 64M cells,
+  /// docs/gpu.md) and the tiles fill the GPU (at 1M cells, 104 blocks, a pass of two took 2.3× the
+  /// time of two of one), one elsewhere (slower there: the grown rims of larger instances).
+  void plan_rk4_pairs(const std::string& given, int sms) {
     const auto [stages, shape] = count_and_shape(given, "cuda.rk4_stages_per_sweep");
     if (stages < 1 || stages > 2 || (!shape.empty() && shape.front() != 'x')) {
       throw std::invalid_argument("cuda.rk4_stages_per_sweep must be 1 or 2 (then optionally a "
@@ -880,6 +884,13 @@ private:
         throw std::invalid_argument("cuda.rk4_stages_per_sweep: " + over);
       }
       rk4_stages_ = {"1", over};
+      return;
+    }
+    const long long blocks = static_cast<long long>(b.tiles_x) * b.tiles_y * b.chunks;
+    if (given.empty() && blocks < kRk4PairBlocksPerSm * sms) { // 1M cubic cells: 2.3× slower
+      rk4_stages_ = {"1", "the default tile makes " + std::to_string(blocks) +
+                              " blocks, fewer than " + std::to_string(kRk4PairBlocksPerSm) +
+                              " an SM"};
       return;
     }
     rk4_blocking_ = b;
