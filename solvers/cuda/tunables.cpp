@@ -65,27 +65,27 @@ Tunable steps_per_sweep() {
 
 // bench_step also takes the tile after the count (2x16y8z64: parse_blocked).
 Tunable rk4_stages_per_sweep() {
-  return {
-      .key = "cuda.rk4_stages_per_sweep",
-      .type = Tunable::Type::integer,
-      .units = "stages",
-      .default_value = "none",
-      .lo = 1,
-      .hi = 2,
-      .meaning =
-          "RK4's stages per pass over memory on one GPU: 2 fuses stages 0-1 and 2-3 on the "
-          "temporal blocking's tiles (y and k of the first stage of a pair kept in shared "
-          "memory), 112 B per cell and step instead of 256, bitwise the four stages "
-          "(docs/gpu.md, \"RK4's stages in pairs\"). It takes one more vector of the grid's "
-          "size. Unset: 2 where an instance is one cell and the tiles make at least 4 blocks an "
-          "SM (cubic: 15.5 G cell-steps/s against 11.5 on the H100 at 64M DOFs, 1.13x at 8M; "
-          "at 1M, 104 blocks, 2.3x slower), else 1 (BCC, FCC and cubic4 measured slower: the "
-          "grown rims of larger instances). Recorded as `tuning_cuda_rk4_stages_per_sweep` "
-          "(with the tile); "
-          "the rotating frame, slab ranks, single and mixed precision, and instances of more "
-          "than 12 cells run a stage a pass.",
-      .bench_tag = "s",
-      .only_scheme = "rk4"};
+  return {.key = "cuda.rk4_stages_per_sweep",
+          .type = Tunable::Type::integer,
+          .units = "stages",
+          .default_value = "none",
+          .lo = 1,
+          .hi = 2,
+          .meaning =
+              "RK4's stages per pass over memory on one GPU: 2 fuses stages 0-1 and 2-3 on the "
+              "temporal blocking's tiles (y and k of the first stage of a pair kept in shared "
+              "memory), 112 B per cell and step instead of 256, bitwise the four stages "
+              "(docs/gpu.md, \"RK4's stages in pairs\"). It takes one more vector of the grid's "
+              "size. Unset: 2 where an instance is one cell and the tiles make a wave of 3 blocks "
+              "an SM (cubic on the H100: 15.5 G cell-steps/s against 11.5 at 64M DOFs, 1.13x at 8M "
+              "with 500 blocks; at 1M, 104 blocks, 2.3x slower), else 1 (BCC, FCC and cubic4 "
+              "measured slower: the "
+              "grown rims of larger instances). Recorded as `tuning_cuda_rk4_stages_per_sweep` "
+              "(with the tile); "
+              "the rotating frame, slab ranks, single and mixed precision, and instances of more "
+              "than 12 cells run a stage a pass.",
+          .bench_tag = "s",
+          .only_scheme = "rk4"};
 }
 
 } // namespace
