@@ -88,8 +88,8 @@ struct Slab {
   std::vector<Complex> owned_of_whole(std::span<const Complex> whole) const {
     return owned(stored(whole));
   }
-  std::unique_ptr<Backend> backend(std::string_view local) const {
-    return scaleout::make_slab_backend(local, problem, layout);
+  std::unique_ptr<Backend> backend(std::string_view local, const BackendTuning& tuning = {}) const {
+    return scaleout::make_slab_backend(local, problem, layout, tuning);
   }
 };
 
@@ -112,11 +112,13 @@ void expect_same_diagnostics(const Diagnostics& ds, const Diagnostics& dr,
 
 /// Runs the reference on each rank and `local` over all ranks with every halo depth, for every
 /// scheme; each rank checks its owned cells of every level bitwise against the reference's, and
-/// the diagnostics. With `weights`, the slabs are sized by them (as a calibration would).
+/// the diagnostics. With `weights`, the slabs are sized by them (as a calibration would); `tuning`
+/// is this rank's backend's.
 void expect_slabs_match_reference(std::string_view lattice, std::string_view local,
                                   std::span<const double> weights = {},
                                   const Rotation& rotation = {},
-                                  Precision precision = Precision::double_) {
+                                  Precision precision = Precision::double_,
+                                  const BackendTuning& tuning = {}) {
   Problem p = make_problem(lattice);
   p.potential.rotation = rotation;
   p.precision = precision;
@@ -133,7 +135,7 @@ void expect_slabs_match_reference(std::string_view lattice, std::string_view loc
     for (const int depth : halo_depths(p.grid.size[2])) {
       const Slab slab(p, depth, weights);
       const std::vector<Complex> mine = slab.stored(psi);
-      const std::unique_ptr<Backend> slabs = slab.backend(local);
+      const std::unique_ptr<Backend> slabs = slab.backend(local, tuning);
       const std::unique_ptr<Scheme> on_slabs = make_scheme(scheme, *slabs, dt);
       on_slabs->start({mine, mine, {}});
       on_slabs->advance(steps);
@@ -351,6 +353,42 @@ TEST_P(Hybrid, SingleAndMixedGpuRankBesideOpenMPRanksIsBitwiseIdenticalToReferen
   for (const Precision precision : {Precision::single, Precision::mixed}) {
     expect_slabs_match_reference(GetParam(), rank() == 0 ? "cuda" : "openmp", weights, {},
                                  precision);
+  }
+#else
+  GTEST_SKIP() << "this build has no CUDA backend";
+#endif
+}
+
+// k leapfrog steps a launch on the GPU rank: the temporal blocking over its stored slices, after
+// the exchange of its halos where the single steps would make it, the OpenMP ranks stepping singly
+// beside it; every halo depth (a slab of fewer than k halo slices steps singly, and one of more
+// singly where its exchange would fall inside a launch).
+TEST_P(Hybrid, KStepsALaunchOnTheGpuRankAreBitwiseIdenticalToReference) {
+#if DECGPE_HAVE_CUDA
+  if (!hybrid_ranks_available()) {
+    GTEST_SKIP() << "needs a GPU for rank 0 and at least 2 ranks";
+  }
+  const Problem whole = make_problem(GetParam());
+  if (whole.grid.ms > 12) {
+    GTEST_SKIP() << "the temporal blocking takes instances of at most 12 cells";
+  }
+  std::vector<double> weights(static_cast<std::size_t>(ranks()), 1.0);
+  weights[0] = 3.0;
+  for (const int k : {2, 3}) {
+    BackendTuning tuning;
+    if (rank() == 0) {
+      tuning.values["cuda.steps_per_sweep"] = std::to_string(k) + "x3y2z4";
+    }
+    const auto recorded = // every rank makes its slab backend: its set-up is collective
+        Slab(whole, k, weights).backend(rank() == 0 ? "cuda" : "openmp", tuning)->tuning();
+    if (rank() == 0) {
+      EXPECT_NE(std::ranges::find(recorded, std::pair<std::string, std::string>(
+                                                "cuda_temporal_blocking", "x3y2z4 (case)")),
+                recorded.end())
+          << "a slab of k halo slices takes k steps a launch";
+    }
+    expect_slabs_match_reference(GetParam(), rank() == 0 ? "cuda" : "openmp", weights, {},
+                                 Precision::double_, tuning);
   }
 #else
   GTEST_SKIP() << "this build has no CUDA backend";

@@ -27,6 +27,7 @@
 #include <future>
 #include <limits>
 #include <numeric>
+#include <optional>
 #include <stdexcept>
 #include <utility>
 
@@ -396,7 +397,15 @@ public:
     }
     long n = 0;
     for (; blocking_.steps > 1 && steps - n >= blocking_.steps; n += blocking_.steps) {
-      blocked_sweep(older, newer);
+      const std::optional<StencilPlan> plan = blocked_plan(older, newer);
+      if (!plan) { // a slab whose single steps would exchange within the launch
+        for (int j = 0; j < blocking_.steps; ++j) {
+          enqueue_leapfrog(older, newer);
+          std::swap(older, newer);
+        }
+        continue;
+      }
+      blocked_sweep(*plan, older, newer);
       if (blocking_.steps % 2 != 0) {
         std::swap(older, newer);
       }
@@ -795,15 +804,18 @@ private:
                                    " precision steps one at a time"};
       return;
     }
-    if (halo_ != nullptr || dg_.z_offset != 0 ||
-        dg_.sz != dg_.global_z) { // both kernels walk it all
-      steps_per_sweep_ = {"1", "a slab steps one at a time"};
-      return;
-    }
     // The default: the temporal blocking where an instance is one cell (measured faster than the
     // wavefront there, docs/gpu.md), else the wavefront.
-    if (wavefront.empty() ? p_.grid.ms == 1 && steps <= kMostBlockedSteps
-                          : wavefront.front() == 'x') {
+    const bool blocked = wavefront.empty() ? p_.grid.ms == 1 && steps <= kMostBlockedSteps
+                                           : wavefront.front() == 'x';
+    if (halo_ != nullptr || dg_.z_offset != 0 || dg_.sz != dg_.global_z) {
+      const std::string why = slab_steps_unavailable(blocked, steps);
+      if (!why.empty()) {
+        steps_per_sweep_ = {"1", why};
+        return;
+      }
+    }
+    if (blocked) {
       plan_blocking(wavefront, steps);
       return;
     }
@@ -820,6 +832,21 @@ private:
     counters_d_ = DeviceBuffer<unsigned>(1 + static_cast<std::size_t>(steps) * slabs * bands);
     wave_ = {steps, w.slab, slabs, w.rows, bands, 0, order_d_.get(), counters_d_.get()};
     wave_.blocks = wavefront_blocks(wavefront_tiling_, dg_, wave_, w.blocks, sms);
+  }
+
+  /// Why a slab steps one at a time, "" where the temporal blocking takes its k steps: a slab
+  /// whose halos hold k slices (their exchange then comes before a launch, blocked_plan()); the
+  /// wavefront walks a whole domain.
+  std::string slab_steps_unavailable(bool blocked, int steps) const {
+    if (!blocked) {
+      return "a slab steps one at a time where the temporal blocking does not run";
+    }
+    const int depth = p_.grid.halo_depth();
+    if (halo_ == nullptr || depth < steps) {
+      return "a slab of " + std::to_string(depth) + " halo slices steps one at a time (" +
+             std::to_string(steps) + " steps a launch need " + std::to_string(steps) + ")";
+    }
+    return "";
   }
 
   /// The temporal blocking of `steps` steps a launch with the case's shape or the default one. A
@@ -932,18 +959,45 @@ private:
     return chained && s[0].stage == 0;
   }
 
+  /// How a launch of blocking_.steps steps from (older, newer) runs: at once on a whole domain; on
+  /// a slab, after the exchanges the first of the single steps would make, where those steps make
+  /// none later (else nothing: they run singly, so that every rank exchanges when its neighbours
+  /// do). The schedule then holds what the single steps leave current; the launch computes every
+  /// stored slice, equal to the single steps' wherever those are current.
+  std::optional<StencilPlan> blocked_plan(VectorId older, VectorId newer) {
+    const SliceRange stored{0, p_.grid.size[2]};
+    if (halo_ == nullptr) {
+      return StencilPlan{{}, stored, {}};
+    }
+    HaloSchedule trial = schedule_;
+    const std::vector<VectorId> exchange = trial.stencil(leapfrog_access(older, newer)).exchange;
+    for (int j = 1; j < blocking_.steps; ++j) {
+      std::swap(older, newer);
+      if (!trial.stencil(leapfrog_access(older, newer)).exchange.empty()) {
+        return std::nullopt;
+      }
+    }
+    schedule_ = trial;
+    if (exchange.empty()) {
+      return StencilPlan{{}, stored, {}};
+    }
+    return StencilPlan{exchange, {}, {stored, SliceRange{}}}; // the launch after the exchange
+  }
+
   /// One launch of blocking_.steps steps from (older, newer) into the spare pair, whose buffers
   /// then take the two vectors' places: `older` holds level k − 1, `newer` level k for even k
   /// (the single steps' roles), the other way round for odd k.
-  void blocked_sweep(VectorId older, VectorId newer) {
+  void blocked_sweep(const StencilPlan& plan, VectorId older, VectorId newer) {
     if (spare_previous_.get() == nullptr) {
       reserve(2.0 * static_cast<double>(vector_bytes()));
       spare_previous_ = DeviceBuffer<std::byte>(vector_bytes());
       spare_last_ = DeviceBuffer<std::byte>(vector_bytes());
     }
-    launch_leapfrog_blocked(dg_, blocking_, typed<DoubleTypes>(older), typed<DoubleTypes>(newer),
-                            reinterpret_cast<Complex*>(spare_previous_.get()),
-                            reinterpret_cast<Complex*>(spare_last_.get()), stream_);
+    stencil(plan, [&](int, int, cudaStream_t stream) { // one launch: every stored slice
+      launch_leapfrog_blocked(dg_, blocking_, typed<DoubleTypes>(older), typed<DoubleTypes>(newer),
+                              reinterpret_cast<Complex*>(spare_previous_.get()),
+                              reinterpret_cast<Complex*>(spare_last_.get()), stream);
+    });
     const bool odd = blocking_.steps % 2 != 0;
     std::swap(vectors_[static_cast<std::size_t>(odd ? newer : older)], spare_previous_);
     std::swap(vectors_[static_cast<std::size_t>(odd ? older : newer)], spare_last_);

@@ -82,9 +82,10 @@ template <int MS, int F, bool SECOND> struct PairTile {
                           long long i, double plane) const {
     const Complex u = ring[centre + e];
     const Complex sum = ring_face_sum<MS, F, PADDED>(stage_faces, ring, e, l, u);
-    const double pot = g.potential != nullptr
-                           ? __ldg(g.potential + i)
-                           : harmonic_potential_from(plane, coordinate(g, 2, s, l), g.lambda);
+    const double pot =
+        g.potential != nullptr
+            ? __ldg(g.potential + i)
+            : harmonic_potential_from(plane, coordinate(g, 2, s + g.z_offset, l), g.lambda);
     return apply_m(u, sum, pot, g.g);
   }
 

@@ -136,9 +136,10 @@ template <int MS, int F, int K> struct BlockedTile {
         const Complex psi_i = ring[at.centre + e];
         const Complex sum = ring_face_sum<MS, F, PADDED>(at.faces, ring, e, l, psi_i);
         const long long i = slice + first + r * g.sx * MS + c;
-        const double v = g.potential != nullptr
-                             ? __ldg(g.potential + i)
-                             : harmonic_potential_from(plane, coordinate(g, 2, at.s, l), g.lambda);
+        const double v =
+            g.potential != nullptr
+                ? __ldg(g.potential + i)
+                : harmonic_potential_from(plane, coordinate(g, 2, at.s + g.z_offset, l), g.lambda);
         next = step_along(ring[at.older + e], g.two_dt, apply_m(psi_i, sum, v, g.g));
         const int tx = c / MS;
         if (J == K && at.kept) {

@@ -172,6 +172,9 @@ public:
   void synchronize() override {
     local_->synchronize();
   }
+  long steps_per_launch() const override {
+    return local_->steps_per_launch();
+  }
   std::vector<std::pair<std::string, std::string>> tuning() const override {
     auto settings = local_->tuning();
     settings.emplace_back("halo_depth", halo_depth_);
