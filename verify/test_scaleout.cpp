@@ -156,6 +156,33 @@ void expect_slabs_match_reference(std::string_view lattice, std::string_view loc
   }
 }
 
+/// k = 2 and 3 leapfrog steps a launch on the ranks whose `local` is cuda: the temporal blocking
+/// over a slab's stored slices, after the exchange of its halos where the single steps would make
+/// it; every halo depth (a slab of fewer than k halo slices steps singly, and one of more singly
+/// where its exchange would fall inside a launch), bitwise the reference for every scheme.
+void expect_k_step_slabs_match_reference(std::string_view lattice, std::string_view local,
+                                         std::span<const double> weights = {}) {
+  const Problem whole = make_problem(lattice);
+  if (whole.grid.ms > 12) {
+    GTEST_SKIP() << "the temporal blocking takes instances of at most 12 cells";
+  }
+  for (const int k : {2, 3}) {
+    BackendTuning tuning;
+    if (local == "cuda") {
+      tuning.values["cuda.steps_per_sweep"] = std::to_string(k) + "x3y2z4";
+    }
+    const auto recorded = // every rank makes its slab backend: its set-up is collective
+        Slab(whole, k, weights).backend(local, tuning)->tuning();
+    if (local == "cuda") {
+      EXPECT_NE(std::ranges::find(recorded, std::pair<std::string, std::string>(
+                                                "cuda_temporal_blocking", "x3y2z4 (case)")),
+                recorded.end())
+          << "a slab of k halo slices takes k steps a launch";
+    }
+    expect_slabs_match_reference(lattice, local, weights, {}, Precision::double_, tuning);
+  }
+}
+
 /// Adaptive steps on slabs of every halo depth: every rank takes the reference's steps (the
 /// reduction's maxima are exact in any order), to the same end time and the same state.
 void expect_adaptive_slabs_match_reference(std::string_view lattice, std::string_view local) {
@@ -287,6 +314,19 @@ TEST_P(Gpu, RotatingCudaSlabsAreBitwiseIdenticalToReference) {
 #endif
 }
 
+// k leapfrog steps a launch on every GPU rank, the halos through NCCL.
+TEST_P(Gpu, KStepsALaunchOnCudaSlabsAreBitwiseIdenticalToReference) {
+#if DECGPE_HAVE_CUDA
+  if (cuda::device_count() < ranks()) {
+    GTEST_SKIP() << "needs one GPU per rank (" << ranks() << "); this machine has "
+                 << cuda::device_count();
+  }
+  expect_k_step_slabs_match_reference(GetParam(), "cuda");
+#else
+  GTEST_SKIP() << "this build has no CUDA backend";
+#endif
+}
+
 // NCCL moves the precision's 8-byte values between the GPU ranks.
 TEST_P(Gpu, SingleAndMixedCudaSlabsAreBitwiseIdenticalToReference) {
 #if DECGPE_HAVE_CUDA
@@ -359,37 +399,16 @@ TEST_P(Hybrid, SingleAndMixedGpuRankBesideOpenMPRanksIsBitwiseIdenticalToReferen
 #endif
 }
 
-// k leapfrog steps a launch on the GPU rank: the temporal blocking over its stored slices, after
-// the exchange of its halos where the single steps would make it, the OpenMP ranks stepping singly
-// beside it; every halo depth (a slab of fewer than k halo slices steps singly, and one of more
-// singly where its exchange would fall inside a launch).
+// k leapfrog steps a launch on the GPU rank beside OpenMP ranks stepping singly (halos staged
+// through host memory).
 TEST_P(Hybrid, KStepsALaunchOnTheGpuRankAreBitwiseIdenticalToReference) {
 #if DECGPE_HAVE_CUDA
   if (!hybrid_ranks_available()) {
     GTEST_SKIP() << "needs a GPU for rank 0 and at least 2 ranks";
   }
-  const Problem whole = make_problem(GetParam());
-  if (whole.grid.ms > 12) {
-    GTEST_SKIP() << "the temporal blocking takes instances of at most 12 cells";
-  }
   std::vector<double> weights(static_cast<std::size_t>(ranks()), 1.0);
   weights[0] = 3.0;
-  for (const int k : {2, 3}) {
-    BackendTuning tuning;
-    if (rank() == 0) {
-      tuning.values["cuda.steps_per_sweep"] = std::to_string(k) + "x3y2z4";
-    }
-    const auto recorded = // every rank makes its slab backend: its set-up is collective
-        Slab(whole, k, weights).backend(rank() == 0 ? "cuda" : "openmp", tuning)->tuning();
-    if (rank() == 0) {
-      EXPECT_NE(std::ranges::find(recorded, std::pair<std::string, std::string>(
-                                                "cuda_temporal_blocking", "x3y2z4 (case)")),
-                recorded.end())
-          << "a slab of k halo slices takes k steps a launch";
-    }
-    expect_slabs_match_reference(GetParam(), rank() == 0 ? "cuda" : "openmp", weights, {},
-                                 Precision::double_, tuning);
-  }
+  expect_k_step_slabs_match_reference(GetParam(), rank() == 0 ? "cuda" : "openmp", weights);
 #else
   GTEST_SKIP() << "this build has no CUDA backend";
 #endif
