@@ -780,8 +780,8 @@ private:
     }
   }
 
-  /// The wavefront of cuda.steps_per_sweep steps (one GPU only: a slab's halos are exchanged
-  /// between single steps), its order and counters on the device.
+  /// cuda.steps_per_sweep's k steps a launch: the temporal blocking (on a slab too, where its
+  /// halos hold k slices) or the wavefront (one GPU only), its order and counters on the device.
   void plan_wavefront(const BackendTuning& tuning, PlainShape shape, int sms) {
     const std::string given = tuning.value("cuda.steps_per_sweep");
     const auto [steps, wavefront] = count_and_shape(given, "cuda.steps_per_sweep");
@@ -795,25 +795,13 @@ private:
     if (steps == 1) {
       return;
     }
-    if (rotates()) {
-      steps_per_sweep_ = {"1", "the rotating frame steps one at a time"};
-      return;
-    }
-    if (p_.precision != Precision::double_) { // both kernels step in double only
-      steps_per_sweep_ = {"1", std::string(precision_name(p_.precision)) +
-                                   " precision steps one at a time"};
-      return;
-    }
     // The default: the temporal blocking where an instance is one cell (measured faster than the
     // wavefront there, docs/gpu.md), else the wavefront.
     const bool blocked = wavefront.empty() ? p_.grid.ms == 1 && steps <= kMostBlockedSteps
                                            : wavefront.front() == 'x';
-    if (halo_ != nullptr || dg_.z_offset != 0 || dg_.sz != dg_.global_z) {
-      const std::string why = slab_steps_unavailable(blocked, steps);
-      if (!why.empty()) {
-        steps_per_sweep_ = {"1", why};
-        return;
-      }
+    if (const std::string why = steps_unavailable(blocked, steps); !why.empty()) {
+      steps_per_sweep_ = {"1", why};
+      return;
     }
     if (blocked) {
       plan_blocking(wavefront, steps);
@@ -834,10 +822,20 @@ private:
     wave_.blocks = wavefront_blocks(wavefront_tiling_, dg_, wave_, w.blocks, sms);
   }
 
-  /// Why a slab steps one at a time, "" where the temporal blocking takes its k steps: a slab
-  /// whose halos hold k slices (their exchange then comes before a launch, blocked_plan()); the
-  /// wavefront walks a whole domain.
-  std::string slab_steps_unavailable(bool blocked, int steps) const {
+  /// Why the leapfrog steps one at a time, "" where a kernel takes k steps a launch: both step in
+  /// double and the lab frame only; on a slab, the temporal blocking where its halos hold k slices
+  /// (their exchange then comes before a launch, blocked_plan()), the wavefront walks a whole
+  /// domain.
+  std::string steps_unavailable(bool blocked, int steps) const {
+    if (rotates()) {
+      return "the rotating frame steps one at a time";
+    }
+    if (p_.precision != Precision::double_) {
+      return std::string(precision_name(p_.precision)) + " precision steps one at a time";
+    }
+    if (halo_ == nullptr && dg_.z_offset == 0 && dg_.sz == dg_.global_z) {
+      return "";
+    }
     if (!blocked) {
       return "a slab steps one at a time where the temporal blocking does not run";
     }

@@ -57,8 +57,11 @@ Tunable steps_per_sweep() {
               "vectors of the grid's size. Elsewhere the wavefront (step j + 1 reads step j's "
               "level back from L2), slower than single steps on every lattice. Runs of steps "
               "that are not a multiple of k end with single steps. Unset: 1. Recorded as "
-              "`tuning_cuda_steps_per_sweep` (and the kernel's shape); slab ranks, the other "
-              "schemes and single and mixed precision step one at a time.",
+              "`tuning_cuda_steps_per_sweep` (and the kernel's shape). A slab rank takes k steps a "
+              "launch with the temporal blocking where its halos hold k slices "
+              "(`scaleout.halo_depth`), their exchange made before the launch, and singly where "
+              "its single steps would exchange inside one; the other schemes, the rotating frame "
+              "and single and mixed precision step one at a time.",
           .bench_tag = "k",
           .only_scheme = "leapfrog"};
 }
