@@ -8,7 +8,7 @@
 # would move with perfect reuse. A k > 1 that stepped one at a time (single or mixed precision, a slab, a tile too
 # large) is refused: there is no k-step kernel to measure.
 #
-#   scripts/measure-dram-bytes.sh OUT.json [LATTICE:SETTING ...]   default: cubic:1 cubic:2 cubic:3 cubic:4 bcc:1 bcc:2
+#   scripts/measure-dram-bytes.sh OUT.json [LATTICE:SETTING ...]   default: cubic:1-4 bcc:1-2 (RK4: cubic:1-2 bcc:1-2)
 #
 # SETTING is the tunable's value as bench_step takes it (2, 2x32y8z64, 2s1l4r4b8). DOFS (default 64e6), PRECISION
 # (default double) and SCHEME (default leapfrog) are recorded in OUT.json with the device, the commit and each run's ncu
@@ -18,7 +18,7 @@ cd "$(dirname "$0")/.."
 out=${1:?usage: scripts/measure-dram-bytes.sh OUT.json [LATTICE:SETTING ...]}
 shift
 runs=("$@")
-[ ${#runs[@]} -gt 0 ] || runs=(cubic:1 cubic:2 cubic:3 cubic:4 bcc:1 bcc:2)
+
 for run in "${runs[@]}"; do
   if ! [[ $run =~ ^[a-z0-9]+:[1-9] ]]; then
     echo "measure-dram-bytes: '$run' is not LATTICE:SETTING (e.g. cubic:2)" >&2
@@ -33,6 +33,10 @@ case $scheme in
   rk4) tunable=cuda.rk4_stages_per_sweep kernels='Rk4First|Rk4Middle|Rk4Last|rk4_pair' ;;
   *) echo "measure-dram-bytes: SCHEME is leapfrog or rk4, not '$scheme'" >&2; exit 2 ;;
 esac
+if [ ${#runs[@]} -eq 0 ]; then
+  runs=(cubic:1 cubic:2 bcc:1 bcc:2)
+  [ "$scheme" = rk4 ] || runs=(cubic:1 cubic:2 cubic:3 cubic:4 bcc:1 bcc:2)
+fi
 cmake --build --preset cuda --target bench_step >/dev/null
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

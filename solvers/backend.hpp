@@ -161,9 +161,9 @@ public:
   virtual void leapfrog_steps(VectorId older, VectorId newer, double dt, long steps) = 0;
   virtual void rk4_stage(const Rk4Stage& stage) = 0;
   /// The four stages of one RK4 step, each stage's input the one before's next and base the first
-  /// one's input (rk4_step()'s chain): bitwise the four rk4_stage() calls in the step's output. A
-  /// backend may fuse them (the CUDA backend's cuda.rk4_stages_per_sweep), leaving the stages' own
-  /// vectors other than acc as they come.
+  /// one's input (rk4_step()'s chain): bitwise the four rk4_stage() calls in the step's output,
+  /// the only vector defined after it. A backend may fuse them (the CUDA backend's
+  /// cuda.rk4_stages_per_sweep), leaving acc and the stage vectors as its passes leave them.
   virtual void rk4_stages(const std::array<Rk4Stage, 4>& stages) {
     for (const Rk4Stage& s : stages) {
       rk4_stage(s);

@@ -131,6 +131,33 @@ StencilPlan HaloSchedule::stencil(const KernelAccess& kernel) {
   return plan;
 }
 
+int HaloSchedule::leapfrog_singles(VectorId older, VectorId newer, int steps) const {
+  HaloSchedule trial = *this;
+  trial.stencil(leapfrog_access(older, newer));
+  for (int j = 1; j < steps; ++j) {
+    std::swap(older, newer);
+    if (!trial.stencil(leapfrog_access(older, newer)).exchange.empty()) {
+      return j;
+    }
+  }
+  return 0;
+}
+
+StencilPlan HaloSchedule::leapfrog_launch(VectorId older, VectorId newer, int steps) {
+  if (leapfrog_singles(older, newer, steps) != 0) {
+    throw std::logic_error("a launch of leapfrog steps would exchange inside it");
+  }
+  const std::vector<VectorId> exchange = stencil(leapfrog_access(older, newer)).exchange;
+  for (int j = 1; j < steps; ++j) {
+    std::swap(older, newer);
+    stencil(leapfrog_access(older, newer));
+  }
+  StencilPlan plan;
+  plan.exchange = exchange;
+  (exchange.empty() ? plan.during : plan.after[0]) = stored_;
+  return plan;
+}
+
 void HaloSchedule::pointwise(VectorId out, std::initializer_list<VectorId> inputs) {
   SliceRange r = stored_;
   for (const VectorId v : inputs) {

@@ -62,6 +62,15 @@ public:
   void uploaded(VectorId v);
   /// Plans a stencil kernel; its outputs are then current on the slices it computes.
   StencilPlan stencil(const KernelAccess& kernel);
+  /// Of `steps` leapfrog steps from (older, newer) (the roles swapping after each), how many to
+  /// take singly before a launch can take them all: 0 where no step but the first exchanges, else
+  /// the steps before the first later one that does (a launch then starts at that exchange).
+  int leapfrog_singles(VectorId older, VectorId newer, int steps) const;
+  /// Plans one launch of `steps` leapfrog steps that computes every stored slice (the temporal
+  /// blocking), where leapfrog_singles() is 0: the first step's exchanges, made before the launch
+  /// (`after` then holds the stored slices; `during` does without one). The vectors are then
+  /// current where the single steps would leave them: the launch's levels equal theirs there.
+  StencilPlan leapfrog_launch(VectorId older, VectorId newer, int steps);
   /// A pointwise kernel over every stored slice: `out` is current where every input is.
   void pointwise(VectorId out, std::initializer_list<VectorId> inputs);
   /// The slices where v is current.

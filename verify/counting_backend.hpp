@@ -44,6 +44,7 @@ public:
     inner_->leapfrog_steps(older, newer, dt, steps);
   }
   void rk4_stage(const Rk4Stage& stage) override { inner_->rk4_stage(stage); }
+  void rk4_stages(const std::array<Rk4Stage, 4>& stages) override { inner_->rk4_stages(stages); }
   void rotate_faces(const FaceSweep& sweep) override { inner_->rotate_faces(sweep); }
   void polynomial_term(const PolynomialTerm& term) override { inner_->polynomial_term(term); }
   void axpby(VectorId out, Complex a, VectorId x, Complex b, VectorId y) override {

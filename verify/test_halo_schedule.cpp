@@ -7,6 +7,7 @@
 #include "solvers/halo_schedule.hpp"
 
 #include <gtest/gtest.h>
+#include <stdexcept>
 
 namespace decgpe {
 namespace {
@@ -57,6 +58,50 @@ TEST(HaloSchedule, KHaloSlicesExchangeEveryKLeapfrogStepsBothLevelsAtOnce) {
       EXPECT_EQ(sizes.back(), 2U) << "k = " << k;
     }
   }
+}
+
+// A launch of k leapfrog steps (the CUDA temporal blocking on a slab) makes the first step's
+// exchanges before it and leaves every vector current where the k single steps would: at k halo
+// slices every launch starts with the exchange of both levels.
+TEST(HaloSchedule, ALaunchOfKLeapfrogStepsExchangesFirstAndLeavesWhatTheSingleStepsLeave) {
+  for (int k = 2; k <= 4; ++k) {
+    const Grid g = slab(k);
+    HaloSchedule s(g);
+    s.uploaded(0);
+    s.uploaded(1);
+    VectorId older = 0, newer = 1;
+    for (int launch = 0; launch < 3; ++launch) {
+      ASSERT_EQ(s.leapfrog_singles(older, newer, k), 0) << "k = " << k;
+      HaloSchedule singly = s;
+      VectorId a = older, b = newer;
+      for (int j = 0; j < k; ++j, std::swap(a, b)) {
+        singly.stencil(leapfrog_access(a, b));
+      }
+      const StencilPlan p = s.leapfrog_launch(older, newer, k);
+      EXPECT_EQ(p.exchange, (std::vector<VectorId>{newer, older})) << "k = " << k;
+      EXPECT_TRUE(p.during.empty());
+      EXPECT_EQ(p.after[0], (SliceRange{0, g.size[2]}));
+      EXPECT_TRUE(p.after[1].empty());
+      EXPECT_EQ(s, singly) << "k = " << k << ", launch " << launch;
+      if (k % 2 != 0) {
+        std::swap(older, newer);
+      }
+    }
+  }
+}
+
+// Where a launch's window holds an exchange after its first step, the steps before it run singly
+// and the next launch starts at it: k = 2 at two halo slices, one step out of phase.
+TEST(HaloSchedule, AnExchangeInsideALaunchRunsTheStepsBeforeItSingly) {
+  HaloSchedule s(slab(2));
+  s.uploaded(0);
+  s.uploaded(1);
+  s.stencil(leapfrog_access(0, 1)); // step 1 exchanges; steps 2 and 3 would hold step 3's
+  EXPECT_EQ(s.leapfrog_singles(1, 0, 2), 1);
+  EXPECT_THROW(s.leapfrog_launch(1, 0, 2), std::logic_error);
+  EXPECT_TRUE(s.stencil(leapfrog_access(1, 0)).exchange.empty()); // step 2, singly
+  EXPECT_EQ(s.leapfrog_singles(0, 1, 2), 0);
+  EXPECT_EQ(s.leapfrog_launch(0, 1, 2).exchange, (std::vector<VectorId>{1, 0}));
 }
 
 TEST(HaloSchedule, AnExchangingKernelComputesTheInteriorFirstAndTheEdgesAfter) {

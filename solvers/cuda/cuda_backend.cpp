@@ -27,7 +27,6 @@
 #include <future>
 #include <limits>
 #include <numeric>
-#include <optional>
 #include <stdexcept>
 #include <utility>
 
@@ -396,18 +395,21 @@ public:
       dg_.two_dt = 2.0 * dt;
     }
     long n = 0;
-    for (; blocking_.steps > 1 && steps - n >= blocking_.steps; n += blocking_.steps) {
-      const std::optional<StencilPlan> plan = blocked_plan(older, newer);
-      if (!plan) { // a slab whose single steps would exchange within the launch
-        for (int j = 0; j < blocking_.steps; ++j) {
-          enqueue_leapfrog(older, newer);
+    while (blocking_.steps > 1 && steps - n >= blocking_.steps) {
+      // On a slab, the steps before an exchange that would fall inside a launch run singly: the
+      // next launch starts at it, so every rank exchanges when its neighbours do.
+      const int singles =
+          halo_ == nullptr ? 0 : schedule_.leapfrog_singles(older, newer, blocking_.steps);
+      for (int j = 0; j < singles; ++j, ++n) {
+        enqueue_leapfrog(older, newer);
+        std::swap(older, newer);
+      }
+      if (singles == 0) {
+        blocked_sweep(older, newer);
+        n += blocking_.steps;
+        if (blocking_.steps % 2 != 0) {
           std::swap(older, newer);
         }
-        continue;
-      }
-      blocked_sweep(*plan, older, newer);
-      if (blocking_.steps % 2 != 0) {
-        std::swap(older, newer);
       }
     }
     for (; wave_.steps > 1 && steps - n >= wave_.steps; n += wave_.steps) {
@@ -824,8 +826,8 @@ private:
 
   /// Why the leapfrog steps one at a time, "" where a kernel takes k steps a launch: both step in
   /// double and the lab frame only; on a slab, the temporal blocking where its halos hold k slices
-  /// (their exchange then comes before a launch, blocked_plan()), the wavefront walks a whole
-  /// domain.
+  /// (their exchange then comes before a launch, HaloSchedule::leapfrog_launch()), the wavefront
+  /// walks a whole domain.
   std::string steps_unavailable(bool blocked, int steps) const {
     if (rotates()) {
       return "the rotating frame steps one at a time";
@@ -957,40 +959,18 @@ private:
     return chained && s[0].stage == 0;
   }
 
-  /// How a launch of blocking_.steps steps from (older, newer) runs: at once on a whole domain; on
-  /// a slab, after the exchanges the first of the single steps would make, where those steps make
-  /// none later (else nothing: they run singly, so that every rank exchanges when its neighbours
-  /// do). The schedule then holds what the single steps leave current; the launch computes every
-  /// stored slice, equal to the single steps' wherever those are current.
-  std::optional<StencilPlan> blocked_plan(VectorId older, VectorId newer) {
-    const SliceRange stored{0, p_.grid.size[2]};
-    if (halo_ == nullptr) {
-      return StencilPlan{{}, stored, {}};
-    }
-    HaloSchedule trial = schedule_;
-    const std::vector<VectorId> exchange = trial.stencil(leapfrog_access(older, newer)).exchange;
-    for (int j = 1; j < blocking_.steps; ++j) {
-      std::swap(older, newer);
-      if (!trial.stencil(leapfrog_access(older, newer)).exchange.empty()) {
-        return std::nullopt;
-      }
-    }
-    schedule_ = trial;
-    if (exchange.empty()) {
-      return StencilPlan{{}, stored, {}};
-    }
-    return StencilPlan{exchange, {}, {stored, SliceRange{}}}; // the launch after the exchange
-  }
-
   /// One launch of blocking_.steps steps from (older, newer) into the spare pair, whose buffers
   /// then take the two vectors' places: `older` holds level k − 1, `newer` level k for even k
   /// (the single steps' roles), the other way round for odd k.
-  void blocked_sweep(const StencilPlan& plan, VectorId older, VectorId newer) {
+  void blocked_sweep(VectorId older, VectorId newer) {
     if (spare_previous_.get() == nullptr) {
       reserve(2.0 * static_cast<double>(vector_bytes()));
       spare_previous_ = DeviceBuffer<std::byte>(vector_bytes());
       spare_last_ = DeviceBuffer<std::byte>(vector_bytes());
     }
+    const StencilPlan plan = halo_ == nullptr
+                                 ? StencilPlan{{}, {0, p_.grid.size[2]}, {}}
+                                 : schedule_.leapfrog_launch(older, newer, blocking_.steps);
     stencil(plan, [&](int, int, cudaStream_t stream) { // one launch: every stored slice
       launch_leapfrog_blocked(dg_, blocking_, typed<DoubleTypes>(older), typed<DoubleTypes>(newer),
                               reinterpret_cast<Complex*>(spare_previous_.get()),

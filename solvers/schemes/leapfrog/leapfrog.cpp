@@ -27,9 +27,11 @@ public:
       return;
     }
     // ψ^{−1} = ψ⁰ one RK4 step backwards; the accumulator is ψ^{−1}'s own buffer, the two stage
-    // buffers live only this long.
+    // buffers live only this long (the stages one by one: a fused step's spare vector would raise
+    // the run's peak for one step).
     const OwnedVector stage_a(backend_), stage_b(backend_);
-    rk4_step(backend_, {current_, previous_, stage_a.id(), stage_b.id()}, -dt_, previous_);
+    rk4_step(backend_, {current_, previous_, stage_a.id(), stage_b.id()}, -dt_, previous_,
+             Rk4Stages::one_by_one);
     backend_.synchronize();
   }
 

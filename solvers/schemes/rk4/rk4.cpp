@@ -3,6 +3,7 @@
 #include "solvers/schemes/one_level.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 #include <optional>
@@ -11,13 +12,20 @@
 
 namespace decgpe {
 
-void rk4_step(Backend& backend, const Rk4Vectors& v, double dt, VectorId out) {
+void rk4_step(Backend& backend, const Rk4Vectors& v, double dt, VectorId out, Rk4Stages stages) {
   // Butcher weights b = (1/6, 1/3, 1/3, 1/6), nodes a = (1/2, 1/2, 1).
   const double sixth = dt / 6.0, third = dt / 3.0, half = 0.5 * dt;
-  backend.rk4_stages({{{0, v.psi, v.psi, v.acc, v.stage_a, sixth, half},
-                       {1, v.stage_a, v.psi, v.acc, v.stage_b, third, half},
-                       {2, v.stage_b, v.psi, v.acc, v.stage_a, third, dt},
-                       {3, v.stage_a, kNoVector, v.acc, out, sixth, 0.0}}});
+  const std::array<Rk4Stage, 4> step{{{0, v.psi, v.psi, v.acc, v.stage_a, sixth, half},
+                                      {1, v.stage_a, v.psi, v.acc, v.stage_b, third, half},
+                                      {2, v.stage_b, v.psi, v.acc, v.stage_a, third, dt},
+                                      {3, v.stage_a, kNoVector, v.acc, out, sixth, 0.0}}};
+  if (stages == Rk4Stages::together) {
+    backend.rk4_stages(step);
+    return;
+  }
+  for (const Rk4Stage& s : step) {
+    backend.rk4_stage(s);
+  }
 }
 
 /// One step of ψ' = c (M(ψ) − μ)ψ, c = −(i + γ)/(1 + γ²), μ = ⟨ψ, M(ψ)ψ⟩/⟨ψ, ψ⟩ at the step's
