@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 namespace decgpe {
 
@@ -144,14 +145,15 @@ int HaloSchedule::leapfrog_singles(VectorId older, VectorId newer, int steps) co
 }
 
 StencilPlan HaloSchedule::leapfrog_launch(VectorId older, VectorId newer, int steps) {
-  if (leapfrog_singles(older, newer, steps) != 0) {
-    throw std::logic_error("a launch of leapfrog steps would exchange inside it");
-  }
-  const std::vector<VectorId> exchange = stencil(leapfrog_access(older, newer)).exchange;
+  HaloSchedule after = *this; // kept only where no step but the first exchanges
+  const std::vector<VectorId> exchange = after.stencil(leapfrog_access(older, newer)).exchange;
   for (int j = 1; j < steps; ++j) {
     std::swap(older, newer);
-    stencil(leapfrog_access(older, newer));
+    if (!after.stencil(leapfrog_access(older, newer)).exchange.empty()) {
+      throw std::logic_error("a launch of leapfrog steps would exchange inside it");
+    }
   }
+  *this = std::move(after);
   StencilPlan plan;
   plan.exchange = exchange;
   (exchange.empty() ? plan.during : plan.after[0]) = stored_;

@@ -418,6 +418,20 @@ TEST_P(CudaSweep, EverySweepShapeGivesBitwiseTheReferencesState) {
 
 INSTANTIATE_TEST_SUITE_P(EveryStencil, CudaSweep, verify::every_stencil(), verify::lattice_name);
 
+/// p with V tabulated: the trap plus a ripple no position formula gives, so a kernel that computed
+/// V from positions instead of reading it would change bits.
+Problem rippled(Problem p) {
+  p.potential.kind = Potential::Kind::tabulated;
+  p.potential.values.resize(static_cast<std::size_t>(p.grid.cells()));
+  for (std::size_t i = 0; i < p.potential.values.size(); ++i) {
+    const auto at = static_cast<std::int64_t>(i);
+    const lattices::Vec3 r = p.grid.position(at);
+    p.potential.values[i] =
+        harmonic_potential(r.x, r.y, r.z, 1.0) + 0.25 * std::sin(0.7 * static_cast<double>(at));
+  }
+  return p;
+}
+
 class CudaStepsPerSweep : public ::testing::TestWithParam<std::string_view> {
 protected:
   /// Runs of single leapfrog steps from a vortex: reference's levels after them all, the GPU's own
@@ -513,16 +527,7 @@ TEST_P(CudaStepsPerSweep, KStepsALaunchAreBitwiseKSingleSteps) {
 // blocking's grown tiles too), not evaluated from positions: the same bits as k single steps.
 TEST_P(CudaStepsPerSweep, KStepsALaunchReadATabulatedPotential) {
   SKIP_WITHOUT_GPU();
-  Problem p = make_problem(GetParam(), 200.0);
-  p.potential.kind = Potential::Kind::tabulated;
-  p.potential.values.resize(static_cast<std::size_t>(p.grid.cells()));
-  for (std::size_t i = 0; i < p.potential.values.size(); ++i) {
-    // the trap plus a ripple no position formula gives
-    const auto at = static_cast<std::int64_t>(i);
-    const lattices::Vec3 r = p.grid.position(at);
-    p.potential.values[i] =
-        harmonic_potential(r.x, r.y, r.z, 1.0) + 0.25 * std::sin(0.7 * static_cast<double>(at));
-  }
+  const Problem p = rippled(make_problem(GetParam(), 200.0));
   const SingleSteps single = single_steps(p);
   int wavefront = 0, blocked = 0;
   for (const int k : {2, 3}) {
@@ -614,15 +619,7 @@ TEST_P(CudaRk4Pairs, TwoStagesAPassAreBitwiseFourStagePasses) {
 // A tabulated V is read at both stages of a pass, the grown rim's too.
 TEST_P(CudaRk4Pairs, TwoStagesAPassReadATabulatedPotential) {
   SKIP_WITHOUT_GPU();
-  Problem p = make_problem(GetParam(), 200.0);
-  p.potential.kind = Potential::Kind::tabulated;
-  p.potential.values.resize(static_cast<std::size_t>(p.grid.cells()));
-  for (std::size_t i = 0; i < p.potential.values.size(); ++i) {
-    const auto at = static_cast<std::int64_t>(i);
-    const lattices::Vec3 r = p.grid.position(at);
-    p.potential.values[i] =
-        harmonic_potential(r.x, r.y, r.z, 1.0) + 0.25 * std::sin(0.7 * static_cast<double>(at));
-  }
+  const Problem p = rippled(make_problem(GetParam(), 200.0));
   EXPECT_EQ(pairs_match(p, "x3y2z4"), p.grid.ms <= kMostPairedCells);
 }
 

@@ -7,6 +7,7 @@
 // (add_face's arithmetic: a blocked level is bitwise the single pass's).
 
 #include "solvers/cuda/cell_access.cuh"
+#include "solvers/cuda/cuda_check.hpp"
 #include "solvers/cuda/kernels.hpp"
 
 namespace decgpe::cuda {
@@ -125,5 +126,16 @@ struct SharedLayout {
     return {faces, planes, planes + (cells + 1) / 2};
   }
 };
+
+/// Launches a blocked kernel: a block per tile and chunk of b, with b.shared_bytes of shared memory
+/// opted in.
+template <class Kernel, class... Args>
+void launch_blocked(Kernel kernel, const Blocking& b, cudaStream_t stream, const Args&... args) {
+  const auto blocks =
+      static_cast<unsigned>(static_cast<long long>(b.tiles_x) * b.tiles_y * b.chunks);
+  DECGPE_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                         static_cast<int>(b.shared_bytes)));
+  kernel<<<blocks, kBlockedThreads, b.shared_bytes, stream>>>(args...);
+}
 
 } // namespace decgpe::cuda

@@ -188,19 +188,12 @@ __global__ void __launch_bounds__(kBlockedThreads, 3) // the leapfrog's k = 2 ca
 
 void launch_rk4_pair(const DeviceGrid& g, const Blocking& b, const Rk4Pair& v,
                      cudaStream_t stream) {
-  const auto blocks =
-      static_cast<unsigned>(static_cast<long long>(b.tiles_x) * b.tiles_y * b.chunks);
   dispatch_lattice(g.ms, g.max_faces, [&](auto ms, auto faces) {
     if constexpr (ms <= kMostBlockedCells) {
-      const auto launch = [&](auto kernel) {
-        DECGPE_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                               static_cast<int>(b.shared_bytes)));
-        kernel<<<blocks, kBlockedThreads, b.shared_bytes, stream>>>(g, b, v);
-      };
       if (v.second) {
-        launch(rk4_pair<ms, faces, true>);
+        launch_blocked(rk4_pair<ms, faces, true>, b, stream, g, b, v);
       } else {
-        launch(rk4_pair<ms, faces, false>);
+        launch_blocked(rk4_pair<ms, faces, false>, b, stream, g, b, v);
       }
     }
   });

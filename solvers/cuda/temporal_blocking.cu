@@ -316,15 +316,10 @@ std::size_t blocked_shared_limit() {
 void launch_leapfrog_blocked(const DeviceGrid& g, const Blocking& b, const Complex* older,
                              const Complex* newer, Complex* previous, Complex* last,
                              cudaStream_t stream) {
-  const auto blocks =
-      static_cast<unsigned>(static_cast<long long>(b.tiles_x) * b.tiles_y * b.chunks);
   dispatch_lattice(g.ms, g.max_faces, [&](auto ms, auto faces) {
     if constexpr (ms <= kMostBlockedCells) {
       const auto launch = [&](auto kernel) {
-        DECGPE_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                               static_cast<int>(b.shared_bytes)));
-        kernel<<<blocks, kBlockedThreads, b.shared_bytes, stream>>>(g, b, older, newer, previous,
-                                                                    last);
+        launch_blocked(kernel, b, stream, g, b, older, newer, previous, last);
       };
       if (b.steps == 2) {
         launch(leapfrog_blocked<ms, faces, 2>);
