@@ -249,6 +249,22 @@ TEST_P(CudaPrecision, SweepsAreBitwiseTheReferencesInSingleAndMixed) {
   }
 }
 
+// The sweeps' interior tiles sum their faces without the boundary tests, and in single precision
+// take two slices at once: rows of three tiles and more (the grids above have one a row), chunks of
+// 3 slices that mix two slices at once and one; every kernel and scheme bitwise the reference.
+TEST_P(CudaPrecision, InteriorTilesAreBitwiseTheReferences) {
+  SKIP_WITHOUT_GPU();
+  const lattices::CellComplex& c = lattices::cell_complex(GetParam());
+  const int row = 3 * std::max(1, 256 / c.cells_per_structure()) + 1; // the sweep's 256 threads
+  for (const Precision precision : {Precision::double_, Precision::single, Precision::mixed}) {
+    Problem p = in(precision, false);
+    p.grid = make_grid(c, {row, 4, 9}, 9.0 / row);
+    const std::string what = std::string(precision_name(precision)) + " interior tiles";
+    expect_kernels_match(p, what);
+    expect_schemes_match(p, what);
+  }
+}
+
 // The wavefront and the temporal blocking step in double only: k steps a launch fall back to
 // single steps in single and mixed (the same bits), and the tuning says so.
 TEST_P(CudaPrecision, KStepsALaunchAreSingleStepsInSingleAndMixed) {
