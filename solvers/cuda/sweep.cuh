@@ -6,7 +6,8 @@
 // that many slices ahead into L2 (one instruction: no registers or warps held while the bytes are
 // in flight). Interior tiles sum their faces without the boundary tests; __launch_bounds__'s
 // MIN_BLOCKS sets the register cap (64 at 4 blocks of 256), so every load of a cell is in flight
-// at once.
+// at once; in single precision they take two slices at once (kSlicesAtOnce), so that a thread has
+// as many bytes in flight as in double.
 //
 // What a pass does with a cell is an operation object, in a precision (solvers/precision.hpp):
 //   Op::Value, Op::Real             the stored complex and the real type the cell computes in
@@ -178,8 +179,8 @@ struct SweepColumn {
 /// Slices a sweep's thread updates at once where their neighbours are all inside: two in single
 /// precision in the lab frame on lattices of several cells an instance, so that each face's table
 /// entry and weight serve two cells and a thread has twice the bytes in flight; one elsewhere.
-/// Measured on the H100 (docs/gpu.md): the single leapfrog +6 to +13% on FCC, BCC and A15, but
-/// cubic's 6.8% slower; mixed's FP64 sums spill at two.
+/// Measured on the H100 (docs/gpu.md): the single leapfrog +6 to +13% on FCC, BCC, A15, C15 and
+/// Z, but cubic's 6.8% slower; mixed's FP64 sums spill at two.
 template <class Op, int MS, bool ROTATES>
 constexpr int kSlicesAtOnce = MS > 1 && !ROTATES && std::is_same_v<typename Op::Real, float> &&
                                       sizeof(typename Op::Value) == 8
