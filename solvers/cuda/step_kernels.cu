@@ -124,6 +124,14 @@ template <class Types> struct LeapfrogStep {
   }
 };
 
+// Where the sweep takes two slices at once: single precision on lattices of several cells an
+// instance (cubic4's 8, BCC's 12), not cubic's one, not double or mixed, not a rotating frame.
+static_assert(kSlicesAtOnce<LeapfrogStep<SingleTypes>, 12, false> == 2);
+static_assert(kSlicesAtOnce<LeapfrogStep<SingleTypes>, 1, false> == 1);
+static_assert(kSlicesAtOnce<LeapfrogStep<SingleTypes>, 12, true> == 1);
+static_assert(kSlicesAtOnce<LeapfrogStep<MixedTypes>, 12, false> == 1);
+static_assert(kSlicesAtOnce<LeapfrogStep<DoubleTypes>, 12, false> == 1);
+
 /// A relaxed load at GPU scope (no L1 invalidation per poll; the acquire is one fence after).
 __device__ __forceinline__ unsigned load_relaxed(const unsigned* p) {
   unsigned v;

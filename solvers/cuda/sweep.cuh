@@ -6,8 +6,9 @@
 // that many slices ahead into L2 (one instruction: no registers or warps held while the bytes are
 // in flight). Interior tiles sum their faces without the boundary tests; __launch_bounds__'s
 // MIN_BLOCKS sets the register cap (64 at 4 blocks of 256), so every load of a cell is in flight
-// at once; in single precision they take two slices at once (kSlicesAtOnce), so that a thread has
-// as many bytes in flight as in double.
+// at once; in single precision, on lattices of several cells an instance, interior tiles take two
+// slices at once where both are inside (kSlicesAtOnce), so that a thread has as many bytes in
+// flight as in double.
 //
 // What a pass does with a cell is an operation object, in a precision (solvers/precision.hpp):
 //   Op::Value, Op::Real             the stored complex and the real type the cell computes in
@@ -107,8 +108,8 @@ __device__ __forceinline__ void inner_face_sums(const DeviceGrid& g, const Frame
   }
 }
 
-/// The frame's face sum (LabFrame) of one cell over the faces in the table's order, ψ_j = 0 beyond
-/// the domain, in Real; `inner`: no neighbour leaves the domain, so the loop skips the tests.
+/// The frame's face sum of one cell over the faces in the table's order, ψ_j = 0 beyond the
+/// domain, in Real; `inner`: no neighbour leaves the domain, so the loop skips the tests.
 template <int MS, int F, class Loads, class Frame, class Real, class S>
 __device__ __forceinline__ BasicComplex<Real>
 sweep_face_sum(const DeviceGrid& g, const Frame& frame, const BasicComplex<S>* in, long long i,
@@ -180,7 +181,7 @@ struct SweepColumn {
 /// precision in the lab frame on lattices of several cells an instance, so that each face's table
 /// entry and weight serve two cells and a thread has twice the bytes in flight; one elsewhere.
 /// Measured on the H100 (docs/gpu.md): the single leapfrog +6 to +13% on FCC, BCC, A15, C15 and
-/// Z, but cubic's 6.8% slower; mixed's FP64 sums spill at two.
+/// Z (about 3 points of it the machine's), but cubic's 6.8% slower; mixed's FP64 sums spill at two.
 template <class Op, int MS, bool ROTATES>
 constexpr int kSlicesAtOnce = MS > 1 && !ROTATES && std::is_same_v<typename Op::Real, float> &&
                                       sizeof(typename Op::Value) == 8
