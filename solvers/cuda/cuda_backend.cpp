@@ -316,6 +316,7 @@ public:
   std::vector<std::pair<std::string, std::string>> tuning() const override {
     std::vector<std::pair<std::string, std::string>> out{
         {"cuda_block_shape", shape_.described()},
+        {"cuda_leapfrog_block", describe(tiling_)},
         {"cuda_passes_block", describe(stencil_tiling_)},
         {"cuda_graphs", graphs_setting_.described()},
         {"cuda_steps_per_sweep", steps_per_sweep_.described()},
@@ -737,7 +738,7 @@ private:
   /// wavefront, on `sms` multiprocessors.
   void plan_kernels(const BackendTuning& tuning, int sms) {
     const PlainShape shape = parse_plain_shape(shape_.value);
-    tiling_ = make_tiling(dg_, shape, sms);
+    tiling_ = make_tiling(dg_, leapfrog_shape(shape, p_.precision, rotates()), sms);
     if (rotates() && !tiling_.sweep) { // the rotating frame's step is the sweep's alone
       tiling_ = make_cell_tiling(dg_);
       shape_.source += "; the rotating frame steps as a sweep of one slice a block";

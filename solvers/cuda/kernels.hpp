@@ -41,8 +41,12 @@ struct PlainShape {
                           ///< the other passes take passes_shape()
 };
 /// "sweep" (1x256z8a2b4f), "1x512", "1x256", "2x256", or "1x256" with sweep settings
-/// (z<slices>a<ahead>b<3|4>f, for tuning a new GPU); throws std::invalid_argument otherwise.
+/// (z<slices>a<ahead>b<3-5>f, for tuning a new GPU); throws std::invalid_argument otherwise.
 PlainShape parse_plain_shape(std::string_view shape);
+
+/// The leapfrog's block for `shape` in a precision and frame: "sweep" takes five blocks an SM in
+/// single and mixed precision in the lab frame, four elsewhere; a shape given in full as it is.
+PlainShape leapfrog_shape(PlainShape shape, Precision precision, bool rotates);
 
 /// The tiling of the stencil passes for a grid (`shape`: the block; a sweep on a grid too small
 /// for it on `sms` multiprocessors takes one slice a block).

@@ -317,6 +317,9 @@ void launch_sweep(const Tiling& t, const DeviceGrid& g, const typename Op::Value
     if (t.min_blocks == 3) {
       sweep<MS, F, 3, APPLY_M, rotates>
           <<<blocks, t.threads, hop_bytes, stream>>>(g, t, in, op, z_begin, z_end);
+    } else if (t.min_blocks == 5) {
+      sweep<MS, F, 5, APPLY_M, rotates>
+          <<<blocks, t.threads, hop_bytes, stream>>>(g, t, in, op, z_begin, z_end);
     } else {
       sweep<MS, F, 4, APPLY_M, rotates>
           <<<blocks, t.threads, hop_bytes, stream>>>(g, t, in, op, z_begin, z_end);
