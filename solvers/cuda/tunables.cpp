@@ -12,7 +12,8 @@ Tunable block_shape() {
           .choices = {"sweep", "1x256", "1x512", "2x256"},
           .meaning =
               "The `cuda:plain` leapfrog kernel's blocks: `sweep` (blocks walk z-slices, the "
-              "fastest on every lattice) or one slice a block, y-rows × threads (docs/gpu.md); "
+              "fastest on every lattice; five blocks an SM in single and mixed precision in the "
+              "lab frame, four elsewhere) or one slice a block, y-rows × threads (docs/gpu.md); "
               "unset: `DECGPE_PLAIN_SHAPE`, else `\"sweep\"`.",
           .environment = "DECGPE_PLAIN_SHAPE",
           .environment_default = "`sweep`",
