@@ -203,20 +203,24 @@ protected:
   }
 
   /// A block given in full: every pass sweeps, prefetching rows of 8-byte values that start and
-  /// end off the 16-byte words the bulk prefetch takes, at five blocks an SM (the leapfrog's
-  /// default in single and mixed; 48 registers).
-  static BackendTuning sweeps() {
+  /// end off the 16-byte words the bulk prefetch takes, at `blocks` blocks an SM (4: the passes'
+  /// and the rotating frame's cap, 64 registers; 5: the leapfrog's in single and mixed, 48).
+  static BackendTuning sweeps(int blocks) {
     BackendTuning t;
-    t.values["cuda.block_shape"] = "1x256z3a2b5f";
+    t.values["cuda.block_shape"] = "1x256z3a2b" + std::to_string(blocks) + "f";
     return t;
   }
 
   static void expect_kernels_match(const Problem& p, const std::string& what) {
     const std::vector<Complex> psi0 = vortex(p.grid);
     const auto reference = verify::kernel_trail(*make_backend("reference", p), psi0);
-    const auto gpu = verify::kernel_trail(*make_backend("cuda", p, nullptr, sweeps()), psi0);
-    for (std::size_t k = 0; k < reference.size(); ++k) {
-      EXPECT_TRUE(bitwise_equal(reference[k], gpu[k])) << what << ": kernel trail entry " << k;
+    for (const int blocks : {4, 5}) {
+      const auto gpu =
+          verify::kernel_trail(*make_backend("cuda", p, nullptr, sweeps(blocks)), psi0);
+      for (std::size_t k = 0; k < reference.size(); ++k) {
+        EXPECT_TRUE(bitwise_equal(reference[k], gpu[k]))
+            << what << ", " << blocks << " blocks an SM: kernel trail entry " << k;
+      }
     }
   }
 
@@ -226,12 +230,14 @@ protected:
       const std::string_view scheme = entry.name;
       const double dt = verify::test_step(scheme, p, psi0);
       LiveScheme ref("reference", scheme, p, dt, psi0);
-      LiveScheme gpu("cuda", scheme, p, dt, psi0, {}, sweeps());
       ref.scheme->advance(verify::comparison_steps(scheme, 151));
-      gpu.scheme->advance(verify::comparison_steps(scheme, 151));
-      for (int level = 0; level < static_cast<int>(ref.scheme->level_names().size()); ++level) {
-        EXPECT_TRUE(bitwise_equal(ref.level(level, p), gpu.level(level, p)))
-            << what << ": " << scheme << " level " << level;
+      for (const int blocks : {4, 5}) {
+        LiveScheme gpu("cuda", scheme, p, dt, psi0, {}, sweeps(blocks));
+        gpu.scheme->advance(verify::comparison_steps(scheme, 151));
+        for (int level = 0; level < static_cast<int>(ref.scheme->level_names().size()); ++level) {
+          EXPECT_TRUE(bitwise_equal(ref.level(level, p), gpu.level(level, p)))
+              << what << ", " << blocks << " blocks an SM: " << scheme << " level " << level;
+        }
       }
     }
   }
@@ -396,12 +402,14 @@ TEST(CudaBackend, EveryTuningGivesBitwiseTheReferencesStateAndIsReported) {
       given.values["cuda.graphs"] = graphs ? "true" : "false";
       const std::unique_ptr<Backend> gpu = make_backend("cuda:plain", p, nullptr, given);
       const auto tuning = gpu->tuning();
-      ASSERT_EQ(tuning.size(), 5U);
+      ASSERT_EQ(tuning.size(), 6U);
       EXPECT_EQ(tuning[0].second, std::string(shape) + " (case)");
       EXPECT_EQ(tuning[1].second, "one slice a block"); // a grid this small has too few chunks
       EXPECT_EQ(tuning[2].second, std::string(graphs ? "on" : "off") + " (case)");
       EXPECT_EQ(tuning[3].second, "1 (default)");
       EXPECT_EQ(tuning[4].second, "1 (default)"); // RK4 pairs by default on cubic alone
+      EXPECT_EQ(tuning[5].first, "cuda_leapfrog_block");
+      EXPECT_EQ(tuning[5].second, "one slice a block");
       const std::unique_ptr<Scheme> scheme = make_scheme("leapfrog", *gpu, dt);
       scheme->start({psi0, psi0, {}});
       scheme->advance(101);

@@ -316,11 +316,11 @@ public:
   std::vector<std::pair<std::string, std::string>> tuning() const override {
     std::vector<std::pair<std::string, std::string>> out{
         {"cuda_block_shape", shape_.described()},
-        {"cuda_leapfrog_block", describe(tiling_)},
         {"cuda_passes_block", describe(stencil_tiling_)},
         {"cuda_graphs", graphs_setting_.described()},
         {"cuda_steps_per_sweep", steps_per_sweep_.described()},
-        {"cuda_rk4_stages_per_sweep", rk4_stages_.described()}};
+        {"cuda_rk4_stages_per_sweep", rk4_stages_.described()},
+        {"cuda_leapfrog_block", describe(tiling_)}};
     if (wave_.steps > 1) {
       out.emplace_back("cuda_wavefront", wavefront_shape_.described());
     }

@@ -40,7 +40,8 @@ struct PlainShape {
   bool fits_grid = false; ///< "sweep": one slice a block where the grid is too small for it, and
                           ///< the other passes take passes_shape()
 };
-/// "sweep" (1x256z8a2b4f), "1x512", "1x256", "2x256", or "1x256" with sweep settings
+/// "sweep" (1x256z8a2b4f; leapfrog_shape() gives the leapfrog five blocks an SM in single and
+/// mixed), "1x512", "1x256", "2x256", or "1x256" with sweep settings
 /// (z<slices>a<ahead>b<3-5>f, for tuning a new GPU); throws std::invalid_argument otherwise.
 PlainShape parse_plain_shape(std::string_view shape);
 

@@ -324,8 +324,9 @@ Tiling make_tiling(const DeviceGrid& g, PlainShape shape, int sms) {
 PlainShape leapfrog_shape(PlainShape shape, Precision precision, bool rotates) {
   // In single and mixed precision the lab frame's leapfrog sweep holds 8-byte values, and five
   // blocks an SM (48 registers, spilling at most 12 B) hide more of its load latency than four:
-  // on the H200 at 64M DOFs single +1 to +7% on the crystals (cubic -1%), mixed +6 to +8%;
-  // double lost 1-3% (docs/gpu.md, "Five blocks an SM"). The rotating frame's sweeps sit at 64.
+  // on the H200 at 64M DOFs single +1 to +5% on five crystals and +7% on cubic4 (cubic -1%),
+  // mixed +6 to +8%; double lost 1-3% (docs/gpu.md, "Five blocks an SM"). The rotating frame's
+  // sweeps sit at 64. A grid then needs 25% more blocks for kSweepWaves waves (make_tiling).
   if (shape.fits_grid && precision != Precision::double_ && !rotates) {
     shape.min_blocks = 5;
   }
