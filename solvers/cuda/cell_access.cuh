@@ -157,6 +157,30 @@ struct LabFrame {
   }
 };
 
+/// The lab frame of a thread that walks a column of cells (the sweep): LabFrame's face sum, and the
+/// trap's parts that the column's slices share, found once: x² + y² and z's origin + centre. A
+/// slice's V is then harmonic_potential_from(x² + y², z) with z = (origin + centre) + gz · box:
+/// potential_at_global's bits, without its three table loads and in-plane arithmetic a cell.
+struct LabColumn : LabFrame {
+  double plane;    ///< x² + y² of the column (0 with a tabulated V)
+  double z_origin; ///< origin_z + centre_z of its cells
+
+  __device__ static LabColumn at(const DeviceGrid& g, int sx, int sy, int l) {
+    if (g.potential != nullptr) {
+      return {};
+    }
+    return {{},
+            in_plane_square(coordinate(g, 0, sx, l), coordinate(g, 1, sy, l)),
+            g.origin[2] + __ldg(g.centre + 3 * l + 2)};
+  }
+  __device__ double potential(const DeviceGrid& g, int, int, int gz, int, long long i) const {
+    if (g.potential != nullptr) {
+      return __ldg(g.potential + i);
+    }
+    return harmonic_potential_from(plane, z_origin + static_cast<double>(gz) * g.box[2], g.lambda);
+  }
+};
+
 /// Threads a block of the stencil kernels has at most (the sweep's and the one-slice kernels').
 constexpr int kMaxStencilThreads = 256;
 
@@ -246,7 +270,7 @@ template <int MS> struct RotatingCell {
 
 /// A sweep's frame: its threads walk columns of cells, summing their faces in Real.
 template <int MS, int F, bool ROTATES, class Real>
-using FrameOf = std::conditional_t<ROTATES, RotatingFrame<MS, F, Real>, LabFrame>;
+using FrameOf = std::conditional_t<ROTATES, RotatingFrame<MS, F, Real>, LabColumn>;
 /// A one-slice kernel's frame: its threads meet one cell each.
 template <int MS, bool ROTATES>
 using CellFrameOf = std::conditional_t<ROTATES, RotatingCell<MS>, LabFrame>;
