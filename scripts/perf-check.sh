@@ -9,8 +9,9 @@
 #   scripts/perf-check.sh            build if needed, measure into $OUT/bench-gpu.json, compare
 #   scripts/perf-check.sh --update   the same, then make the new JSON the committed one (after a change that is meant
 #                                    to move the numbers; say so in the commit)
-#   --only=PART[,PART...]            only these parts: gpu, schemes, rotating, precision (all four took 570 s on an H200,
-#                                    about a device call's limit: run them in two calls on one warm machine)
+#   --only=PART[,PART...]            only these parts: gpu, schemes, rotating, precision (all four did not finish in
+#                                    570 s on an H200, more than a device call holds after a build: run them in two
+#                                    calls on one warm machine, with a different OUT each: a run empties perf-check.md)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 update=false
@@ -25,15 +26,11 @@ for arg in "$@"; do
     ;;
   esac
 done
-for part in ${only//,/ }; do
-  case $part in
-  gpu | schemes | rotating | precision) ;;
-  *)
-    echo "perf-check: unknown part '$part' in --only (gpu, schemes, rotating, precision)" >&2
-    exit 2
-    ;;
-  esac
-done
+parts='gpu|schemes|rotating|precision'
+if ! [[ $only =~ ^($parts)(,($parts))*$ ]]; then
+  echo "perf-check: --only takes parts separated by commas (gpu, schemes, rotating, precision), got '$only'" >&2
+  exit 2
+fi
 runs() { [[ ",$only," == *",$1,"* ]]; } # runs PART: whether this run measures it
 OUT=${OUT:-out/perf}
 mkdir -p "$OUT"
