@@ -173,6 +173,8 @@ struct LabColumn : LabFrame {
             in_plane_square(coordinate(g, 0, sx, l), coordinate(g, 1, sy, l)),
             g.origin[2] + __ldg(g.centre + 3 * l + 2)};
   }
+  /// V at slice gz of the column `at` was given: the frame's signature, whose sx, sy and l are
+  /// that column's.
   __device__ double potential(const DeviceGrid& g, int, int, int gz, int, long long i) const {
     if (g.potential != nullptr) {
       return __ldg(g.potential + i);
