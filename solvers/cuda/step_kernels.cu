@@ -415,13 +415,7 @@ std::vector<int2> wavefront_order(int steps, int slabs, int bands, int lag) {
 /// Calls f(kernel) with the wavefront kernel of g's lattice and t's register cap.
 template <class F> void with_wavefront_kernel(const Tiling& t, const DeviceGrid& g, F&& f) {
   dispatch_lattice(g.ms, g.max_faces, [&](auto ms, auto faces) {
-    if (t.min_blocks == 3) {
-      f(leapfrog_wavefront<ms, faces, 3>);
-    } else if (t.min_blocks == 5) {
-      f(leapfrog_wavefront<ms, faces, 5>);
-    } else {
-      f(leapfrog_wavefront<ms, faces, 4>);
-    }
+    with_min_blocks(t, [&](auto min_blocks) { f(leapfrog_wavefront<ms, faces, min_blocks>); });
   });
 }
 

@@ -20,6 +20,8 @@
 
 #include "solvers/cuda/cell_access.cuh"
 
+#include <type_traits>
+
 namespace decgpe::cuda {
 
 constexpr int kSweepThreads = 256;
@@ -290,6 +292,18 @@ __device__ __forceinline__ void sweep_cells(const DeviceGrid& g, const Tiling& t
   }
 }
 
+/// f(std::integral_constant<int, MIN_BLOCKS>{}) with t's register cap: the sweeping kernels are
+/// instantiated at 3, 4 and 5 blocks an SM, the values parse_plain_shape takes.
+template <class Fn> void with_min_blocks(const Tiling& t, Fn&& f) {
+  if (t.min_blocks == 3) {
+    f(std::integral_constant<int, 3>{});
+  } else if (t.min_blocks == 5) {
+    f(std::integral_constant<int, 5>{});
+  } else {
+    f(std::integral_constant<int, 4>{});
+  }
+}
+
 template <int MS, int F, int MIN_BLOCKS, bool APPLY_M, bool ROTATES, class Op>
 __global__ void __launch_bounds__(kSweepThreads, MIN_BLOCKS)
     sweep(DeviceGrid g, Tiling t, const typename Op::Value* __restrict__ in, Op op, int z_begin,
@@ -314,16 +328,10 @@ void launch_sweep(const Tiling& t, const DeviceGrid& g, const typename Op::Value
                                                      static_cast<std::size_t>(Frame::kept(g))
                                                : 0;
   with_frame(g, [&](auto rotates) {
-    if (t.min_blocks == 3) {
-      sweep<MS, F, 3, APPLY_M, rotates>
+    with_min_blocks(t, [&](auto min_blocks) {
+      sweep<MS, F, min_blocks, APPLY_M, rotates>
           <<<blocks, t.threads, hop_bytes, stream>>>(g, t, in, op, z_begin, z_end);
-    } else if (t.min_blocks == 5) {
-      sweep<MS, F, 5, APPLY_M, rotates>
-          <<<blocks, t.threads, hop_bytes, stream>>>(g, t, in, op, z_begin, z_end);
-    } else {
-      sweep<MS, F, 4, APPLY_M, rotates>
-          <<<blocks, t.threads, hop_bytes, stream>>>(g, t, in, op, z_begin, z_end);
-    }
+    });
   });
 }
 
