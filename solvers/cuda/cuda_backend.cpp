@@ -1081,6 +1081,9 @@ private:
         static_cast<int>(std::count_if(by_faces.begin(), by_faces.end(), [&](int l) {
           return g.row_begin[l + 1] - g.row_begin[l] == faces;
         }));
+    if (faces == 4 && wide_cells != g.ms) { // the sweep reads 4 faces a cell untested (sweep.cuh)
+      throw std::logic_error("a lattice of 4 faces at most whose cells do not all have 4");
+    }
     faces_d_ = to_device(table);
     by_faces_d_ = to_device(by_faces);
     centre_d_ = to_device(centre);
