@@ -80,20 +80,29 @@ struct CoherentLoads {
   }
 };
 
-/// Whether the interior face loop ends a row at its first weight 0 (padding). Only FCC pads its
+/// Whether op's interior face loop ends a row at its first weight 0 (padding). Only FCC pads its
 /// rows (its tetrahedra have 4 of 8 faces); a lattice of 4 faces at most has none (the backend
-/// refuses its table otherwise), and without the test a thread issues all its face loads at once:
-/// the lab-frame leapfrog on an H200 at 64M DOFs, +1 to +3% in double and +4 to +11% in mixed.
-/// Single keeps the test (-2.2% on BCC and -1.2% on A15 without it, +5.2% on Z), and so does the
-/// rotating frame (not measured without it).
-template <int F, class Real, class Frame>
-constexpr bool kInnerRowsMayEnd =
-    !(F == 4 && std::is_same_v<Real, double> && std::is_same_v<Frame, LabColumn>);
+/// refuses its table otherwise), and without the test a thread issues all its face loads at once.
+/// A pass drops it where that was measured faster: an Op with kUntestedRowEnds (the leapfrog)
+/// sweeping in the lab frame, summing in FP64: on an H200 at 64M DOFs +1 to +3% in double, +4 to
+/// +11% in mixed. Single kept it (-2.2% on BCC and -1.2% on A15 without it, +5.2% on Z); the
+/// rotating frame, the wavefront and the other passes were not measured without it.
+template <class Op> constexpr bool untested_row_ends() {
+  if constexpr (requires { Op::kUntestedRowEnds; }) {
+    return Op::kUntestedRowEnds;
+  } else {
+    return false;
+  }
+}
+template <class Op, int F, class Loads, class Frame>
+constexpr bool kTestsRowEnds =
+    !(F == 4 && untested_row_ends<Op>() && std::is_same_v<typename Op::Real, double> &&
+      std::is_same_v<Loads, ReadOnlyLoads> && std::is_same_v<Frame, LabColumn>);
 
 /// The face sums of N cells of one column (same instance and local index l, so the same faces),
 /// all of whose neighbours are in the domain: the loop skips the tests, and each face's table entry
 /// and weight serve the N cells. Σ over the faces in the table's order (padding, weight 0, last).
-template <int MS, int F, int N, class Loads, class Frame, class Real, class S>
+template <int MS, int F, int N, bool TESTS_ROW_ENDS, class Loads, class Frame, class Real, class S>
 __device__ __forceinline__ void inner_face_sums(const DeviceGrid& g, const Frame& frame,
                                                 const BasicComplex<S>* in, const long long (&i)[N],
                                                 int l, const BasicComplex<Real> (&psi)[N],
@@ -105,7 +114,7 @@ __device__ __forceinline__ void inner_face_sums(const DeviceGrid& g, const Frame
 #pragma unroll
   for (int f = 0; f < F; ++f) {
     const FaceWeight fw = face_weight(g, f * MS + l);
-    if (kInnerRowsMayEnd<F, Real, Frame> && fw.weight == 0.0) {
+    if (TESTS_ROW_ENDS && fw.weight == 0.0) {
       break;
     }
 #pragma unroll
@@ -122,14 +131,14 @@ __device__ __forceinline__ void inner_face_sums(const DeviceGrid& g, const Frame
 
 /// The frame's face sum of one cell over the faces in the table's order, ψ_j = 0 beyond the
 /// domain, in Real; `inner`: no neighbour leaves the domain, so the loop skips the tests.
-template <int MS, int F, class Loads, class Frame, class Real, class S>
+template <int MS, int F, bool TESTS_ROW_ENDS, class Loads, class Frame, class Real, class S>
 __device__ __forceinline__ BasicComplex<Real>
 sweep_face_sum(const DeviceGrid& g, const Frame& frame, const BasicComplex<S>* in, long long i,
                int sx, int sy, int gz, int l, BasicComplex<Real> psi_i, bool inner, bool y_inner,
                bool z_inner) {
   if (inner) {
     BasicComplex<Real> sum[1];
-    inner_face_sums<MS, F, 1, Loads>(g, frame, in, {i}, l, {psi_i}, sum);
+    inner_face_sums<MS, F, 1, TESTS_ROW_ENDS, Loads>(g, frame, in, {i}, l, {psi_i}, sum);
     return sum[0];
   }
   BasicComplex<Real> sum{0, 0};
@@ -235,7 +244,8 @@ __device__ __forceinline__ void sweep_inner_slices(const DeviceGrid& g, const Fr
     early[n] = op.early(i[n]); // issued first: independent of the face sum
     psi[n] = convert<Real>(Loads::at(in + i[n]));
   }
-  inner_face_sums<MS, F, N, Loads>(g, frame, in, i, cell.l, psi, sum);
+  inner_face_sums<MS, F, N, kTestsRowEnds<Op, F, Loads, Frame>, Loads>(g, frame, in, i, cell.l, psi,
+                                                                       sum);
 #pragma unroll
   for (int n = 0; n < N; ++n) {
     update_cell<APPLY_M>(g, frame, op, cell.sx, c.sy, sz + n + g.z_offset, cell.l, i[n], early[n],
@@ -254,7 +264,7 @@ sweep_slice(const DeviceGrid& g, const Frame& frame, const typename Op::Value* i
   const bool z_inner = gz > 0 && gz < g.global_z - 1;
   const typename Op::Early early = op.early(i); // issued first: independent of the face sum
   const BasicComplex<Real> psi_i = convert<Real>(Loads::at(in + i));
-  const BasicComplex<Real> sum = sweep_face_sum<MS, F, Loads>(
+  const BasicComplex<Real> sum = sweep_face_sum<MS, F, kTestsRowEnds<Op, F, Loads, Frame>, Loads>(
       g, frame, in, i, cell.sx, c.sy, gz, cell.l, psi_i, xy_inner && z_inner, y_inner, z_inner);
   update_cell<APPLY_M>(g, frame, op, cell.sx, c.sy, gz, cell.l, i, early, psi_i, sum);
 }
