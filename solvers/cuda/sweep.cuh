@@ -83,10 +83,10 @@ struct CoherentLoads {
 /// Whether op's interior face loop ends a row at its first weight 0 (padding). Only FCC pads its
 /// rows (its tetrahedra have 4 of 8 faces); a lattice of 4 faces at most has none (the backend
 /// refuses its table otherwise), and without the test a thread issues all its face loads at once.
-/// A pass drops it where that was measured faster: an Op with kUntestedRowEnds (the leapfrog)
-/// sweeping in the lab frame, summing in FP64: on an H200 at 64M DOFs +1 to +3% in double, +4 to
-/// +11% in mixed. Single kept it (-2.2% on BCC and -1.2% on A15 without it, +5.2% on Z); the
-/// rotating frame, the wavefront and the other passes were not measured without it.
+/// A pass drops it where that was measured faster: an Op whose kUntestedRowEnds says so in its
+/// precision, sweeping in the lab frame (docs/gpu.md, "No row-end test"). Cubic's and cubic4's rows
+/// are full too, but the leapfrog measured slower there without it (cubic -7 to -9% in every
+/// precision, cubic4 -8% in single); the rotating frame and the wavefront were not measured.
 template <class Op> constexpr bool untested_row_ends() {
   if constexpr (requires { Op::kUntestedRowEnds; }) {
     return Op::kUntestedRowEnds;
@@ -96,8 +96,8 @@ template <class Op> constexpr bool untested_row_ends() {
 }
 template <class Op, int F, class Loads, class Frame>
 constexpr bool kTestsRowEnds =
-    !(F == 4 && untested_row_ends<Op>() && std::is_same_v<typename Op::Real, double> &&
-      std::is_same_v<Loads, ReadOnlyLoads> && std::is_same_v<Frame, LabColumn>);
+    !(F == 4 && untested_row_ends<Op>() && std::is_same_v<Loads, ReadOnlyLoads> &&
+      std::is_same_v<Frame, LabColumn>);
 
 /// The face sums of N cells of one column (same instance and local index l, so the same faces),
 /// all of whose neighbours are in the domain: the loop skips the tests, and each face's table entry
