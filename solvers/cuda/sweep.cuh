@@ -83,10 +83,11 @@ struct CoherentLoads {
 /// Whether op's interior face loop ends a row at its first weight 0 (padding). Only FCC pads its
 /// rows (its tetrahedra have 4 of 8 faces); a lattice of 4 faces at most has none (the backend
 /// refuses its table otherwise), and without the test a thread issues all its face loads at once.
-/// A pass drops it where that was measured faster: an Op whose kUntestedRowEnds says so in its
-/// precision, sweeping in the lab frame (docs/gpu.md, "No row-end test"). Cubic's and cubic4's rows
-/// are full too, but the leapfrog measured slower there without it (cubic -7 to -9% in every
-/// precision, cubic4 -8% in single); the rotating frame and the wavefront were not measured.
+/// A pass drops it on the 4-face lattices where that was measured faster: an Op whose
+/// kUntestedRowEnds says so in its precision, sweeping in the lab frame with read-only loads
+/// (docs/gpu.md, "No row-end test"). Cubic's and cubic4's rows are full too; without the test the
+/// leapfrog lost 7-9% on cubic and 8% on cubic4 in single (+1% and +3% in double and mixed, not
+/// taken). M·ψ, the Chebyshev terms, the rotating frame and the wavefront were not measured.
 template <class Op> constexpr bool untested_row_ends() {
   if constexpr (requires { Op::kUntestedRowEnds; }) {
     return Op::kUntestedRowEnds;
