@@ -4,6 +4,7 @@
 #include "cli/run_command.hpp"
 
 #include "runner/runner.hpp"
+#include "runner/stop_signals.hpp"
 #include "solvers/backend_registry.hpp"
 #include "solvers/schemes/registry.hpp"
 
@@ -114,7 +115,10 @@ void add_run_command(CLI::App& app, int argc, char** argv, const scaleout::MpiSe
       "Exit status: 0 done, or stopped by --max-hours; 1 bad input or a failed run (one "
       "line on stderr); 3 the summary's check against the exact evolution failed (the "
       "results are written); 128 + N stopped by signal N (checkpoint and results written).");
-  cmd->callback([o] { runner::run(*o); });
+  cmd->callback([o] {
+    runner::hold_stop_signals_until_exit(); // a signal once the run has ended must not kill it
+    runner::run(*o);
+  });
 }
 
 } // namespace decgpe::cli

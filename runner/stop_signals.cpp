@@ -37,11 +37,8 @@ extern "C" void note_signal(int signal) {
   }
 }
 
-} // namespace
-
-StopSignals::StopSignals() {
-  g_received = 0;
-  g_count = 0;
+/// Installs note_signal for every stop signal, the dispositions found into `previous` if given.
+void install(std::array<struct sigaction, kStopSignals.size()>* previous) {
   struct sigaction action {};
   action.sa_handler = note_signal;
   sigemptyset(&action.sa_mask);
@@ -50,14 +47,26 @@ StopSignals::StopSignals() {
   }
   action.sa_flags = SA_RESTART;
   for (std::size_t k = 0; k < kStopSignals.size(); ++k) {
-    sigaction(kStopSignals[k], &action, &g_previous[k]);
+    sigaction(kStopSignals[k], &action, previous != nullptr ? &(*previous)[k] : nullptr);
   }
+}
+
+} // namespace
+
+StopSignals::StopSignals() {
+  g_received = 0;
+  g_count = 0;
+  install(&g_previous);
 }
 
 StopSignals::~StopSignals() {
   for (std::size_t k = 0; k < kStopSignals.size(); ++k) {
     sigaction(kStopSignals[k], &g_previous[k], nullptr);
   }
+}
+
+void hold_stop_signals_until_exit() {
+  install(nullptr);
 }
 
 int StopSignals::received() {

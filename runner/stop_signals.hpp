@@ -18,6 +18,12 @@ public:
   static int received();
 };
 
+/// Keeps the handlers for the rest of the process, for its owner (the command line): a run's
+/// StopSignals then restores them rather than the default, so a stop signal that comes once the
+/// run has ended (its results complete, the process unwinding or finalising MPI) is noted and let
+/// go instead of killing the process without a word. A third still ends it at once.
+void hold_stop_signals_until_exit();
+
 /// "SIGTERM" for SIGTERM, and so on.
 const char* signal_name(int signal);
 
