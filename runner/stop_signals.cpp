@@ -10,6 +10,7 @@ namespace {
 
 volatile std::sig_atomic_t g_received = 0;
 volatile std::sig_atomic_t g_count = 0;
+bool g_held = false; // hold_stop_signals_until_exit() was called
 
 constexpr std::array kStopSignals = {SIGINT, SIGTERM, SIGUSR1, SIGHUP};
 std::array<struct sigaction, kStopSignals.size()> g_previous{};
@@ -54,8 +55,10 @@ void install(std::array<struct sigaction, kStopSignals.size()>* previous) {
 } // namespace
 
 StopSignals::StopSignals() {
-  g_received = 0;
-  g_count = 0;
+  if (!g_held) { // held, a signal noted before the run started still counts
+    g_received = 0;
+    g_count = 0;
+  }
   install(&g_previous);
 }
 
@@ -66,6 +69,7 @@ StopSignals::~StopSignals() {
 }
 
 void hold_stop_signals_until_exit() {
+  g_held = true;
   install(nullptr);
 }
 

@@ -14,14 +14,15 @@ public:
   StopSignals(const StopSignals&) = delete;
   StopSignals& operator=(const StopSignals&) = delete;
 
-  /// The first signal received since construction, or 0.
+  /// The first signal received since construction (held: since the hold), or 0.
   static int received();
 };
 
 /// Keeps the handlers for the rest of the process, for its owner (the command line): a run's
 /// StopSignals then restores them rather than the default, so a stop signal that comes once the
 /// run has ended (its results complete, the process unwinding or finalising MPI) is noted and let
-/// go instead of killing the process without a word. A third still ends it at once.
+/// go instead of killing the process without a word. A third still ends it at once. A signal that
+/// comes between the hold and the run's start is the run's: it stops in its set-up.
 void hold_stop_signals_until_exit();
 
 /// "SIGTERM" for SIGTERM, and so on.

@@ -52,4 +52,17 @@ TEST(StopSignals, ASignalAfterAHeldRunDoesNotKillTheProcess) {
       ::testing::ExitedWithCode(0), "");
 }
 
+// A signal between the hold and the run's start (before its StopSignals) is the run's:
+// it stops in its set-up instead of being forgotten.
+TEST(StopSignals, ASignalBeforeAHeldRunStartsIsTheRuns) {
+  EXPECT_EXIT(
+      {
+        hold_stop_signals_until_exit();
+        std::raise(SIGHUP);
+        const StopSignals run;
+        exit_whether_noted(SIGHUP);
+      },
+      ::testing::ExitedWithCode(0), "");
+}
+
 } // namespace
