@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # The README's test command: set up, build, and run every test. GPU tests skip with a message when no GPU is present.
 # In CI (CI=true) the CPU build is then repeated under AddressSanitizer and UBSan (the sanitize preset), which runs
-# the cpu tests, the case fuzzer among them; the long numerical sweeps (stability, orders, conservation, the
-# work-precision study) and the reports' rendering are left to the main build, since they run the same code 6x slower
-# there and would double CI.
+# the cpu tests, the case fuzzer among them; the long numerical sweeps (stability, orders, conservation, the split's
+# growth, the work-precision study) and the reports' rendering are left to the main build, since they run the same code
+# 6x slower there and would double CI.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 preset=$(scripts/build.sh | tail -n 1)

@@ -177,9 +177,12 @@ verify::CommandResult run_mutant(const fs::path& dir, const fs::path& case_file,
                                  const std::optional<Signal>& signal) {
   // A wall-clock limit already passed stops any run that starts stepping at its first boundary.
   // timeout in the foreground passes a signal on to decgpe alone (else once more to its group).
+  // It guards against a hang: a valid mutant's set-up on one thread can take half a minute (C15 at
+  // h = 0.5 for κ = 10, 2.7M cells: eq. 14, the spectrum's estimate), some 3 to 6 times that
+  // sanitized on a loaded machine, where 120 s once cut one off.
   const std::string run =
       "DECGPE_CACHE=" + (dir.parent_path() / "cache").string() +
-      " OMP_NUM_THREADS=1 timeout --foreground 120 " + DECGPE_EXECUTABLE + " run " +
+      " OMP_NUM_THREADS=1 timeout --foreground 600 " + DECGPE_EXECUTABLE + " run " +
       case_file.string() + " --quiet --backend openmp --max-hours 1e-9" +
       (flags.find("--out ") == std::string::npos ? " --out " + out.string() : "") + " " + flags +
       " >/dev/null";
