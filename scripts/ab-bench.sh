@@ -8,9 +8,9 @@
 #                                                      --lattices=bcc,c15 --schemes=leapfrog --precisions=mixed
 #   PRESET=cpu scripts/ab-bench.sh ...                 the CPU build (default: cuda)
 #
-# PATCH is a unified diff against this tree (git diff > PATCH), applied with patch -p1. --lattices defaults to
-# bench_step's (bcc,c15). $OUT (default out/ab) receives a.json and b.json (every sample of each), the runs' JSON
-# and logs, and ab.md; B's copy and build are kept in build/ab-tree.
+# PATCH is a unified diff against this tree (git diff > PATCH), applied with patch -p1; --lattices is required.
+# $OUT (default out/ab) receives a.json and b.json (every sample of each), the runs' JSON and logs, and ab.md; B's
+# copy and build are kept in build/ab-tree.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ $# -lt 1 ] || [ ! -f "$1" ]; then
@@ -21,7 +21,7 @@ patch_file=$(realpath "$1")
 shift
 preset=${PRESET:-cuda}
 OUT=${OUT:-out/ab}
-lattices=bcc,c15
+lattices=""
 bench_args=()
 for arg in "$@"; do
   case $arg in
@@ -33,6 +33,10 @@ for arg in "$@"; do
   *) bench_args+=("$arg") ;;
   esac
 done
+if [ -z "$lattices" ]; then
+  echo "ab-bench: give --lattices=L1,L2,...: the runs alternate lattice by lattice" >&2
+  exit 2
+fi
 mkdir -p "$OUT"
 OUT=$(realpath "$OUT")
 rm -f "$OUT"/[ab]-*.json "$OUT"/[ab]-*.log # an earlier A/B's runs would join this one's medians
