@@ -8,19 +8,25 @@
 #                                                      --lattices=bcc,c15 --schemes=leapfrog --precisions=mixed
 #   PRESET=cpu scripts/ab-bench.sh ...                 the CPU build (default: cuda)
 #
-# PATCH is a unified diff against this tree (git diff > PATCH), applied with patch -p1; --lattices is required.
-# $OUT (default out/ab) receives a.json and b.json (every sample of each), the runs' JSON and logs, and ab.md; B's
-# copy and build are kept in build/ab-tree.
+# PATCH is a unified diff against this tree (git diff > PATCH, then git stash: A is the tree without it), applied
+# with patch -p1 and no fuzz; --lattices is required. $OUT (default out/ab) receives a.json and b.json (every sample
+# of each), the runs' JSON and logs, and ab.md; B's copy and build are kept in build/ab-tree. A builds in
+# build/<preset> as that is configured, B with the preset: on a fresh machine both are the preset's. B's JSON records
+# the tree's commit too (its build_info asks the same repository).
 set -euo pipefail
-cd "$(dirname "$0")/.."
 if [ $# -lt 1 ] || [ ! -f "$1" ]; then
   echo "ab-bench: the first argument is the patch file (git diff > PATCH); got '${1:-}'" >&2
   exit 2
 fi
-patch_file=$(realpath "$1")
+patch_file=$(realpath "$1") # paths as given, before the cd
 shift
 preset=${PRESET:-cuda}
-OUT=${OUT:-out/ab}
+OUT=$(realpath -m "${OUT:-out/ab}")
+cd "$(dirname "$0")/.."
+if patch -p1 -R --dry-run -s -f <"$patch_file" >/dev/null 2>&1; then
+  echo "ab-bench: $patch_file is already in this tree (A would be B): stash it first (git stash)" >&2
+  exit 2
+fi
 lattices=""
 bench_args=()
 for arg in "$@"; do
@@ -38,7 +44,6 @@ if [ -z "$lattices" ]; then
   exit 2
 fi
 mkdir -p "$OUT"
-OUT=$(realpath "$OUT")
 rm -f "$OUT"/[ab]-*.json "$OUT"/[ab]-*.log # an earlier A/B's runs would join this one's medians
 # B's tree and build stay in build/ab-tree, so that a second A/B rebuilds only what differs: a file is copied only
 # where its content differs (a fresh time stamp: a file the last patch changed is rebuilt), files gone are removed.
@@ -66,8 +71,9 @@ for root, dirs, files in os.walk(dest):
         if os.path.normpath(os.path.join(root, name)) not in kept:
             os.remove(os.path.join(root, name))
 EOF_SYNC
-if ! patch -p1 -s -d "$b_tree" <"$patch_file"; then
-  echo "ab-bench: $patch_file does not apply to this tree" >&2
+if ! patch -p1 -N -F0 --batch -d "$b_tree" <"$patch_file" >"$OUT/patch.log" 2>&1; then
+  echo "ab-bench: $patch_file does not apply to this tree exactly (no fuzz); $OUT/patch.log:" >&2
+  cat "$OUT/patch.log" >&2
   exit 1
 fi
 
@@ -79,13 +85,14 @@ build . "$OUT/build-a.log" &
 a_build=$!
 build "$b_tree" "$OUT/build-b.log" &
 b_build=$!
-for side in "a:$a_build" "b:$b_build"; do
-  if ! wait "${side#*:}"; then
-    echo "ab-bench: the build of ${side%%:*} failed; the end of $OUT/build-${side%%:*}.log:" >&2
-    tail -n 20 "$OUT/build-${side%%:*}.log" >&2
-    exit 1
-  fi
+failed=() # both waited for: no build left running when one fails
+wait "$a_build" || failed+=(a)
+wait "$b_build" || failed+=(b)
+for side in "${failed[@]}"; do
+  echo "ab-bench: the build of $side failed; the end of $OUT/build-$side.log:" >&2
+  tail -n 20 "$OUT/build-$side.log" >&2
 done
+[ ${#failed[@]} -eq 0 ] || exit 1
 
 declare -A binary=([a]="build/$preset/bench/bench_step" [b]="$b_tree/build/$preset/bench/bench_step")
 IFS=, read -r -a each <<<"$lattices"

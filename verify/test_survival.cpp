@@ -256,8 +256,8 @@ TEST_F(Survival, ASignalDuringTheLatticeStationarySolveStopsItWithOneLineAndNoth
                            out().string() + " >" + progress.string();
   const CommandResult stopped = verify::run_command(
       "{ " + line + " & pid=$!; for i in $(seq 6000); do grep -qs 'lattice stationary state: " +
-      "Newton step 1,' " + progress.string() + " && break; sleep 0.1; done; kill -TERM $pid; " +
-      "{ wait $pid; } 2>/dev/null; }");
+      "Newton step 1,' " + progress.string() + " && break; kill -0 $pid 2>/dev/null || break; " +
+      "sleep 0.1; done; kill -TERM $pid; { wait $pid; } 2>/dev/null; }");
   EXPECT_EQ(stopped.exit_code, 128 + SIGTERM) << stopped.output;
   expect_one_line_error(stopped,
                         "stopped by SIGTERM while solving for the lattice stationary state");
