@@ -1,5 +1,7 @@
 #include "solvers/stability.hpp"
 
+#include "solvers/neighbour_offsets.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -37,20 +39,6 @@ T face_sum_checked(const Grid& g, const std::vector<T>& v, std::int64_t sx, std:
         lap + s.weight * (v[i] - (inside ? v[g.ms * ((z * ny + y) * nx + x) + s.neighbour] : T{}));
   }
   return lap;
-}
-
-/// Each stencil entry's neighbour as an offset from its cell's index (j = i + delta[e]), for the
-/// instances whose neighbours are all inside the domain (every offset is −1, 0 or 1 instances).
-std::vector<std::int64_t> neighbour_offsets(const Grid& g) {
-  std::vector<std::int64_t> delta;
-  for (int l = 0; l < g.ms; ++l) {
-    for (int e = g.row_begin[l]; e < g.row_begin[l + 1]; ++e) {
-      const StencilEntry& s = g.stencil[e];
-      delta.push_back(g.ms * ((std::int64_t{s.dz} * g.size[1] + s.dy) * g.size[0] + s.dx) +
-                      s.neighbour - l);
-    }
-  }
-  return delta;
 }
 
 /// out = M v on the owned slices: ½ Σ_F w_F (v_i − v_j) + U_i v_i, v_j = 0 beyond the domain (v's

@@ -11,6 +11,7 @@
 #include "solvers/cpu/host_vectors.hpp"
 #include "solvers/halo_exchange.hpp"
 #include "solvers/halo_schedule.hpp"
+#include "solvers/neighbour_offsets.hpp"
 
 #include <omp.h>
 
@@ -28,16 +29,7 @@ template <class Types> class OpenMPBackend final : public Backend {
 public:
   OpenMPBackend(const Problem& problem, HaloExchange* halo)
       : p_(problem), halo_(halo), schedule_(problem.grid), vectors_(problem.grid.cells()),
-        rings_(make_ring_table(problem.grid)) {
-    const Grid& g = p_.grid;
-    for (int l = 0; l < g.ms; ++l) {
-      for (int e = g.row_begin[l]; e < g.row_begin[l + 1]; ++e) {
-        const StencilEntry& s = g.stencil[e];
-        delta_.push_back(g.ms * ((std::int64_t{s.dz} * g.size[1] + s.dy) * g.size[0] + s.dx) +
-                         s.neighbour - l);
-      }
-    }
-  }
+        delta_(neighbour_offsets(problem.grid)), rings_(make_ring_table(problem.grid)) {}
 
   std::string name() const override { return "openmp"; }
   std::string device() const override {
