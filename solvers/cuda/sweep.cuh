@@ -4,7 +4,7 @@
 // consecutive z-slices, so the row it just did (z − 1) and the one it does next (z + 1) are met
 // again in L1; with t.ahead its first thread asks the bulk-copy engine to bring the tile's rows
 // that many slices ahead into L2 (one instruction: no registers or warps held while the bytes are
-// in flight). Interior tiles sum their faces without the boundary tests; __launch_bounds__'s
+// in flight). Interior warps sum their faces without the boundary tests; __launch_bounds__'s
 // MIN_BLOCKS sets the register cap (64 at 4 blocks of 256), so every load of a cell is in flight
 // at once; in single precision, on lattices of several cells an instance, interior tiles take two
 // slices at once where both are inside (kSlicesAtOnce), so that a thread has as many bytes in
@@ -286,11 +286,15 @@ __device__ __forceinline__ void sweep_cells(const DeviceGrid& g, const Tiling& t
   int tx = 0, l = 0;
   sweep_cell<MS>(g, t, tx, l);
   const ColumnCell cell{c.x0 + tx, l, c.segment + tx * MS + l};
-  if (tx >= t.tile || cell.sx >= g.sx) {
+  const bool active = tx < t.tile && cell.sx < g.sx;
+  const bool y_inner = c.sy > 0 && c.sy < g.sy - 1;
+  // Interior per warp (a face moves at most one instance in x): only the warps of a row's first
+  // and last instances test their faces, not every warp of a tile that touches a row's end.
+  const bool xy_inner =
+      __all_sync(0xffffffffU, !active || (y_inner && cell.sx > 0 && cell.sx < g.sx - 1));
+  if (!active) {
     return;
   }
-  const bool y_inner = c.sy > 0 && c.sy < g.sy - 1;
-  const bool xy_inner = y_inner && c.x0 > 0 && c.x0 + t.tile < g.sx; // the same for the block
   const FrameOf<MS, F, ROTATES, Real> frame =
       FrameOf<MS, F, ROTATES, Real>::at(g, cell.sx, c.sy, l);
 #pragma unroll 1
