@@ -14,6 +14,7 @@
 #include "solvers/cuda/kernels.hpp"
 #endif
 
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <future>
@@ -207,16 +208,25 @@ protected:
   /// A block given in full: every pass sweeps, prefetching rows of 8-byte values that start and
   /// end off the 16-byte words the bulk prefetch takes, at `blocks` blocks an SM (4: the passes'
   /// and the rotating frame's cap, 64 registers; 5: the leapfrog's in single and mixed, 48).
-  static BackendTuning sweeps(int blocks) {
+  static BackendTuning sweeps(const std::string& blocks) {
     BackendTuning t;
-    t.values["cuda.block_shape"] = "1x256z3a2b" + std::to_string(blocks) + "f";
+    t.values["cuda.block_shape"] = "1x256z3a2b" + blocks + "f";
     return t;
+  }
+  /// The caps sweeps() is given: 4 and 5 blocks an SM, and on a lattice of one cell an instance 5
+  /// with the leapfrog's threads taking pairs of instances ("5p": Tiling::pairs, where Sx is even).
+  static std::vector<std::string> caps() {
+    std::vector<std::string> each{"4", "5"};
+    if (lattices::cell_complex(GetParam()).cells_per_structure() == 1) {
+      each.emplace_back("5p");
+    }
+    return each;
   }
 
   static void expect_kernels_match(const Problem& p, const std::string& what) {
     const std::vector<Complex> psi0 = vortex(p.grid);
     const auto reference = verify::kernel_trail(*make_backend("reference", p), psi0);
-    for (const int blocks : {4, 5}) {
+    for (const std::string& blocks : caps()) {
       const auto gpu =
           verify::kernel_trail(*make_backend("cuda", p, nullptr, sweeps(blocks)), psi0);
       for (std::size_t k = 0; k < reference.size(); ++k) {
@@ -233,7 +243,7 @@ protected:
       const double dt = verify::test_step(scheme, p, psi0);
       LiveScheme ref("reference", scheme, p, dt, psi0);
       ref.scheme->advance(verify::comparison_steps(scheme, 151));
-      for (const int blocks : {4, 5}) {
+      for (const std::string& blocks : caps()) {
         LiveScheme gpu("cuda", scheme, p, dt, psi0, {}, sweeps(blocks));
         gpu.scheme->advance(verify::comparison_steps(scheme, 151));
         for (int level = 0; level < static_cast<int>(ref.scheme->level_names().size()); ++level) {
@@ -261,18 +271,23 @@ TEST_P(CudaPrecision, SweepsAreBitwiseTheReferencesInSingleAndMixed) {
 // The sweeps' interior tiles sum their faces without the boundary tests, and in single precision
 // on lattices of several cells an instance take two slices at once: rows of three tiles and more
 // (the grids above have one a row), chunks of 3 slices that mix two slices at once and one, 9
-// slices and 8 (where the domain's last inner slice, not the chunk, refuses a pair); every kernel
+// slices and 8 (where the domain's last inner slice, not the chunk, refuses a pair); on cubic an
+// even row too, whose leapfrog takes pairs of instances at "5p" (an odd row cannot); every kernel
 // and scheme bitwise the reference in every precision.
 TEST_P(CudaPrecision, InteriorTilesAreBitwiseTheReferences) {
   SKIP_WITHOUT_GPU();
   const lattices::CellComplex& c = lattices::cell_complex(GetParam());
   const int row = 3 * std::max(1, 256 / c.cells_per_structure()) + 1; // the sweep's 256 threads
-  for (const int slices : {9, 8}) {
+  std::vector<std::array<int, 2>> sizes{{row, 9}, {row, 8}};          // (Sx, Sz)
+  if (c.cells_per_structure() == 1) {
+    sizes.push_back({row + 1, 9});
+  }
+  for (const auto& [sx, slices] : sizes) {
     for (const Precision precision : {Precision::double_, Precision::single, Precision::mixed}) {
       Problem p = in(precision, false);
-      p.grid = make_grid(c, {row, 4, slices}, 9.0 / row);
-      const std::string what = std::string(precision_name(precision)) + " interior tiles, " +
-                               std::to_string(slices) + " slices";
+      p.grid = make_grid(c, {sx, 4, slices}, 9.0 / sx);
+      const std::string what = std::string(precision_name(precision)) + " interior tiles, Sx " +
+                               std::to_string(sx) + ", " + std::to_string(slices) + " slices";
       expect_kernels_match(p, what);
       expect_schemes_match(p, what);
     }
@@ -687,6 +702,45 @@ TEST(CudaTiling, TheLeapfrogTakesFiveBlocksAnSmInSingleAndMixedInTheLabFrame) {
   const cuda::PlainShape given = cuda::parse_plain_shape("1x256z8a2b4f");
   EXPECT_EQ(cuda::leapfrog_shape(given, Precision::single, false).min_blocks, 4); // as given
   EXPECT_EQ(cuda::parse_plain_shape("1x256z8a2b5").min_blocks, 5);
+}
+
+TEST(CudaTiling, TheLeapfrogTakesPairsOfInstancesOfOneCellInSingleAndMixed) {
+  const cuda::PlainShape sweep = cuda::parse_plain_shape("sweep");
+  EXPECT_FALSE(sweep.pairs);
+  EXPECT_TRUE(cuda::leapfrog_shape(sweep, Precision::single, false).pairs);
+  EXPECT_TRUE(cuda::leapfrog_shape(sweep, Precision::mixed, false).pairs);
+  EXPECT_FALSE(cuda::leapfrog_shape(sweep, Precision::double_, false).pairs);
+  EXPECT_FALSE(cuda::leapfrog_shape(sweep, Precision::single, true).pairs); // rotating
+  EXPECT_FALSE(cuda::leapfrog_shape(cuda::parse_plain_shape("1x256z8a2b5"), Precision::single,
+                                    false)
+                   .pairs); // a block given in full: as given
+  EXPECT_TRUE(cuda::parse_plain_shape("1x256z8a2b4p").pairs);
+  cuda::DeviceGrid g{};
+  g.ms = 1; // cubic
+  g.max_faces = 6;
+  g.wide_cells = 1;
+  g.sx = g.sy = g.sz = 400; // 64M cells
+  const cuda::PlainShape single = cuda::leapfrog_shape(sweep, Precision::single, false);
+  const cuda::Tiling paired = cuda::make_tiling(g, single, 132);
+  EXPECT_TRUE(paired.pairs);
+  EXPECT_EQ(paired.tile, 400); // 512 instances a block at most: one tile a row
+  EXPECT_EQ(paired.threads, 224);
+  EXPECT_EQ(paired.tiles_per_row, 1);
+  EXPECT_EQ(cuda::describe(paired), "1x256z8a2b5p");
+  EXPECT_FALSE(cuda::make_passes_tiling(g, single, "cubic", 132).pairs);
+  g.sx = 1001; // an odd row cannot be cut into aligned pairs
+  EXPECT_FALSE(cuda::make_tiling(g, single, 132).pairs);
+  g.sx = 1002; // two tiles of an even number of instances
+  const cuda::Tiling three = cuda::make_tiling(g, single, 132);
+  EXPECT_TRUE(three.pairs);
+  EXPECT_EQ(three.tiles_per_row, 2);
+  EXPECT_EQ(three.tile % 2, 0);
+  EXPECT_GE(three.tile * three.tiles_per_row, g.sx);
+  g.ms = 12; // BCC: a thread's two cells would not be adjacent
+  g.max_faces = 4;
+  g.wide_cells = 12;
+  g.sx = 176;
+  EXPECT_FALSE(cuda::make_tiling(g, single, 132).pairs);
 }
 
 TEST(CudaTiling, SweepTakesOneSliceABlockWhereTheGridIsTooSmallForIt) {

@@ -24,6 +24,28 @@ template <class S> __device__ __forceinline__ BasicComplex<S> load(const BasicCo
   const Packed<S> v = *reinterpret_cast<const Packed<S>*>(p);
   return {v.x, v.y};
 }
+/// Two consecutive 8-byte values (single, mixed) at a 16-byte aligned p: one 16-byte read-only
+/// load, as a double's.
+__device__ __forceinline__ void load_pair_ro(const BasicComplex<float>* p,
+                                             BasicComplex<float> (&out)[2]) {
+  const float4 v = __ldg(reinterpret_cast<const float4*>(p));
+  out[0] = {v.x, v.y};
+  out[1] = {v.z, v.w};
+}
+__device__ __forceinline__ void load_pair(const BasicComplex<float>* p,
+                                          BasicComplex<float> (&out)[2]) {
+  const float4 v = *reinterpret_cast<const float4*>(p);
+  out[0] = {v.x, v.y};
+  out[1] = {v.z, v.w};
+}
+/// a and b rounded to 8-byte values and stored at a 16-byte aligned p in one access.
+template <class Real>
+__device__ __forceinline__ void store_pair(BasicComplex<float>* p, BasicComplex<Real> a,
+                                           BasicComplex<Real> b) {
+  const BasicComplex<float> u = convert<float>(a), v = convert<float>(b);
+  *reinterpret_cast<float4*>(p) = float4{u.re, u.im, v.re, v.im};
+}
+
 /// Stores z rounded to the vector's precision: the one rounding of a result (exact when the
 /// precisions are the same).
 template <class S, class Real>

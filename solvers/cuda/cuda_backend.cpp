@@ -815,6 +815,7 @@ private:
       shape = parse_plain_shape("sweep");
     }
     shape.fits_grid = false;
+    shape.pairs = false; // FP64: the wavefront steps one cell a thread
     shape.slices = w.slab;
     wavefront_tiling_ = make_tiling(dg_, shape, sms);
     const int slabs = (p_.grid.size[2] + w.slab - 1) / w.slab;

@@ -60,6 +60,8 @@ struct Tiling {
   int ahead = 0;         ///< slices of ψⁿ and ψⁿ⁻¹ a sweeping block prefetches into L2
   int min_blocks = 4;    ///< the sweep's blocks per SM (its register cap)
   bool by_faces = false; ///< the sweep's threads take the cells grouped by face count
+  bool pairs = false;    ///< the leapfrog sweep's threads take two consecutive instances of one
+                         ///< cell each (tile and Sx even): 16-byte accesses of 8-byte values
 };
 
 } // namespace decgpe::cuda

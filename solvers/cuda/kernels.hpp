@@ -37,16 +37,20 @@ struct PlainShape {
   bool sweep = false;
   int slices = 1, ahead = 0, min_blocks = 4;
   bool by_faces = false;
+  bool pairs = false;     ///< the leapfrog's threads take two instances (Tiling::pairs)
   bool fits_grid = false; ///< "sweep": one slice a block where the grid is too small for it, and
                           ///< the other passes take passes_shape()
 };
 /// "sweep" (1x256z8a2b4f; leapfrog_shape() gives the leapfrog five blocks an SM in single and
-/// mixed), "1x512", "1x256", "2x256", or "1x256" with sweep settings
-/// (z<slices>a<ahead>b<3-5>f, for tuning a new GPU); throws std::invalid_argument otherwise.
+/// mixed, and pairs of instances), "1x512", "1x256", "2x256", or "1x256" with sweep settings
+/// (z<slices>a<ahead>b<3-5>f, and p for pairs: for tuning a new GPU); throws
+/// std::invalid_argument otherwise.
 PlainShape parse_plain_shape(std::string_view shape);
 
 /// The leapfrog's block for `shape` in a precision and frame: "sweep" takes five blocks an SM in
-/// single and mixed precision in the lab frame, four elsewhere; a shape given in full as it is.
+/// single and mixed precision in the lab frame, four elsewhere, and there pairs of instances
+/// (make_tiling takes them on a lattice of one cell an instance); a shape given in full as it is
+/// but in double or a rotating frame, which take no pairs.
 PlainShape leapfrog_shape(PlainShape shape, Precision precision, bool rotates);
 
 /// The tiling of the stencil passes for a grid (`shape`: the block; a sweep on a grid too small

@@ -125,6 +125,22 @@ template <class Types> struct LeapfrogStep {
   __device__ void operator()(long long i, Early e, BasicComplex<Real>, BasicComplex<Real> m) const {
     store(out + i, step_along(convert<Real>(e.previous), static_cast<Real>(two_dt), m));
   }
+  /// Cells i and i + 1 of a sweep's pair (sweep.cuh, sweep_pairs; 8-byte values, i even): ψⁿ⁻¹ of
+  /// both in one 16-byte load, ψⁿ⁺¹ of both in one store.
+  struct EarlyPair {
+    Value previous[2];
+  };
+  __device__ EarlyPair early_pair(long long i) const requires(sizeof(Value) == 8) {
+    EarlyPair e;
+    load_pair(out + i, e.previous);
+    return e;
+  }
+  __device__ void store_pair(long long i, const EarlyPair& e, BasicComplex<Real> m0,
+                             BasicComplex<Real> m1) const requires(sizeof(Value) == 8) {
+    const auto two_dt_r = static_cast<Real>(two_dt);
+    cuda::store_pair(out + i, step_along(convert<Real>(e.previous[0]), two_dt_r, m0),
+                     step_along(convert<Real>(e.previous[1]), two_dt_r, m1));
+  }
 };
 
 // Where the sweep takes two slices at once: single precision on lattices of several cells an
@@ -269,7 +285,7 @@ PlainShape parse_plain_shape(std::string_view shape) {
     chosen.fits_grid = true;
     return chosen;
   }
-  // 1x256 followed by the sweep's settings: z<slices>, a<ahead>, b<blocks per SM>, f.
+  // 1x256 followed by the sweep's settings: z<slices>, a<ahead>, b<blocks per SM>, f, p.
   const std::string text(shape.substr(0, 32));
   const auto refuse = [&] {
     return std::invalid_argument("the plain kernel's block shape must be 1x512, 1x256, 2x256 or "
@@ -286,12 +302,30 @@ PlainShape parse_plain_shape(std::string_view shape) {
     const char key = text[at++];
     if (key == 'f') {
       out.by_faces = true;
+    } else if (key == 'p') {
+      out.pairs = true;
     } else if (!set_sweep_setting(out, key, setting_value(text, at))) {
       throw refuse();
     }
   }
   return out;
 }
+
+namespace {
+
+/// Blocks of whole structure instances, so a block's cells are contiguous in memory, a thread
+/// taking `per_thread` consecutive instances (a tile a multiple of it). Tiles of a row are balanced
+/// (87 instances become 29 + 29 + 29, not 42 + 42 + 3).
+Tiling row_tiles(const DeviceGrid& g, const PlainShape& shape, int per_thread) {
+  const int longest = std::max(per_thread, std::min(shape.threads * per_thread / g.ms, g.sx));
+  const int tiles_per_row = (g.sx + longest - 1) / longest;
+  const int tile =
+      ((g.sx + tiles_per_row - 1) / tiles_per_row + per_thread - 1) / per_thread * per_thread;
+  return {tile, (tile / per_thread * g.ms + 31) / 32 * 32, tiles_per_row, shape.rows,
+          (g.sy + shape.rows - 1) / shape.rows};
+}
+
+} // namespace
 
 Tiling make_tiling(const DeviceGrid& g, PlainShape shape, int sms) {
   // A rotating frame's thread computes its cell's hops (F cos_sin) once per sweep: the default
@@ -301,18 +335,12 @@ Tiling make_tiling(const DeviceGrid& g, PlainShape shape, int sms) {
     shape.slices =
         std::max(shape.slices, g.max_faces > 8 ? kRotatingSlicesManyFaces : kRotatingSlices);
   }
-  // Blocks of whole structure instances, so a block's cells are contiguous in memory. Tiles of a
-  // row are balanced (87 instances become 29 + 29 + 29, not 42 + 42 + 3).
-  const int longest = std::max(1, std::min(shape.threads / g.ms, g.sx));
-  const int tiles_per_row = (g.sx + longest - 1) / longest;
-  const int tile = (g.sx + tiles_per_row - 1) / tiles_per_row;
-  Tiling t{tile, (tile * g.ms + 31) / 32 * 32, tiles_per_row, shape.rows,
-           (g.sy + shape.rows - 1) / shape.rows};
+  Tiling t = row_tiles(g, shape, 1);
   // A sweep needs blocks for several waves; a small grid (1M DOFs) has too few, so "sweep" takes
   // one slice a block there (cubic and Z at 1M DOFs: 14% and 21% slower as a sweep on the H100).
   // Sweep settings given in full are taken as they are.
   const long long chunks = (g.sz + shape.slices - 1) / shape.slices;
-  const long long sweep_blocks = static_cast<long long>(tiles_per_row) * t.row_groups * chunks;
+  const long long sweep_blocks = static_cast<long long>(t.tiles_per_row) * t.row_groups * chunks;
   const long long waves = sweep_blocks / (static_cast<long long>(sms) * shape.min_blocks);
   if (shape.sweep && (!shape.fits_grid || waves >= kSweepWaves)) {
     t.sweep = true;
@@ -320,11 +348,24 @@ Tiling make_tiling(const DeviceGrid& g, PlainShape shape, int sms) {
     t.ahead = shape.ahead;
     t.min_blocks = shape.min_blocks;
     t.by_faces = shape.by_faces && g.wide_cells < g.ms;
+    // Pairs of instances where one is a cell and a row holds whole pairs (16-byte aligned).
+    if (shape.pairs && g.ms == 1 && g.sx % 2 == 0) {
+      const Tiling paired = row_tiles(g, shape, 2);
+      t.tile = paired.tile;
+      t.threads = paired.threads;
+      t.tiles_per_row = paired.tiles_per_row;
+      t.pairs = true;
+    }
   }
   return t;
 }
 
 PlainShape leapfrog_shape(PlainShape shape, Precision precision, bool rotates) {
+  // A thread takes two consecutive instances on a lattice of one cell an instance (Tiling::pairs):
+  // 16-byte accesses of 8-byte values, as a double's. On an H200 at 64M DOFs cubic's leapfrog ran
+  // +18% in single and +8% in mixed against the sweep of that time (docs/gpu.md, "Pairs"). FP64
+  // values are 16 bytes already.
+  shape.pairs = precision != Precision::double_ && !rotates && (shape.fits_grid || shape.pairs);
   // In single and mixed precision the lab frame's leapfrog sweep holds 8-byte values, and five
   // blocks an SM (48 registers, spilling at most 12 B) hide more of its load latency than four:
   // on the H200 at 64M DOFs single +1 to +5% on five crystals and +7% on cubic4 (cubic -1%),
@@ -352,6 +393,7 @@ PlainShape passes_shape(std::string_view lattice, bool rotates) {
 
 Tiling make_passes_tiling(const DeviceGrid& g, PlainShape shape, std::string_view lattice,
                           int sms) {
+  shape.pairs = false; // the leapfrog's alone (kTakesPairs)
   const Tiling t =
       make_tiling(g, shape.fits_grid ? passes_shape(lattice, g.omega != 0.0) : shape, sms);
   return t.sweep ? t : make_cell_tiling(g);
@@ -362,7 +404,7 @@ std::string describe(const Tiling& t) {
     return "one slice a block";
   }
   return "1x256z" + std::to_string(t.slices) + "a" + std::to_string(t.ahead) + "b" +
-         std::to_string(t.min_blocks) + (t.by_faces ? "f" : "");
+         std::to_string(t.min_blocks) + (t.by_faces ? "f" : "") + (t.pairs ? "p" : "");
 }
 
 std::vector<int> keyed_values(std::string_view text, std::string_view keys, int digits) {

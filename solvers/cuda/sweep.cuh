@@ -8,7 +8,8 @@
 // MIN_BLOCKS sets the register cap (64 at 4 blocks of 256), so every load of a cell is in flight
 // at once; in single precision, on lattices of several cells an instance, interior tiles take two
 // slices at once where both are inside (kSlicesAtOnce), so that a thread has as many bytes in
-// flight as in double.
+// flight as in double; on lattices of one cell an instance the leapfrog's thread takes two
+// instances instead (kTakesPairs), in 16-byte accesses.
 //
 // What a pass does with a cell is an operation object, in a precision (solvers/precision.hpp):
 //   Op::Value, Op::Real             the stored complex and the real type the cell computes in
@@ -270,6 +271,95 @@ sweep_slice(const DeviceGrid& g, const Frame& frame, const typename Op::Value* i
   update_cell<APPLY_M>(g, frame, op, cell.sx, c.sy, gz, cell.l, i, early, psi_i, sum);
 }
 
+/// Whether op's sweep may give a thread two consecutive instances (Tiling::pairs): one cell an
+/// instance (so the two are adjacent in memory), 8-byte values, the lab frame, read-only loads, and
+/// an Op that loads and stores a pair (early_pair, store_pair: the leapfrog).
+template <class Op, int MS, bool APPLY_M, bool ROTATES, class Loads>
+constexpr bool kTakesPairs = MS == 1 && APPLY_M && !ROTATES && sizeof(typename Op::Value) == 8 &&
+                             std::is_same_v<Loads, ReadOnlyLoads> && requires(const Op& op) {
+  op.early_pair(0LL);
+};
+
+/// Cells i and i + 1 (i even, so the pair is one aligned 16-byte word) of slice sz, none with a
+/// neighbour outside: a face whose offset is even finds both neighbours in one 16-byte load, an odd
+/// one (±x) in two 8-byte loads. Each cell's face sum in the table's order, V and the update as
+/// update_cell forms them: the bits of two single cells.
+template <int F, class Op>
+__device__ __forceinline__ void sweep_inner_pair(const DeviceGrid& g, const LabColumn (&frame)[2],
+                                                 const typename Op::Value* in, const Op& op,
+                                                 long long i, int gz) {
+  using Real = typename Op::Real;
+  using Value = typename Op::Value;
+  const typename Op::EarlyPair early = op.early_pair(i); // issued first: independent of the sum
+  Value own[2];
+  load_pair_ro(in + i, own);
+  const BasicComplex<Real> psi[2] = {convert<Real>(own[0]), convert<Real>(own[1])};
+  BasicComplex<Real> sum[2] = {{0, 0}, {0, 0}};
+#pragma unroll
+  for (int f = 0; f < F; ++f) {
+    const FaceWeight fw = face_weight(g, f);
+    if (kTestsRowEnds<Op, F, ReadOnlyLoads, LabColumn> && fw.weight == 0.0) {
+      break;
+    }
+    Value across[2];
+    if ((fw.delta & 1) == 0) {
+      load_pair_ro(in + i + fw.delta, across);
+    } else {
+      across[0] = load_ro(in + i + fw.delta);
+      across[1] = load_ro(in + i + fw.delta + 1);
+    }
+#pragma unroll
+    for (int n = 0; n < 2; ++n) {
+      sum[n] = frame[n].add(sum[n], f, fw.slot, fw.weight, psi[n], convert<Real>(across[n]));
+    }
+  }
+  BasicComplex<Real> m[2];
+#pragma unroll
+  for (int n = 0; n < 2; ++n) {
+    const double v = frame[n].potential(g, 0, 0, gz, 0, i + n);
+    m[n] = apply_m(psi[n], frame[n].total(sum[n], psi[n]), static_cast<Real>(v),
+                   static_cast<Real>(g.g));
+  }
+  op.store_pair(i, early, m[0], m[1]);
+}
+
+/// The sweep of a block whose threads take two consecutive instances each (Tiling::pairs, where
+/// kTakesPairs): 16-byte accesses of 8-byte values, a double's bytes in flight a load. Interior per
+/// warp as in sweep_cells; a pair with a neighbour outside is updated as two single cells.
+template <int F, class Op>
+__device__ __forceinline__ void sweep_pairs(const DeviceGrid& g, const Tiling& t,
+                                            const typename Op::Value* in, const Op& op, int block,
+                                            int z_begin, int z_end) {
+  const SweepColumn c = SweepColumn::of<1, sizeof(typename Op::Value)>(g, t, block, z_begin, z_end);
+  if (threadIdx.x == 0) {
+    c.prefetch(in, op, c.z_first + 1, c.z_first + t.ahead);
+  }
+  const int tx = 2 * static_cast<int>(threadIdx.x);
+  const ColumnCell first{c.x0 + tx, 0, c.segment + tx}, second{first.sx + 1, 0, first.own + 1};
+  const bool active = tx < t.tile && first.sx < g.sx; // Sx and the tile are even: second too
+  const bool y_inner = c.sy > 0 && c.sy < g.sy - 1;
+  const bool xy_inner =
+      __all_sync(0xffffffffU, !active || (y_inner && first.sx > 0 && second.sx < g.sx - 1));
+  if (!active) {
+    return;
+  }
+  const LabColumn frame[2] = {LabColumn::at(g, first.sx, c.sy, 0),
+                              LabColumn::at(g, second.sx, c.sy, 0)};
+#pragma unroll 1
+  for (int sz = c.z_first; sz < c.z_last; ++sz) {
+    if (threadIdx.x == 0) {
+      c.prefetch(in, op, sz + t.ahead, sz + t.ahead + 1);
+    }
+    const int gz = sz + g.z_offset;
+    if (xy_inner && gz > 0 && gz < g.global_z - 1) {
+      sweep_inner_pair<F>(g, frame, in, op, static_cast<long long>(sz) * c.slice + first.own, gz);
+    } else {
+      sweep_slice<1, F, true, ReadOnlyLoads>(g, frame[0], in, op, c, first, sz, y_inner, xy_inner);
+      sweep_slice<1, F, true, ReadOnlyLoads>(g, frame[1], in, op, c, second, sz, y_inner, xy_inner);
+    }
+  }
+}
+
 /// The sweep of block `block` over the slices [z_begin, z_end), in the lab frame or the rotating
 /// one (ROTATES), in op's precision.
 template <int MS, int F, bool APPLY_M, bool ROTATES, class Loads, class Op>
@@ -277,6 +367,12 @@ __device__ __forceinline__ void sweep_cells(const DeviceGrid& g, const Tiling& t
                                             const typename Op::Value* in, const Op& op, int block,
                                             int z_begin, int z_end) {
   using Real = typename Op::Real;
+  if constexpr (kTakesPairs<Op, MS, APPLY_M, ROTATES, Loads>) {
+    if (t.pairs) {
+      sweep_pairs<F>(g, t, in, op, block, z_begin, z_end);
+      return;
+    }
+  }
   constexpr int N = kSlicesAtOnce<Op, MS, ROTATES>;
   const SweepColumn c =
       SweepColumn::of<MS, sizeof(typename Op::Value)>(g, t, block, z_begin, z_end);

@@ -13,14 +13,16 @@ Tunable block_shape() {
           .meaning =
               "The `cuda:plain` leapfrog kernel's blocks: `sweep` (blocks walk z-slices, the "
               "fastest on every lattice; five blocks an SM in single and mixed precision in the "
-              "lab frame, four elsewhere) or one slice a block, y-rows × threads (docs/gpu.md); "
+              "lab frame, four elsewhere, and there on cubic a thread takes two instances) or one "
+              "slice a block, y-rows × threads (docs/gpu.md); "
               "unset: `DECGPE_PLAIN_SHAPE`, else `\"sweep\"`.",
           .environment = "DECGPE_PLAIN_SHAPE",
           .environment_default = "`sweep`",
           .environment_meaning =
               "`cuda.block_shape` where the case sets none (or no case is read, as in "
               "`bench_step`); besides the case's four values it takes the sweep's settings for "
-              "tuning a new GPU (`1x256z8a2b4f`: docs/gpu.md); anything else fails the run. The "
+              "tuning a new GPU (`1x256z8a2b4f`, `p` for pairs of instances: docs/gpu.md); "
+              "anything else fails the run. The "
               "results record the shape used and where it came from (case, environment or "
               "default) in the attribute `tuning_cuda_block_shape`."};
 }
