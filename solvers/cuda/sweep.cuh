@@ -360,6 +360,22 @@ __device__ __forceinline__ void sweep_pairs(const DeviceGrid& g, const Tiling& t
   }
 }
 
+/// Whether no neighbour of the thread's cells in this row leaves the domain in x or y (a face moves
+/// at most one instance in x), decided per warp, so that only the warps of a row's first and last
+/// instances test their faces, not every warp of a tile that touches a row's end. Every thread of
+/// the warp calls it (`active`: it has a cell). Cubic in double keeps the tile's test: its leapfrog
+/// ran 9.7% slower with the warp's on an H100 (6.7% faster on an H200; docs/gpu.md, "The interior
+/// per warp").
+template <int MS, int value_bytes>
+__device__ __forceinline__ bool interior(const DeviceGrid& g, const Tiling& t, const SweepColumn& c,
+                                         bool active, bool y_inner, int sx) {
+  if constexpr (MS == 1 && value_bytes == 16) {
+    return y_inner && c.x0 > 0 && c.x0 + t.tile < g.sx;
+  } else {
+    return __all_sync(0xffffffffU, !active || (y_inner && sx > 0 && sx < g.sx - 1));
+  }
+}
+
 /// The sweep of block `block` over the slices [z_begin, z_end), in the lab frame or the rotating
 /// one (ROTATES), in op's precision.
 template <int MS, int F, bool APPLY_M, bool ROTATES, class Loads, class Op>
@@ -384,15 +400,7 @@ __device__ __forceinline__ void sweep_cells(const DeviceGrid& g, const Tiling& t
   const ColumnCell cell{c.x0 + tx, l, c.segment + tx * MS + l};
   const bool active = tx < t.tile && cell.sx < g.sx;
   const bool y_inner = c.sy > 0 && c.sy < g.sy - 1;
-  // Interior per warp (a face moves at most one instance in x): only the warps of a row's first
-  // and last instances test their faces, not every warp of a tile that touches a row's end. Cubic
-  // in double keeps the tile's test: its leapfrog ran 9.7% slower with the warp's on an H100
-  // (6.7% faster on an H200; docs/gpu.md, "The interior per warp").
-  constexpr bool kInteriorPerWarp = !(MS == 1 && sizeof(typename Op::Value) == 16);
-  const bool xy_inner =
-      kInteriorPerWarp
-          ? __all_sync(0xffffffffU, !active || (y_inner && cell.sx > 0 && cell.sx < g.sx - 1))
-          : y_inner && c.x0 > 0 && c.x0 + t.tile < g.sx;
+  const bool xy_inner = interior<MS, sizeof(typename Op::Value)>(g, t, c, active, y_inner, cell.sx);
   if (!active) {
     return;
   }
