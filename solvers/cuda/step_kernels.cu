@@ -363,8 +363,8 @@ Tiling make_tiling(const DeviceGrid& g, PlainShape shape, int sms) {
 PlainShape leapfrog_shape(PlainShape shape, Precision precision, bool rotates) {
   // A thread takes two consecutive instances on a lattice of one cell an instance (Tiling::pairs):
   // 16-byte accesses of 8-byte values, as a double's. On an H200 at 64M DOFs cubic's leapfrog ran
-  // +18% in single and +8% in mixed against the sweep of that time (docs/gpu.md, "Pairs"). FP64
-  // values are 16 bytes already.
+  // +18% in single and +8% in mixed against the sweep of that time (docs/gpu.md, "The interior
+  // per warp, and pairs of instances on cubic"). FP64 values are 16 bytes already.
   shape.pairs = precision != Precision::double_ && !rotates && (shape.fits_grid || shape.pairs);
   // In single and mixed precision the lab frame's leapfrog sweep holds 8-byte values, and five
   // blocks an SM (48 registers, spilling at most 12 B) hide more of its load latency than four:

@@ -6,7 +6,7 @@
 // that many slices ahead into L2 (one instruction: no registers or warps held while the bytes are
 // in flight). Interior warps sum their faces without the boundary tests; __launch_bounds__'s
 // MIN_BLOCKS sets the register cap (64 at 4 blocks of 256), so every load of a cell is in flight
-// at once; in single precision, on lattices of several cells an instance, interior tiles take two
+// at once; in single precision, on lattices of several cells an instance, interior warps take two
 // slices at once where both are inside (kSlicesAtOnce), so that a thread has as many bytes in
 // flight as in double; on lattices of one cell an instance the leapfrog's thread takes two
 // instances instead (kTakesPairs), in 16-byte accesses.
