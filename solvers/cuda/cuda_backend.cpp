@@ -815,8 +815,6 @@ private:
       shape = parse_plain_shape("sweep");
     }
     shape.fits_grid = false;
-    shape.rows = 1; // a ticket is a tile of one row
-    shape.threads = 256;
     shape.pairs = false; // FP64: the wavefront steps one cell a thread
     shape.slices = w.slab;
     wavefront_tiling_ = make_tiling(dg_, shape, sms);

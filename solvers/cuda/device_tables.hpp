@@ -53,8 +53,7 @@ struct Tiling {
   int tile;              ///< structure instances per block
   int threads;           ///< tile · ms rounded up to a whole warp
   int tiles_per_row;     ///< ⌈Sx / tile⌉
-  int rows;              ///< consecutive y-rows per block: a plain block's threads have a cell
-                         ///< in each; a sweep's rows are its warps, threads / rows a row
+  int rows;              ///< consecutive y-rows per block (each thread has a cell in each)
   int row_groups;        ///< ⌈Sy / rows⌉
   bool sweep = false;    ///< the leapfrog's sweep (step_kernels.cu) instead of one slice per block
   int slices = 1;        ///< z-slices a sweeping block walks through

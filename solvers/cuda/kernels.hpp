@@ -42,9 +42,9 @@ struct PlainShape {
                           ///< the other passes take passes_shape()
 };
 /// "sweep" (1x256z8a2b4f; leapfrog_shape() gives the leapfrog five blocks an SM in single and
-/// mixed, and pairs of instances), "1x512", "1x256", "2x256", or a sweep's block of 256 threads in
-/// y-rows, 1x256, 2x128 or 4x64, with its settings (z<slices>a<ahead>b<3-5>f, and p for pairs: for
-/// tuning a new GPU); throws std::invalid_argument otherwise.
+/// mixed, and pairs of instances), "1x512", "1x256", "2x256", or "1x256" with sweep settings
+/// (z<slices>a<ahead>b<3-5>f, and p for pairs: for tuning a new GPU); throws
+/// std::invalid_argument otherwise.
 PlainShape parse_plain_shape(std::string_view shape);
 
 /// The leapfrog's block for `shape` in a precision and frame: "sweep" takes five blocks an SM in

@@ -285,29 +285,20 @@ PlainShape parse_plain_shape(std::string_view shape) {
     chosen.fits_grid = true;
     return chosen;
   }
-  // A sweep's block, 1x256, 2x128 or 4x64 (y-rows × threads a row), followed by its settings:
-  // z<slices>, a<ahead>, b<blocks per SM>, f, p.
+  // 1x256 followed by the sweep's settings: z<slices>, a<ahead>, b<blocks per SM>, f, p.
   const std::string text(shape.substr(0, 32));
   const auto refuse = [&] {
     return std::invalid_argument("the plain kernel's block shape must be 1x512, 1x256, 2x256 or "
-                                 "a sweep's 1x256, 2x128 or 4x64 with its settings "
-                                 "(z<slices>a<ahead>b<blocks>f), got '" +
+                                 "1x256 with sweep settings (z<slices>a<ahead>b<blocks>f), "
+                                 "got '" +
                                  text + "'");
   };
-  PlainShape out{0, 0};
-  std::size_t at = 0; // past the block's rows × threads
-  for (const PlainShape rows : {PlainShape{1, 256}, PlainShape{2, 128}, PlainShape{4, 64}}) {
-    const std::string prefix = std::to_string(rows.rows) + "x" + std::to_string(rows.threads);
-    if (text.rfind(prefix, 0) == 0 && text.size() > prefix.size()) {
-      out = rows;
-      at = prefix.size();
-    }
-  }
-  if (out.rows == 0) {
+  if (text.rfind("1x256", 0) != 0 || text.size() == 5) {
     throw refuse();
   }
+  PlainShape out{1, 256};
   out.sweep = true;
-  while (at < text.size()) {
+  for (std::size_t at = 5; at < text.size();) {
     const char key = text[at++];
     if (key == 'f') {
       out.by_faces = true;
@@ -365,14 +356,6 @@ Tiling make_tiling(const DeviceGrid& g, PlainShape shape, int sms) {
       t.tiles_per_row = paired.tiles_per_row;
       t.pairs = true;
     }
-    // Several y-rows a block, each its warps: where an instance's cells outgrow a row's threads
-    // (C15, Z), one row of 256.
-    if (t.rows > 1 && t.rows * t.threads > kSweepThreads) {
-      shape.rows = 1;
-      shape.threads = kSweepThreads;
-      return make_tiling(g, shape, sms);
-    }
-    t.threads *= t.rows;
   }
   return t;
 }
@@ -420,8 +403,7 @@ std::string describe(const Tiling& t) {
   if (!t.sweep) {
     return "one slice a block";
   }
-  return std::to_string(t.rows) + "x" + std::to_string(kSweepThreads / t.rows) + "z" +
-         std::to_string(t.slices) + "a" + std::to_string(t.ahead) + "b" +
+  return "1x256z" + std::to_string(t.slices) + "a" + std::to_string(t.ahead) + "b" +
          std::to_string(t.min_blocks) + (t.by_faces ? "f" : "") + (t.pairs ? "p" : "");
 }
 

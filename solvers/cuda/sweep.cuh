@@ -47,14 +47,13 @@ template <class Value> __device__ __forceinline__ void prefetch_l2(const Value* 
                : "memory");
 }
 
-/// The structure instance (within the tile) and local index of a sweep's thread, `thread` within
-/// its row (SweepColumn::row_thread). Where cells have different face counts (FCC: octahedra 8,
-/// tetrahedra 4), t.by_faces takes the cells with the most faces of every instance first and the
-/// rest after, so that a warp's cells have the same faces and its loop ends together; otherwise the
-/// threads take the cells in memory order.
+/// The structure instance (within the tile) and local index of a sweep's thread. Where cells have
+/// different face counts (FCC: octahedra 8, tetrahedra 4), t.by_faces takes the cells with the most
+/// faces of every instance first and the rest after, so that a warp's cells have the same faces
+/// and its loop ends together; otherwise the threads take the cells in memory order.
 template <int MS>
-__device__ __forceinline__ void sweep_cell(const DeviceGrid& g, const Tiling& t, int thread,
-                                           int& tx, int& l) {
+__device__ __forceinline__ void sweep_cell(const DeviceGrid& g, const Tiling& t, int& tx, int& l) {
+  const int thread = threadIdx.x;
   if (!t.by_faces) {
     tx = thread / MS;
     l = thread - tx * MS;
@@ -161,11 +160,8 @@ sweep_face_sum(const DeviceGrid& g, const Frame& frame, const BasicComplex<S>* i
   return frame.total(sum, psi_i);
 }
 
-/// What a thread of block `block` of a sweep over [z_begin, z_end) walks (the blocks: tiles ×
-/// groups of t.rows y-rows × chunks of t.slices): one tile of its y-row through its chunk of
-/// slices. A block's rows are its warps in row order, t.threads / t.rows a row, walking the slices
-/// together, so that a row's neighbours in the block's other rows are met in L1 (a slice loaded as
-/// the slice ahead's neighbour), not read from L2 as another block's.
+/// What block `block` of a sweep over [z_begin, z_end) walks (the blocks: tiles × y-rows × chunks
+/// of t.slices): one tile of one y-row through its chunk of slices.
 struct SweepColumn {
   int x0, sy;
   int z_first, z_last;
@@ -174,20 +170,13 @@ struct SweepColumn {
   int segment;        ///< the tile's first cell within a slice
   unsigned row_bytes; ///< the tile's bytes within a row (of values of `value_bytes`)
 
-  /// The thread's index within its row of the block, and the row.
-  __device__ __forceinline__ static int row_thread(const Tiling& t, int& row) {
-    const int row_threads = t.threads / t.rows;
-    row = static_cast<int>(threadIdx.x) / row_threads;
-    return static_cast<int>(threadIdx.x) - row * row_threads;
-  }
-
   template <int MS, int value_bytes>
   __device__ __forceinline__ static SweepColumn of(const DeviceGrid& g, const Tiling& t, int block,
-                                                   int row, int z_begin, int z_end) {
-    const int column = block / t.tiles_per_row; // (group of rows, chunk of slices)
+                                                   int z_begin, int z_end) {
+    const int column = block / t.tiles_per_row; // (sy, chunk of slices)
     const int x0 = (block - column * t.tiles_per_row) * t.tile;
-    const int chunk = column / t.row_groups;
-    const int sy = (column - chunk * t.row_groups) * t.rows + row;
+    const int chunk = column / g.sy;
+    const int sy = column - chunk * g.sy;
     const int z_first = z_begin + chunk * t.slices;
     return {x0,
             sy,
@@ -341,18 +330,13 @@ template <int F, class Op>
 __device__ __forceinline__ void sweep_pairs(const DeviceGrid& g, const Tiling& t,
                                             const typename Op::Value* in, const Op& op, int block,
                                             int z_begin, int z_end) {
-  int row = 0;
-  const int thread = SweepColumn::row_thread(t, row);
-  const SweepColumn c =
-      SweepColumn::of<1, sizeof(typename Op::Value)>(g, t, block, row, z_begin, z_end);
-  const bool prefetches = thread == 0 && c.sy < g.sy; // a row's first thread
-  if (prefetches) {
+  const SweepColumn c = SweepColumn::of<1, sizeof(typename Op::Value)>(g, t, block, z_begin, z_end);
+  if (threadIdx.x == 0) {
     c.prefetch(in, op, c.z_first + 1, c.z_first + t.ahead);
   }
-  const int tx = 2 * thread;
+  const int tx = 2 * static_cast<int>(threadIdx.x);
   const ColumnCell first{c.x0 + tx, 0, c.segment + tx}, second{first.sx + 1, 0, first.own + 1};
-  // Sx and the tile are even: second too
-  const bool active = tx < t.tile && first.sx < g.sx && c.sy < g.sy;
+  const bool active = tx < t.tile && first.sx < g.sx; // Sx and the tile are even: second too
   const bool y_inner = c.sy > 0 && c.sy < g.sy - 1;
   const bool xy_inner =
       __all_sync(0xffffffffU, !active || (y_inner && first.sx > 0 && second.sx < g.sx - 1));
@@ -363,7 +347,7 @@ __device__ __forceinline__ void sweep_pairs(const DeviceGrid& g, const Tiling& t
                               LabColumn::at(g, second.sx, c.sy, 0)};
 #pragma unroll 1
   for (int sz = c.z_first; sz < c.z_last; ++sz) {
-    if (prefetches) {
+    if (threadIdx.x == 0) {
       c.prefetch(in, op, sz + t.ahead, sz + t.ahead + 1);
     }
     const int gz = sz + g.z_offset;
@@ -406,18 +390,15 @@ __device__ __forceinline__ void sweep_cells(const DeviceGrid& g, const Tiling& t
     }
   }
   constexpr int N = kSlicesAtOnce<Op, MS, ROTATES>;
-  int row = 0;
-  const int thread = SweepColumn::row_thread(t, row);
   const SweepColumn c =
-      SweepColumn::of<MS, sizeof(typename Op::Value)>(g, t, block, row, z_begin, z_end);
-  const bool prefetches = thread == 0 && c.sy < g.sy; // a row's first thread
-  if (prefetches) {
+      SweepColumn::of<MS, sizeof(typename Op::Value)>(g, t, block, z_begin, z_end);
+  if (threadIdx.x == 0) {
     c.prefetch(in, op, c.z_first + 1, c.z_first + t.ahead);
   }
   int tx = 0, l = 0;
-  sweep_cell<MS>(g, t, thread, tx, l);
+  sweep_cell<MS>(g, t, tx, l);
   const ColumnCell cell{c.x0 + tx, l, c.segment + tx * MS + l};
-  const bool active = tx < t.tile && cell.sx < g.sx && c.sy < g.sy;
+  const bool active = tx < t.tile && cell.sx < g.sx;
   const bool y_inner = c.sy > 0 && c.sy < g.sy - 1;
   const bool xy_inner = interior<MS, sizeof(typename Op::Value)>(g, t, c, active, y_inner, cell.sx);
   if (!active) {
@@ -430,7 +411,7 @@ __device__ __forceinline__ void sweep_cells(const DeviceGrid& g, const Tiling& t
     const int gz = sz + g.z_offset;
     const bool together = N > 1 && xy_inner && sz + N <= c.z_last && gz > 0 && gz + N < g.global_z;
     const int taken = together ? N : 1;
-    if (prefetches) {
+    if (threadIdx.x == 0) {
       c.prefetch(in, op, sz + t.ahead, sz + t.ahead + taken);
     }
     if constexpr (N > 1) {
@@ -471,7 +452,7 @@ void launch_sweep(const Tiling& t, const DeviceGrid& g, const typename Op::Value
                   int z_begin, int z_end, cudaStream_t stream) {
   const long long chunks = (z_end - z_begin + t.slices - 1) / t.slices;
   const auto blocks =
-      static_cast<unsigned>(static_cast<long long>(t.tiles_per_row) * t.row_groups * chunks);
+      static_cast<unsigned>(static_cast<long long>(t.tiles_per_row) * g.sy * chunks);
   if (blocks == 0) {
     return;
   }
