@@ -56,7 +56,8 @@ if [ -z "$lattices" ]; then
   exit 2
 fi
 mkdir -p "$OUT"
-rm -f "$OUT"/a-*.json "$OUT"/a-*.log "$OUT"/b[0-9]*-*.json "$OUT"/b[0-9]*-*.log # an earlier A/B's runs would join
+# an earlier A/B's runs would join this one's medians
+rm -f "$OUT"/a-*.json "$OUT"/a-*.log "$OUT"/b[0-9]*-*.json "$OUT"/b[0-9]*-*.log
 
 # Each B's tree and build stay in build/ab-tree-k, so that a second A/B rebuilds only what differs: a file is copied
 # only where its content differs (a fresh time stamp: a file the last patch changed is rebuilt), files gone are removed.

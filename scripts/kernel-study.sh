@@ -44,8 +44,8 @@ build/cuda/verify/test_cuda --gtest_filter="${TESTS:-*Sweep*:*EveryTuning*:*Ever
 tail -n 3 "$OUT/tests.log"
 
 build/cuda/bench/bench_step --schemes=leapfrog --backends=cuda:plain --lattices="$lattices" --dofs="$dofs" \
-  --precisions="$precisions" --tune=cuda.block_shape="$shapes" --benchmark_out="$OUT/shapes.json" --benchmark_out_format=json >"$OUT/shapes.log" 2>&1 ||
-  status=1
+  --precisions="$precisions" --tune=cuda.block_shape="$shapes" --benchmark_out="$OUT/shapes.json" \
+  --benchmark_out_format=json >"$OUT/shapes.log" 2>&1 || status=1
 
 ncu=$(command -v ncu || command -v /usr/local/cuda/bin/ncu || true)
 sections="--section SpeedOfLight --section MemoryWorkloadAnalysis --section Occupancy --section LaunchStats"
