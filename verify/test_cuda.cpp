@@ -320,6 +320,42 @@ TEST_P(CudaPrecision, KStepsALaunchAreSingleStepsInSingleAndMixed) {
   }
 }
 
+// The staged sweep (shared memory slices, tiles of several rows): tiles cut in x, y and z with a
+// last one short in each (Sx even: single and mixed copy 16-byte words of two values), a thread 1,
+// 2 and 4 rows, with and without the prefetch; the leapfrog bitwise the reference in every
+// precision.
+TEST_P(CudaPrecision, StagedSweepsAreBitwiseTheReferences) {
+  SKIP_WITHOUT_GPU();
+  const lattices::CellComplex& c = lattices::cell_complex(GetParam());
+  const int ms = c.cells_per_structure();
+  const int tile = std::max(1, 16 / ms);
+  const int at_once = std::min(16, 256 / (tile * ms)); // rows of the tile 256 threads hold
+  const std::array<std::string, 3> shapes{
+      "t" + std::to_string(tile) + "x" + std::to_string(at_once) + "z5a2b8",
+      "t" + std::to_string(tile) + "x" + std::to_string(2 * at_once) + "z3a0b4",
+      "t" + std::to_string(tile) + "x" + std::to_string(3 * at_once) + "z4a1b4"};
+  for (const Precision precision : {Precision::double_, Precision::single, Precision::mixed}) {
+    Problem p = in(precision, false);
+    const int sx = 2 * tile + 2;
+    p.grid = make_grid(c, {sx, 3 * at_once + 2, 11}, 9.0 / sx);
+    const std::vector<Complex> psi0 = vortex(p.grid);
+    const double dt = 0.9 * scheme_limit("leapfrog", p, psi0);
+    LiveScheme ref("reference", "leapfrog", p, dt, psi0);
+    ref.scheme->advance(23);
+    for (const std::string& shape : shapes) {
+      BackendTuning given;
+      given.values["cuda.block_shape"] = shape;
+      LiveScheme gpu("cuda:plain", "leapfrog", p, dt, psi0, {}, given);
+      EXPECT_EQ(gpu.backend->tuning()[5].second, shape);
+      gpu.scheme->advance(23);
+      EXPECT_TRUE(bitwise_equal(ref.level(0, p), gpu.level(0, p)))
+          << precision_name(precision) << ", " << shape;
+      EXPECT_TRUE(bitwise_equal(ref.level(1, p), gpu.level(1, p)))
+          << precision_name(precision) << ", " << shape;
+    }
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(EveryStencil, CudaPrecision, verify::every_stencil(),
                          verify::lattice_name);
 
@@ -691,6 +727,40 @@ TEST(CudaTiling, SweepSettingsAreReadAsDocumentedAndOthersRefused) {
                           "1x256z8x", "1x256z1000", "2x256z8", "sweep2", ""}) {
     EXPECT_THROW(cuda::parse_plain_shape(bad), std::invalid_argument) << bad;
   }
+}
+
+TEST(CudaTiling, StagedShapesAreReadAsDocumentedAndOthersRefused) {
+  const cuda::PlainShape staged = cuda::parse_plain_shape("t32x8z16a2b8");
+  EXPECT_TRUE(staged.staged);
+  EXPECT_FALSE(staged.sweep);
+  EXPECT_EQ(staged.tile_x, 32);
+  EXPECT_EQ(staged.rows, 8);
+  EXPECT_EQ(staged.slices, 16);
+  EXPECT_EQ(staged.ahead, 2);
+  EXPECT_EQ(staged.min_blocks, 8);
+  for (const char* bad : {"t32x8z16a2", "t32x8z16d1a2b8", "t32x8z16a2b5", "t0x8z16a2b8",
+                          "t32x65z16a2b8", "t32z16x8a2b8", "t32x8z16a2b8q", "t32x8z16a9b8", "t"}) {
+    EXPECT_THROW(cuda::parse_plain_shape(bad), std::invalid_argument) << bad;
+  }
+  cuda::DeviceGrid g{};
+  g.ms = 1; // cubic
+  g.max_faces = 6;
+  g.wide_cells = 1;
+  g.sx = g.sy = g.sz = 400;
+  const cuda::Tiling t = cuda::make_tiling(g, staged, 132);
+  EXPECT_TRUE(t.staged);
+  EXPECT_EQ(t.threads, 256); // 32 cells a row, 8 rows at once
+  EXPECT_EQ(t.tiles_per_row, 13);
+  EXPECT_EQ(t.row_groups, 50);
+  EXPECT_EQ(cuda::describe(t), "t32x8z16a2b8");
+  // The other passes take the default sweep's calibration.
+  EXPECT_EQ(cuda::describe(cuda::make_passes_tiling(g, staged, "cubic", 132)), "one slice a block");
+  EXPECT_EQ(cuda::make_tiling(g, cuda::parse_plain_shape("t32x20z16a2b8"), 132).threads, 256);
+  g.ms = 12; // 12 · 32 cells a row: more than a block's threads
+  EXPECT_THROW(cuda::make_tiling(g, staged, 132), std::invalid_argument);
+  g.ms = 1; // 8 rows at once, 40 rows: 5 a thread
+  EXPECT_THROW(cuda::make_tiling(g, cuda::parse_plain_shape("t32x40z16a2b8"), 132),
+               std::invalid_argument);
 }
 
 TEST(CudaTiling, TheLeapfrogTakesFiveBlocksAnSmInSingleAndMixedInTheLabFrame) {

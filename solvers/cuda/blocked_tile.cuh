@@ -12,9 +12,9 @@
 
 namespace decgpe::cuda {
 
-/// Copies 16 bytes from global to shared memory without the registers, or writes zeros there
-/// (`in_domain` false: nothing is read).
-__device__ __forceinline__ void copy_async(Complex* to, const Complex* from, bool in_domain) {
+/// Copies 16 bytes (a double value, two single ones) from global to shared memory without the
+/// registers, or writes zeros there (`in_domain` false: nothing is read).
+__device__ __forceinline__ void copy_async(void* to, const void* from, bool in_domain) {
   const auto shared = static_cast<unsigned>(__cvta_generic_to_shared(to));
   asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(shared), "l"(from),
                "r"(in_domain ? 16 : 0)
@@ -26,6 +26,10 @@ __device__ __forceinline__ void commit_copies() {
 /// Every copy but those of the newest group done (this thread's; a barrier shows them all).
 __device__ __forceinline__ void wait_all_but_newest() {
   asm volatile("cp.async.wait_group 1;" ::: "memory");
+}
+/// Every copy done (this thread's; a barrier shows them all).
+__device__ __forceinline__ void wait_all_copies() {
+  asm volatile("cp.async.wait_group 0;" ::: "memory");
 }
 
 /// A face of the stencil table as a grown tile's cell meets it (fill_shared_faces).

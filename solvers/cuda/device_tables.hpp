@@ -62,6 +62,8 @@ struct Tiling {
   bool by_faces = false; ///< the sweep's threads take the cells grouped by face count
   bool pairs = false;    ///< the leapfrog sweep's threads take two consecutive instances of one
                          ///< cell each (tile and Sx even): 16-byte accesses of 8-byte values
+  bool staged = false;   ///< the leapfrog's staged sweep (staged_sweep.cuh): blocks of tile × rows
+                         ///< instances walking `slices`, ψ's slices copied to shared memory
 };
 
 } // namespace decgpe::cuda

@@ -40,11 +40,14 @@ struct PlainShape {
   bool pairs = false;     ///< the leapfrog's threads take two instances (Tiling::pairs)
   bool fits_grid = false; ///< "sweep": one slice a block where the grid is too small for it, and
                           ///< the other passes take passes_shape()
+  /// The leapfrog's staged sweep (staged_sweep.cuh): tiles of tile_x × rows instances.
+  bool staged = false;
+  int tile_x = 0;
 };
 /// "sweep" (1x256z8a2b4f; leapfrog_shape() gives the leapfrog five blocks an SM in single and
 /// mixed, and pairs of instances), "1x512", "1x256", "2x256", or "1x256" with sweep settings
-/// (z<slices>a<ahead>b<3-5>f, and p for pairs: for tuning a new GPU); throws
-/// std::invalid_argument otherwise.
+/// (z<slices>a<ahead>b<3-5>f, and p for pairs: for tuning a new GPU), or the staged sweep
+/// "t<tile x>x<rows>z<slices>a<ahead>b<4|6|8>"; throws std::invalid_argument otherwise.
 PlainShape parse_plain_shape(std::string_view shape);
 
 /// The leapfrog's block for `shape` in a precision and frame: "sweep" takes five blocks an SM in

@@ -11,12 +11,14 @@
 #include "solvers/cuda/cuda_check.hpp"
 #include "solvers/cuda/kernels.hpp"
 #include "solvers/cuda/lattice_dispatch.cuh"
+#include "solvers/cuda/staged_sweep.cuh"
 #include "solvers/cuda/sweep.cuh"
 
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
 #include <string>
+#include <utility>
 
 namespace decgpe::cuda {
 
@@ -268,9 +270,48 @@ bool set_sweep_setting(PlainShape& out, char key, int value) {
   return true;
 }
 
+/// The staged sweep's "t<tile x>x<rows>z<slices>a<ahead>b<blocks>" (every key, in order).
+PlainShape parse_staged_shape(const std::string& text) {
+  PlainShape out{1, kSweepThreads};
+  out.staged = true;
+  const auto refuse = [&] {
+    return std::invalid_argument(
+        "the staged sweep's shape must be t<tile x, 1-256>x<rows, 1-64>z<slices, 1-256>"
+        "a<ahead, 0-8>b<blocks an SM, 4, 6 or 8>, got '" +
+        text + "'");
+  };
+  std::size_t at = 0;
+  for (const char key : std::string_view("txzab")) {
+    if (at >= text.size() || text[at++] != key) {
+      throw refuse();
+    }
+    const int value = setting_value(text, at);
+    const bool fits =
+        (key == 't' && value >= 1 && value <= 256) || (key == 'x' && value >= 1 && value <= 64) ||
+        (key == 'z' && value >= 1 && value <= 256) || (key == 'a' && value >= 0 && value <= 8) ||
+        (key == 'b' && (value == 4 || value == 6 || value == 8));
+    if (!fits) {
+      throw refuse();
+    }
+    int& field = key == 't'   ? out.tile_x
+                 : key == 'x' ? out.rows
+                 : key == 'z' ? out.slices
+                 : key == 'a' ? out.ahead
+                              : out.min_blocks;
+    field = value;
+  }
+  if (at != text.size()) {
+    throw refuse();
+  }
+  return out;
+}
+
 } // namespace
 
 PlainShape parse_plain_shape(std::string_view shape) {
+  if (!shape.empty() && shape.front() == 't') {
+    return parse_staged_shape(std::string(shape.substr(0, 32)));
+  }
   if (shape == "1x512") {
     return {1, 512};
   }
@@ -327,7 +368,33 @@ Tiling row_tiles(const DeviceGrid& g, const PlainShape& shape, int per_thread) {
 
 } // namespace
 
+namespace {
+
+/// The staged sweep's tiling: a row of the tile a thread a cell, as many rows at once as 256
+/// threads hold, and a thread 1, 2 or 4 rows (with_staged_rows).
+Tiling staged_tiles(const DeviceGrid& g, const PlainShape& shape) {
+  const int tile = std::min(shape.tile_x, g.sx), rows = std::min(shape.rows, g.sy);
+  const int width = tile * g.ms;
+  const int at_once = width <= kSweepThreads ? std::min(rows, kSweepThreads / width) : 0;
+  if (at_once == 0 || (rows + at_once - 1) / at_once > 4) {
+    throw std::invalid_argument("the staged sweep's tile of " + std::to_string(tile) + " x " +
+                                std::to_string(rows) + " instances of " + std::to_string(g.ms) +
+                                " cells takes more than 256 threads a row or 4 rows a thread");
+  }
+  Tiling t{tile, width * at_once, (g.sx + tile - 1) / tile, rows, (g.sy + rows - 1) / rows};
+  t.staged = true;
+  t.slices = shape.slices;
+  t.ahead = shape.ahead;
+  t.min_blocks = shape.min_blocks;
+  return t;
+}
+
+} // namespace
+
 Tiling make_tiling(const DeviceGrid& g, PlainShape shape, int sms) {
+  if (shape.staged) {
+    return staged_tiles(g, shape);
+  }
   // A rotating frame's thread computes its cell's hops (F cos_sin) once per sweep: the default
   // shapes walk 16 slices there, 32 on cubic4 (the leapfrog at Omega = 0.5, 64M DOFs, H100, G/s
   // for 8, 16, 32 slices: FCC 40.0, 41.5, 39.7; cubic4 30.9, 33.7, 34.5).
@@ -393,13 +460,30 @@ PlainShape passes_shape(std::string_view lattice, bool rotates) {
 
 Tiling make_passes_tiling(const DeviceGrid& g, PlainShape shape, std::string_view lattice,
                           int sms) {
-  shape.pairs = false; // the leapfrog's alone (kTakesPairs)
+  shape.pairs = false; // the leapfrog's alone (kTakesPairs), as is the staged sweep
+  if (shape.staged) {
+    shape = parse_plain_shape("sweep");
+  }
   const Tiling t =
       make_tiling(g, shape.fits_grid ? passes_shape(lattice, g.omega != 0.0) : shape, sms);
   return t.sweep ? t : make_cell_tiling(g);
 }
 
 std::string describe(const Tiling& t) {
+  if (t.staged) {
+    std::string text(1, 't');
+    for (const auto& [key, value] : {std::pair{'x', t.tile},
+                                     {'z', t.rows},
+                                     {'a', t.slices},
+                                     {'b', t.ahead},
+                                     {'\0', t.min_blocks}}) {
+      text += std::to_string(value);
+      if (key != '\0') {
+        text += key;
+      }
+    }
+    return text;
+  }
   if (!t.sweep) {
     return "one slice a block";
   }
@@ -497,7 +581,10 @@ void launch_step(const Tiling& t, const DeviceGrid& g, const Stored<Types>* psi,
   const auto grid = static_cast<unsigned>(static_cast<long long>(t.tiles_per_row) * t.row_groups *
                                           (z_end - z_begin));
   dispatch_lattice(g.ms, g.max_faces, [&](auto ms, auto faces) {
-    if (t.sweep || g.omega != 0.0) { // the rotating frame's step is the sweep's alone
+    if (t.staged && g.omega == 0.0) {
+      launch_staged<ms, faces>(t, g, psi, LeapfrogStep<Types>{out, g.two_dt}, z_begin, z_end,
+                               stream);
+    } else if (t.sweep || g.omega != 0.0) { // the rotating frame's step is the sweep's alone
       launch_sweep<ms, faces, true>(t, g, psi, LeapfrogStep<Types>{out, g.two_dt}, z_begin, z_end,
                                     stream);
     } else if (t.rows == 2) {

@@ -1,0 +1,291 @@
+#pragma once
+// The staged sweep: a block walks a tile of tile × rows structure instances through a chunk of
+// z-slices, and brings each slice of ψ over the tile grown by one instance a side (two cells where
+// an instance is one) into shared memory with cp.async, a slice ahead of the one it updates (the
+// copy engine's zero fill is the Dirichlet zero beyond the domain). A cell's faces are then read
+// from shared memory: the SMs ask the L2 for ψ once a cell and a rim, where the sweep's one-row
+// blocks ask for the rows above and below again (docs/gpu.md, "The sweep is bound by the L2").
+// The op's early operand (the leapfrog's ψⁿ⁻¹) is loaded from global memory before the block waits
+// for its slice, `ahead` slices of it asked into L2 with the bulk prefetch. Lab frame only; each
+// cell's arithmetic is the sweep's (the frame's face sum in table order, update_cell), so it is
+// bitwise the reference.
+//
+// Instructions, not bytes, bound such a kernel (its first form issued 0.91 warps a cycle): a
+// thread's 16-byte copies are found once (StagedCopies), the ring of four slices is a power of two
+// of cells, so that a face's neighbour is one add and one mask from the table's offset, and the
+// table holds the weight already in Real.
+//
+// Threads: a row of the tile is tile · MS cells, `rows_at_once` rows a pass (threads = the two's
+// product, at most kSweepThreads); a thread keeps its column and takes R rows, rows_at_once apart.
+
+#include "solvers/cuda/blocked_tile.cuh"
+#include "solvers/cuda/sweep.cuh"
+
+#include <stdexcept>
+
+namespace decgpe::cuda {
+
+/// The ring: four slots (slices p − 1, p, p + 1 and p + 2 in flight), each a power of two of cells
+/// at least the grown slice's, so that slot arithmetic is a mask.
+constexpr int kStagedSlots = 4;
+/// The most 16-byte copies a thread makes a slice (StagedCopies).
+constexpr int kStagedCopies = 4;
+
+/// The grown tile of a staged sweep: `lead` cells before the tile in a grown row (an instance, or
+/// two cells where an instance is one cell, so that rows start on 16 bytes), `row` cells a grown
+/// row, `cells` a grown slice, `slot` cells a ring slot (a power of two).
+template <int MS> struct StagedShape {
+  static constexpr int lead = MS == 1 ? 2 : MS;
+  int row, cells, slot;
+
+  __host__ __device__ static StagedShape of(const Tiling& t) {
+    const int row = t.tile * MS + 2 * lead;
+    const int cells = row * (t.rows + 2);
+    int slot = 1;
+    while (slot < cells) {
+      slot *= 2;
+    }
+    return {row, cells, slot};
+  }
+};
+
+/// A face of the stencil table in the grown tile's terms: its weight rounded to Real (as the sweep
+/// rounds it at its use) and the neighbour's offset in the ring from the cell, dz slots included.
+template <class Real> struct StagedFace {
+  Real weight; ///< 0: padding (its offset is 0, so a read of it stays in the slot)
+  int offset;
+};
+
+/// The stencil table in the grown tile's terms, into shared memory.
+template <int MS, int F, class Real>
+__device__ void fill_staged_faces(const DeviceGrid& g, const StagedShape<MS>& s,
+                                  StagedFace<Real>* faces) {
+  for (int e = static_cast<int>(threadIdx.x); e < F * MS; e += static_cast<int>(blockDim.x)) {
+    const Face fc = face(g, e);
+    const int offset = fc.dz * s.slot + fc.dy * s.row + fc.dx * MS + fc.local - e % MS;
+    faces[e] = {static_cast<Real>(fc.weight), fc.weight == 0.0 ? 0 : offset};
+  }
+}
+
+/// A thread's 16-byte copies of a slice, found once: where each lands in a slot (in values) and
+/// where it reads within a slice (in values; −1 outside the domain's rows and columns).
+struct StagedCopies {
+  int to[kStagedCopies];
+  int from[kStagedCopies];
+  int count;
+
+  template <int MS, int UNIT>
+  __device__ static StagedCopies of(const DeviceGrid& g, const StagedShape<MS>& s, int x0, int y0) {
+    StagedCopies c{};
+    const int units_a_row = s.row / UNIT;
+    int k = 0;
+#pragma unroll
+    for (int n = 0; n < kStagedCopies; ++n) {
+      const int u = static_cast<int>(threadIdx.x) + n * static_cast<int>(blockDim.x);
+      if (u < units_a_row * (s.cells / s.row)) {
+        const int r = u / units_a_row, cell = (u - r * units_a_row) * UNIT;
+        const int y = y0 - 1 + r;
+        const int x_first = x0 * MS - StagedShape<MS>::lead + cell; // the unit's first cell in x
+        const bool in = x_first >= 0 && x_first < g.sx * MS && y >= 0 && y < g.sy;
+        c.to[n] = r * s.row + cell;
+        c.from[n] = in ? y * g.sx * MS + x_first : -1;
+        k = n + 1;
+      }
+    }
+    c.count = k;
+    return c;
+  }
+};
+
+/// Asks for stored slice s of `in` into slot `to` (a thread's copies), zeros outside the domain.
+template <class Value>
+__device__ __forceinline__ void fetch_staged(const DeviceGrid& g, const StagedCopies& c, Value* to,
+                                             const Value* in, long long slice, int s) {
+  const int gz = s + g.z_offset;
+  const bool slice_in = gz >= 0 && gz < g.global_z && s >= 0 && s < g.sz;
+  const Value* from = in + (slice_in ? s * slice : 0);
+#pragma unroll
+  for (int n = 0; n < kStagedCopies; ++n) {
+    if (n < c.count) {
+      const bool in_domain = slice_in && c.from[n] >= 0;
+      copy_async(to + c.to[n], in_domain ? from + c.from[n] : in, in_domain);
+    }
+  }
+}
+
+/// The face sum of the cell at e of the ring slot `here`, in the table's order: the sweep's
+/// arithmetic (add_face of the weight in Real), the neighbours read from shared memory.
+template <int MS, int F, class Real, class Value>
+__device__ __forceinline__ BasicComplex<Real>
+staged_face_sum(const StagedFace<Real>* faces, const Value* ring, int mask, int at, int l,
+                bool padded, BasicComplex<Real> psi_i) {
+  BasicComplex<Real> sum{0, 0};
+#pragma unroll
+  for (int f = 0; f < F; ++f) {
+    const StagedFace<Real> h = faces[f * MS + l];
+    if (padded && h.weight == Real(0)) {
+      break;
+    }
+    sum = add_face(sum, h.weight, psi_i, convert<Real>(ring[(at + h.offset) & mask]));
+  }
+  return sum;
+}
+
+/// The staged sweep of block `block` over [z_begin, z_end): R rows a thread.
+template <int MS, int F, int R, class Op>
+__device__ __forceinline__ void sweep_staged(const DeviceGrid& g, const Tiling& t,
+                                             const typename Op::Value* in, const Op& op, int block,
+                                             int z_begin, int z_end) {
+  using Real = typename Op::Real;
+  using Value = typename Op::Value;
+  constexpr int kUnit = 16 / static_cast<int>(sizeof(Value)); // values a copy
+  extern __shared__ __align__(16) unsigned char staged_shared[];
+  auto* faces = reinterpret_cast<StagedFace<Real>*>(staged_shared);
+  auto* ring =
+      reinterpret_cast<Value*>(staged_shared + (sizeof(StagedFace<Real>) * F * MS + 15) / 16 * 16);
+
+  const int column_block = block / t.tiles_per_row; // (row group, chunk)
+  const int chunk = column_block / t.row_groups;
+  const int x0 = (block - column_block * t.tiles_per_row) * t.tile;
+  const int y0 = (column_block - chunk * t.row_groups) * t.rows;
+  const int z_first = z_begin + chunk * t.slices, z_last = min(z_first + t.slices, z_end);
+  const StagedShape<MS> shape = StagedShape<MS>::of(t);
+  const int mask = kStagedSlots * shape.slot - 1;
+  const long long slice = static_cast<long long>(g.sy) * g.sx * MS;
+  fill_staged_faces<MS, F>(g, shape, faces);
+  const StagedCopies copies = StagedCopies::of<MS, kUnit>(g, shape, x0, y0);
+  // The prologue: slices z_first − 1 … z_first + 1 in slots 0-2.
+  for (int n = 0; n < 3; ++n) {
+    fetch_staged(g, copies, ring + n * shape.slot, in, slice, z_first - 1 + n);
+  }
+  commit_copies();
+
+  const int width = t.tile * MS; // a thread's column: instance tx, local index l
+  const int column = static_cast<int>(threadIdx.x) % width;
+  const int first_row = static_cast<int>(threadIdx.x) / width;
+  const int tx = column / MS, l = column - tx * MS, sx = x0 + tx;
+  const int row_step = static_cast<int>(blockDim.x) / width;
+  bool active[R];
+  int own[R]; // the cell's index within a slice
+  LabColumn frame[R];
+#pragma unroll
+  for (int r = 0; r < R; ++r) {
+    const int sy = y0 + first_row + r * row_step;
+    active[r] = sx < g.sx && sy < g.sy && first_row + r * row_step < t.rows;
+    own[r] = (sy * g.sx + sx) * MS + l;
+    frame[r] = active[r] ? LabColumn::at(g, sx, sy, l) : LabColumn{};
+  }
+  const bool padded = g.wide_cells < MS; // cells of fewer faces end their rows with weight 0
+  // Thread r < rows asks L2 for row r of the tile's early operand `ahead` slices before its load.
+  const bool prefetches = static_cast<int>(threadIdx.x) < t.rows && y0 + threadIdx.x < g.sy;
+  const long long row_at = (static_cast<long long>(y0 + threadIdx.x) * g.sx + x0) * MS;
+  const auto row_bytes = static_cast<unsigned>(min(t.tile, g.sx - x0) * MS * sizeof(Value));
+  if (prefetches) {
+    for (int z = z_first; z < min(z_first + t.ahead, z_last); ++z) {
+      op.prefetch(z * slice + row_at, row_bytes);
+    }
+  }
+
+  int here = shape.slot; // slice sz's slot
+#pragma unroll 1
+  for (int sz = z_first; sz < z_last; ++sz) {
+    if (prefetches && t.ahead > 0 && sz + t.ahead < z_last) {
+      op.prefetch((sz + t.ahead) * slice + row_at, row_bytes);
+    }
+    typename Op::Early early[R];
+#pragma unroll
+    for (int r = 0; r < R; ++r) {
+      if (active[r]) {
+        early[r] = op.early(sz * slice + own[r]); // in flight while the slice comes in
+      }
+    }
+    wait_all_copies();
+    __syncthreads(); // slice sz + 1 is in, and every thread is done with slice sz − 2's slot
+    if (sz + 2 <= z_last) {
+      fetch_staged(g, copies, ring + ((here + 2 * shape.slot) & mask), in, slice, sz + 2);
+    }
+    commit_copies();
+    const int gz = sz + g.z_offset;
+#pragma unroll
+    for (int r = 0; r < R; ++r) {
+      if (active[r]) {
+        const int ty = first_row + r * row_step;
+        const int at = here + (ty + 1) * shape.row + StagedShape<MS>::lead + column;
+        const BasicComplex<Real> psi_i = convert<Real>(ring[at]);
+        const BasicComplex<Real> sum =
+            staged_face_sum<MS, F>(faces, ring, mask, at, l, padded, psi_i);
+        update_cell<true>(g, frame[r], op, sx, y0 + ty, gz, l, sz * slice + own[r], early[r], psi_i,
+                          sum);
+      }
+    }
+    here = (here + shape.slot) & mask;
+  }
+}
+
+/// The staged sweep's dynamic shared memory: the table, then the ring.
+template <int MS, int F, class Real, class Value> std::size_t staged_shared_bytes(const Tiling& t) {
+  const std::size_t table = (sizeof(StagedFace<Real>) * F * MS + 15) / 16 * 16;
+  return table + sizeof(Value) * kStagedSlots * StagedShape<MS>::of(t).slot;
+}
+
+template <int MS, int F, int R, int MIN_BLOCKS, class Op>
+__global__ void __launch_bounds__(kSweepThreads, MIN_BLOCKS)
+    staged_sweep(DeviceGrid g, Tiling t, const typename Op::Value* __restrict__ in, Op op,
+                 int z_begin, int z_end) {
+  sweep_staged<MS, F, R, Op>(g, t, in, op, static_cast<int>(blockIdx.x), z_begin, z_end);
+}
+
+/// Calls f(std::integral_constant<int, R>{}) with t's rows a thread: 1, 2 or 4 (make_tiling).
+template <int MS, class Fn> void with_staged_rows(const Tiling& t, Fn&& f) {
+  const int rows_at_once = t.threads / (t.tile * MS);
+  const int r = (t.rows + rows_at_once - 1) / rows_at_once;
+  if (r == 1) {
+    f(std::integral_constant<int, 1>{});
+  } else if (r == 2) {
+    f(std::integral_constant<int, 2>{});
+  } else {
+    f(std::integral_constant<int, 4>{});
+  }
+}
+
+/// Launches the staged sweep of `op` over [z_begin, z_end) (lab frame), its shared memory opted in;
+/// throws std::invalid_argument where its copies do not fit the grid (rows of 8-byte values must
+/// hold whole 16-byte words, and a thread makes at most kStagedCopies a slice).
+template <int MS, int F, class Op>
+void launch_staged(const Tiling& t, const DeviceGrid& g, const typename Op::Value* in, const Op& op,
+                   int z_begin, int z_end, cudaStream_t stream) {
+  using Value = typename Op::Value;
+  const StagedShape<MS> shape = StagedShape<MS>::of(t);
+  const int unit = 16 / static_cast<int>(sizeof(Value));
+  if ((g.sx * MS) % unit != 0 || (t.tile * MS) % unit != 0 ||
+      shape.cells / unit > kStagedCopies * t.threads) {
+    throw std::invalid_argument(
+        "the staged sweep needs rows of an even number of cells in single and mixed precision "
+        "(Sx and the tile) and at most " +
+        std::to_string(kStagedCopies) + " copies a thread a slice; " + describe(t) +
+        " on Sx = " + std::to_string(g.sx) + " does not");
+  }
+  const long long chunks = (z_end - z_begin + t.slices - 1) / t.slices;
+  const auto blocks =
+      static_cast<unsigned>(static_cast<long long>(t.tiles_per_row) * t.row_groups * chunks);
+  if (blocks == 0) {
+    return;
+  }
+  const std::size_t bytes = staged_shared_bytes<MS, F, typename Op::Real, Value>(t);
+  with_staged_rows<MS>(t, [&](auto rows) {
+    const auto launch = [&](auto kernel) {
+      DECGPE_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                             static_cast<int>(bytes)));
+      kernel<<<blocks, t.threads, bytes, stream>>>(g, t, in, op, z_begin, z_end);
+    };
+    if (t.min_blocks == 8) {
+      launch(staged_sweep<MS, F, rows, 8, Op>);
+    } else if (t.min_blocks == 6) {
+      launch(staged_sweep<MS, F, rows, 6, Op>);
+    } else {
+      launch(staged_sweep<MS, F, rows, 4, Op>);
+    }
+  });
+}
+
+} // namespace decgpe::cuda
