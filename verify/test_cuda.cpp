@@ -323,35 +323,45 @@ TEST_P(CudaPrecision, KStepsALaunchAreSingleStepsInSingleAndMixed) {
 // The staged sweep (shared memory slices, tiles of several rows): tiles cut in x, y and z with a
 // last one short in each (Sx even: single and mixed copy 16-byte words of two values), a thread 1,
 // 2 and 4 rows, with and without the prefetch; the leapfrog bitwise the reference in every
-// precision.
+// precision. On instances of 46 cells and more some shapes take more copies a thread than it holds:
+// refused with one line.
 TEST_P(CudaPrecision, StagedSweepsAreBitwiseTheReferences) {
   SKIP_WITHOUT_GPU();
   const lattices::CellComplex& c = lattices::cell_complex(GetParam());
   const int ms = c.cells_per_structure();
-  const int tile = std::max(1, 16 / ms);
-  const int at_once = std::min(16, 256 / (tile * ms)); // rows of the tile 256 threads hold
-  const std::array<std::string, 3> shapes{
-      "t" + std::to_string(tile) + "x" + std::to_string(at_once) + "z5a2b8",
-      "t" + std::to_string(tile) + "x" + std::to_string(2 * at_once) + "z3a0b4",
-      "t" + std::to_string(tile) + "x" + std::to_string(3 * at_once) + "z4a1b4"};
+  const int tile = std::max(1, 64 / ms);
+  const int at_once = 256 / (tile * ms); // rows of the tile 256 threads hold
+  const auto shape = [&](int rows, const char* rest) {
+    return "t" + std::to_string(tile) + "x" + std::to_string(rows) + rest;
+  };
+  const std::array<std::string, 3> shapes{shape(at_once, "z5a2b8"), shape(at_once + 1, "z3a0b4"),
+                                          shape(2 * at_once + 1, "z4a1b6")};
   for (const Precision precision : {Precision::double_, Precision::single, Precision::mixed}) {
     Problem p = in(precision, false);
     const int sx = 2 * tile + 2;
-    p.grid = make_grid(c, {sx, 3 * at_once + 2, 11}, 9.0 / sx);
+    p.grid = make_grid(c, {sx, 2 * at_once + 4, 11}, 9.0 / sx);
     const std::vector<Complex> psi0 = vortex(p.grid);
     const double dt = 0.9 * scheme_limit("leapfrog", p, psi0);
     LiveScheme ref("reference", "leapfrog", p, dt, psi0);
     ref.scheme->advance(23);
-    for (const std::string& shape : shapes) {
+    for (const std::string& s : shapes) {
       BackendTuning given;
-      given.values["cuda.block_shape"] = shape;
-      LiveScheme gpu("cuda:plain", "leapfrog", p, dt, psi0, {}, given);
-      EXPECT_EQ(gpu.backend->tuning()[5].second, shape);
-      gpu.scheme->advance(23);
-      EXPECT_TRUE(bitwise_equal(ref.level(0, p), gpu.level(0, p)))
-          << precision_name(precision) << ", " << shape;
-      EXPECT_TRUE(bitwise_equal(ref.level(1, p), gpu.level(1, p)))
-          << precision_name(precision) << ", " << shape;
+      given.values["cuda.block_shape"] = s;
+      std::unique_ptr<LiveScheme> gpu;
+      try {
+        gpu = std::make_unique<LiveScheme>("cuda:plain", "leapfrog", p, dt, psi0,
+                                           std::vector<Complex>{}, given);
+      } catch (const std::invalid_argument& e) { // only the rims of large instances
+        EXPECT_GE(ms, 46) << s << ": " << e.what();
+        EXPECT_NE(std::string(e.what()).find("does not fit"), std::string::npos) << e.what();
+        continue;
+      }
+      EXPECT_EQ(gpu->backend->tuning()[5].second, s);
+      gpu->scheme->advance(23);
+      EXPECT_TRUE(bitwise_equal(ref.level(0, p), gpu->level(0, p)))
+          << precision_name(precision) << ", " << s;
+      EXPECT_TRUE(bitwise_equal(ref.level(1, p), gpu->level(1, p)))
+          << precision_name(precision) << ", " << s;
     }
   }
 }

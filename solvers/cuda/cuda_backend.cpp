@@ -739,6 +739,12 @@ private:
   void plan_kernels(const BackendTuning& tuning, int sms) {
     const PlainShape shape = parse_plain_shape(shape_.value);
     tiling_ = make_tiling(dg_, leapfrog_shape(shape, p_.precision, rotates()), sms);
+    if (tiling_.staged && !rotates()) {
+      const int value_bytes = p_.precision == Precision::double_ ? 16 : 8;
+      if (const std::string why = staged_unfit(tiling_, dg_, value_bytes); !why.empty()) {
+        throw std::invalid_argument(why);
+      }
+    }
     if (rotates() && !tiling_.sweep) { // the rotating frame's step is the sweep's alone
       tiling_ = make_cell_tiling(dg_);
       shape_.source += "; the rotating frame steps as a sweep of one slice a block";

@@ -69,6 +69,9 @@ PlainShape passes_shape(std::string_view lattice, bool rotates);
 /// Those passes' tiling when the leapfrog's block is `shape`: passes_shape() under "sweep", else
 /// `shape`; one slice a block (make_cell_tiling) where it does not sweep.
 Tiling make_passes_tiling(const DeviceGrid& g, PlainShape shape, std::string_view lattice, int sms);
+/// Why the staged sweep's tiling t cannot step g in values of `value_bytes` (rows of 8-byte values
+/// that split a 16-byte word, more than four copies a thread a slice), "" where it can.
+std::string staged_unfit(const Tiling& t, const DeviceGrid& g, int value_bytes);
 /// "1x256z<slices>a<ahead>b<blocks>[f]" for a sweeping tiling, else "one slice a block".
 std::string describe(const Tiling& t);
 

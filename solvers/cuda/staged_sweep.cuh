@@ -21,8 +21,6 @@
 #include "solvers/cuda/blocked_tile.cuh"
 #include "solvers/cuda/sweep.cuh"
 
-#include <stdexcept>
-
 namespace decgpe::cuda {
 
 /// The ring: four slots (slices p − 1, p, p + 1 and p + 2 in flight), each a power of two of cells
@@ -248,23 +246,12 @@ template <int MS, class Fn> void with_staged_rows(const Tiling& t, Fn&& f) {
   }
 }
 
-/// Launches the staged sweep of `op` over [z_begin, z_end) (lab frame), its shared memory opted in;
-/// throws std::invalid_argument where its copies do not fit the grid (rows of 8-byte values must
-/// hold whole 16-byte words, and a thread makes at most kStagedCopies a slice).
+/// Launches the staged sweep of `op` over [z_begin, z_end) (lab frame), its shared memory opted in
+/// (a tiling staged_unfit() accepts).
 template <int MS, int F, class Op>
 void launch_staged(const Tiling& t, const DeviceGrid& g, const typename Op::Value* in, const Op& op,
                    int z_begin, int z_end, cudaStream_t stream) {
   using Value = typename Op::Value;
-  const StagedShape<MS> shape = StagedShape<MS>::of(t);
-  const int unit = 16 / static_cast<int>(sizeof(Value));
-  if ((g.sx * MS) % unit != 0 || (t.tile * MS) % unit != 0 ||
-      shape.cells / unit > kStagedCopies * t.threads) {
-    throw std::invalid_argument(
-        "the staged sweep needs rows of an even number of cells in single and mixed precision "
-        "(Sx and the tile) and at most " +
-        std::to_string(kStagedCopies) + " copies a thread a slice; " + describe(t) +
-        " on Sx = " + std::to_string(g.sx) + " does not");
-  }
   const long long chunks = (z_end - z_begin + t.slices - 1) / t.slices;
   const auto blocks =
       static_cast<unsigned>(static_cast<long long>(t.tiles_per_row) * t.row_groups * chunks);

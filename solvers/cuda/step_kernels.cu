@@ -391,6 +391,22 @@ Tiling staged_tiles(const DeviceGrid& g, const PlainShape& shape) {
 
 } // namespace
 
+std::string staged_unfit(const Tiling& t, const DeviceGrid& g, int value_bytes) {
+  const int unit = 16 / value_bytes;
+  std::string why;
+  dispatch_lattice(g.ms, g.max_faces, [&](auto ms, auto) {
+    const int cells = StagedShape<ms>::of(t).cells;
+    if ((g.sx * ms) % unit != 0 || (t.tile * ms) % unit != 0 ||
+        cells / unit > kStagedCopies * t.threads) {
+      why = "the staged sweep " + describe(t) + " does not fit Sx = " + std::to_string(g.sx) +
+            ": rows of 8-byte values must hold whole 16-byte words (an even number of cells in "
+            "the row and the tile), and a thread makes at most " +
+            std::to_string(kStagedCopies) + " copies a slice";
+    }
+  });
+  return why;
+}
+
 Tiling make_tiling(const DeviceGrid& g, PlainShape shape, int sms) {
   if (shape.staged) {
     return staged_tiles(g, shape);
