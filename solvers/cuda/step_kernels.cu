@@ -18,7 +18,6 @@
 #include <cctype>
 #include <cstdlib>
 #include <string>
-#include <utility>
 
 namespace decgpe::cuda {
 
@@ -366,10 +365,6 @@ Tiling row_tiles(const DeviceGrid& g, const PlainShape& shape, int per_thread) {
           (g.sy + shape.rows - 1) / shape.rows};
 }
 
-} // namespace
-
-namespace {
-
 /// The staged sweep's tiling: a row of the tile a thread a cell, as many rows at once as 256
 /// threads hold, and a thread 1, 2 or 4 rows (with_staged_rows).
 Tiling staged_tiles(const DeviceGrid& g, const PlainShape& shape) {
@@ -487,17 +482,9 @@ Tiling make_passes_tiling(const DeviceGrid& g, PlainShape shape, std::string_vie
 
 std::string describe(const Tiling& t) {
   if (t.staged) {
-    std::string text(1, 't');
-    for (const auto& [key, value] : {std::pair{'x', t.tile},
-                                     {'z', t.rows},
-                                     {'a', t.slices},
-                                     {'b', t.ahead},
-                                     {'\0', t.min_blocks}}) {
-      text += std::to_string(value);
-      if (key != '\0') {
-        text += key;
-      }
-    }
+    std::string text = "t";
+    text += std::to_string(t.tile) + "x" + std::to_string(t.rows) + "z" + std::to_string(t.slices) +
+            "a" + std::to_string(t.ahead) + "b" + std::to_string(t.min_blocks);
     return text;
   }
   if (!t.sweep) {
