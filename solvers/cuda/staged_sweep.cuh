@@ -129,6 +129,117 @@ staged_face_sum(const StagedFace<Real>* faces, const Value* ring, int mask, int 
   return sum;
 }
 
+/// A staged sweep block's dynamic shared memory: the table, then (16-byte aligned) the ring.
+template <int MS, int F, class Real, class Value> struct StagedMemory {
+  static constexpr std::size_t kTableBytes = (sizeof(StagedFace<Real>) * F * MS + 15) / 16 * 16;
+  StagedFace<Real>* faces;
+  Value* ring;
+
+  __device__ static StagedMemory of() {
+    extern __shared__ __align__(16) unsigned char staged_shared[];
+    return {reinterpret_cast<StagedFace<Real>*>(staged_shared),
+            reinterpret_cast<Value*>(staged_shared + kTableBytes)};
+  }
+  static std::size_t bytes(const Tiling& t) {
+    return kTableBytes + sizeof(Value) * kStagedSlots * StagedShape<MS>::of(t).slot;
+  }
+};
+
+/// What block `block` of a staged sweep over [z_begin, z_end) walks: the tile at (x0, y0) through
+/// its chunk of slices.
+struct StagedBlock {
+  int x0, y0, z_first, z_last;
+
+  __device__ static StagedBlock of(const Tiling& t, int block, int z_begin, int z_end) {
+    const int column = block / t.tiles_per_row; // (row group, chunk)
+    const int chunk = column / t.row_groups;
+    const int z_first = z_begin + chunk * t.slices;
+    return {(block - column * t.tiles_per_row) * t.tile, (column - chunk * t.row_groups) * t.rows,
+            z_first, min(z_first + t.slices, z_end)};
+  }
+};
+
+/// A staged sweep's thread's R cells: its column (instance sx, local index l) in R rows of the
+/// tile, rows_at_once apart, each with its index within a slice and its column's frame.
+template <int MS, int R> struct StagedCells {
+  int column, first_row, row_step, sx, l;
+  int in_row;  ///< the column's place in a grown row: lead + column
+  bool padded; ///< the lattice's cells of fewer faces end their rows with weight 0
+  bool active[R];
+  int own[R];
+  LabColumn frame[R];
+
+  __device__ static StagedCells of(const DeviceGrid& g, const Tiling& t, const StagedBlock& b) {
+    StagedCells c;
+    const int width = t.tile * MS;
+    c.column = static_cast<int>(threadIdx.x) % width;
+    c.first_row = static_cast<int>(threadIdx.x) / width;
+    c.row_step = static_cast<int>(blockDim.x) / width;
+    const int tx = c.column / MS;
+    c.l = c.column - tx * MS;
+    c.sx = b.x0 + tx;
+    c.padded = g.wide_cells < MS;
+    c.in_row = StagedShape<MS>::lead + c.column;
+#pragma unroll
+    for (int r = 0; r < R; ++r) {
+      const int sy = b.y0 + c.row(r);
+      c.active[r] = c.sx < g.sx && sy < g.sy && c.row(r) < t.rows;
+      c.own[r] = (sy * g.sx + c.sx) * MS + c.l;
+      c.frame[r] = c.active[r] ? LabColumn::at(g, c.sx, sy, c.l) : LabColumn{};
+    }
+    return c;
+  }
+  /// Row r's place within the tile.
+  __device__ int row(int r) const {
+    return first_row + r * row_step;
+  }
+  /// The op's early operands of the R cells in slice sz (`slice` cells a slice).
+  template <class Op>
+  __device__ void load_early(const Op& op, int sz, long long slice,
+                             typename Op::Early (&early)[R]) const {
+#pragma unroll
+    for (int r = 0; r < R; ++r) {
+      if (active[r]) {
+        early[r] = op.early(sz * slice + own[r]);
+      }
+    }
+  }
+};
+
+/// Where thread r < rows of a block asks L2 for row r of the tile's early operand (op.prefetch).
+struct StagedPrefetch {
+  bool asks;
+  long long row_at;
+  unsigned row_bytes;
+
+  template <class Value>
+  __device__ static StagedPrefetch of(const DeviceGrid& g, const Tiling& t, const StagedBlock& b,
+                                      int ms) {
+    const int row = static_cast<int>(threadIdx.x);
+    return {row < t.rows && b.y0 + row < g.sy,
+            (static_cast<long long>(b.y0 + row) * g.sx + b.x0) * ms,
+            static_cast<unsigned>(min(t.tile, g.sx - b.x0) * ms * sizeof(Value))};
+  }
+  /// The rows of the chunk's first `ahead` slices.
+  template <class Op>
+  __device__ void first(const Op& op, const Tiling& t, const StagedBlock& b,
+                        long long slice) const {
+    if (asks) {
+      for (int z = b.z_first; z < min(b.z_first + t.ahead, b.z_last); ++z) {
+        op.prefetch(z * slice + row_at, row_bytes);
+      }
+    }
+  }
+  /// The row of slice sz + ahead, while slice sz is updated.
+  template <class Op>
+  __device__ void next(const Op& op, const Tiling& t, const StagedBlock& b, long long slice,
+                       int sz) const {
+    if (asks && t.ahead > 0 && sz + t.ahead < b.z_last) {
+      op.prefetch((sz + t.ahead) * slice + row_at, row_bytes);
+    }
+  }
+};
+
 /// The staged sweep of block `block` over [z_begin, z_end): R rows a thread.
 template <int MS, int F, int R, class Op>
 __device__ __forceinline__ void sweep_staged(const DeviceGrid& g, const Tiling& t,
@@ -136,94 +247,48 @@ __device__ __forceinline__ void sweep_staged(const DeviceGrid& g, const Tiling& 
                                              int z_begin, int z_end) {
   using Real = typename Op::Real;
   using Value = typename Op::Value;
-  constexpr int kUnit = 16 / static_cast<int>(sizeof(Value)); // values a copy
-  extern __shared__ __align__(16) unsigned char staged_shared[];
-  auto* faces = reinterpret_cast<StagedFace<Real>*>(staged_shared);
-  auto* ring =
-      reinterpret_cast<Value*>(staged_shared + (sizeof(StagedFace<Real>) * F * MS + 15) / 16 * 16);
-
-  const int column_block = block / t.tiles_per_row; // (row group, chunk)
-  const int chunk = column_block / t.row_groups;
-  const int x0 = (block - column_block * t.tiles_per_row) * t.tile;
-  const int y0 = (column_block - chunk * t.row_groups) * t.rows;
-  const int z_first = z_begin + chunk * t.slices, z_last = min(z_first + t.slices, z_end);
+  const auto [faces, ring] = StagedMemory<MS, F, Real, Value>::of();
+  const StagedBlock b = StagedBlock::of(t, block, z_begin, z_end);
   const StagedShape<MS> shape = StagedShape<MS>::of(t);
   const int mask = kStagedSlots * shape.slot - 1;
   const long long slice = static_cast<long long>(g.sy) * g.sx * MS;
   fill_staged_faces<MS, F>(g, shape, faces);
-  const StagedCopies copies = StagedCopies::of<MS, kUnit>(g, shape, x0, y0);
-  // The prologue: slices z_first − 1 … z_first + 1 in slots 0-2.
-  for (int n = 0; n < 3; ++n) {
-    fetch_staged(g, copies, ring + n * shape.slot, in, slice, z_first - 1 + n);
+  const StagedCopies copies =
+      StagedCopies::of<MS, 16 / static_cast<int>(sizeof(Value))>(g, shape, b.x0, b.y0);
+  for (int n = 0; n < 3; ++n) { // the prologue: slices z_first − 1 … z_first + 1 in slots 0-2
+    fetch_staged(g, copies, ring + n * shape.slot, in, slice, b.z_first - 1 + n);
   }
   commit_copies();
-
-  const int width = t.tile * MS; // a thread's column: instance tx, local index l
-  const int column = static_cast<int>(threadIdx.x) % width;
-  const int first_row = static_cast<int>(threadIdx.x) / width;
-  const int tx = column / MS, l = column - tx * MS, sx = x0 + tx;
-  const int row_step = static_cast<int>(blockDim.x) / width;
-  bool active[R];
-  int own[R]; // the cell's index within a slice
-  LabColumn frame[R];
-#pragma unroll
-  for (int r = 0; r < R; ++r) {
-    const int sy = y0 + first_row + r * row_step;
-    active[r] = sx < g.sx && sy < g.sy && first_row + r * row_step < t.rows;
-    own[r] = (sy * g.sx + sx) * MS + l;
-    frame[r] = active[r] ? LabColumn::at(g, sx, sy, l) : LabColumn{};
-  }
-  const bool padded = g.wide_cells < MS; // cells of fewer faces end their rows with weight 0
-  // Thread r < rows asks L2 for row r of the tile's early operand `ahead` slices before its load.
-  const bool prefetches = static_cast<int>(threadIdx.x) < t.rows && y0 + threadIdx.x < g.sy;
-  const long long row_at = (static_cast<long long>(y0 + threadIdx.x) * g.sx + x0) * MS;
-  const auto row_bytes = static_cast<unsigned>(min(t.tile, g.sx - x0) * MS * sizeof(Value));
-  if (prefetches) {
-    for (int z = z_first; z < min(z_first + t.ahead, z_last); ++z) {
-      op.prefetch(z * slice + row_at, row_bytes);
-    }
-  }
-
+  const StagedCells<MS, R> cells = StagedCells<MS, R>::of(g, t, b);
+  const StagedPrefetch ask = StagedPrefetch::of<Value>(g, t, b, MS);
+  ask.first(op, t, b, slice);
   int here = shape.slot; // slice sz's slot
 #pragma unroll 1
-  for (int sz = z_first; sz < z_last; ++sz) {
-    if (prefetches && t.ahead > 0 && sz + t.ahead < z_last) {
-      op.prefetch((sz + t.ahead) * slice + row_at, row_bytes);
-    }
+  for (int sz = b.z_first; sz < b.z_last; ++sz) {
+    ask.next(op, t, b, slice, sz);
     typename Op::Early early[R];
-#pragma unroll
-    for (int r = 0; r < R; ++r) {
-      if (active[r]) {
-        early[r] = op.early(sz * slice + own[r]); // in flight while the slice comes in
-      }
-    }
+    cells.load_early(op, sz, slice, early); // in flight while the slice comes in
     wait_all_copies();
     __syncthreads(); // slice sz + 1 is in, and every thread is done with slice sz − 2's slot
-    if (sz + 2 <= z_last) {
+    if (sz + 2 <= b.z_last) {
       fetch_staged(g, copies, ring + ((here + 2 * shape.slot) & mask), in, slice, sz + 2);
     }
     commit_copies();
     const int gz = sz + g.z_offset;
 #pragma unroll
     for (int r = 0; r < R; ++r) {
-      if (active[r]) {
-        const int ty = first_row + r * row_step;
-        const int at = here + (ty + 1) * shape.row + StagedShape<MS>::lead + column;
+      if (cells.active[r]) {
+        const int ty = cells.first_row + r * cells.row_step;
+        const int at = here + (ty + 1) * shape.row + cells.in_row;
         const BasicComplex<Real> psi_i = convert<Real>(ring[at]);
         const BasicComplex<Real> sum =
-            staged_face_sum<MS, F>(faces, ring, mask, at, l, padded, psi_i);
-        update_cell<true>(g, frame[r], op, sx, y0 + ty, gz, l, sz * slice + own[r], early[r], psi_i,
-                          sum);
+            staged_face_sum<MS, F>(faces, ring, mask, at, cells.l, cells.padded, psi_i);
+        update_cell<true>(g, cells.frame[r], op, cells.sx, b.y0 + ty, gz, cells.l,
+                          sz * slice + cells.own[r], early[r], psi_i, sum);
       }
     }
     here = (here + shape.slot) & mask;
   }
-}
-
-/// The staged sweep's dynamic shared memory: the table, then the ring.
-template <int MS, int F, class Real, class Value> std::size_t staged_shared_bytes(const Tiling& t) {
-  const std::size_t table = (sizeof(StagedFace<Real>) * F * MS + 15) / 16 * 16;
-  return table + sizeof(Value) * kStagedSlots * StagedShape<MS>::of(t).slot;
 }
 
 template <int MS, int F, int R, int MIN_BLOCKS, class Op>
@@ -258,7 +323,7 @@ void launch_staged(const Tiling& t, const DeviceGrid& g, const typename Op::Valu
   if (blocks == 0) {
     return;
   }
-  const std::size_t bytes = staged_shared_bytes<MS, F, typename Op::Real, Value>(t);
+  const std::size_t bytes = StagedMemory<MS, F, typename Op::Real, Value>::bytes(t);
   with_staged_rows<MS>(t, [&](auto rows) {
     const auto launch = [&](auto kernel) {
       DECGPE_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
