@@ -773,6 +773,47 @@ TEST(CudaTiling, StagedShapesAreReadAsDocumentedAndOthersRefused) {
                std::invalid_argument);
 }
 
+// "sweep" steps cubic (single, mixed) and cubic4 (single) as a staged sweep where the grid fits it.
+TEST(CudaTiling, SweepStagesTheLeapfrogWhereItMeasuredFasterAndTheGridFits) {
+  const cuda::PlainShape sweep = cuda::parse_plain_shape("sweep");
+  cuda::DeviceGrid g{};
+  g.ms = 1; // cubic
+  g.max_faces = 6;
+  g.wide_cells = 1;
+  g.sx = g.sy = g.sz = 400; // 64M cells
+  const auto leapfrog = [&](Precision precision, const char* lattice) {
+    return cuda::describe(cuda::make_leapfrog_tiling(g, sweep, precision, lattice, 132));
+  };
+  EXPECT_EQ(leapfrog(Precision::single, "cubic"), "t64x8z32a0b4");
+  EXPECT_EQ(leapfrog(Precision::mixed, "cubic"), "t64x8z32a0b4");
+  EXPECT_EQ(leapfrog(Precision::double_, "cubic"), "1x256z8a2b4");
+  g.sx = 401; // a row of 8-byte values that splits a 16-byte word: the sweep, without pairs
+  EXPECT_EQ(leapfrog(Precision::single, "cubic"), "1x256z8a2b5");
+  g.sx = g.sy = g.sz = 100; // 1M cells: too few blocks for either sweep
+  EXPECT_EQ(leapfrog(Precision::single, "cubic"), "one slice a block");
+  g.sx = g.sy = g.sz = 400;
+  g.omega = 0.5; // the rotating frame's step is the sweep's
+  EXPECT_FALSE(cuda::make_leapfrog_tiling(g, sweep, Precision::single, "cubic", 132).staged);
+  g.omega = 0.0;
+  g.ms = 8; // cubic4, 64M cells
+  g.max_faces = 12;
+  g.wide_cells = 8;
+  g.sx = g.sy = g.sz = 200;
+  EXPECT_EQ(leapfrog(Precision::single, "cubic4"), "t8x8z32a0b4");
+  EXPECT_EQ(leapfrog(Precision::mixed, "cubic4"), "1x256z8a2b5");
+  // A staged sweep given in full is taken as it is, or refused where it does not fit.
+  EXPECT_EQ(cuda::describe(cuda::make_leapfrog_tiling(g, cuda::parse_plain_shape("t4x8z16a1b6"),
+                                                      Precision::double_, "cubic4", 132)),
+            "t4x8z16a1b6");
+  g.ms = 1;
+  g.max_faces = 6;
+  g.wide_cells = 1;
+  g.sx = 401;
+  EXPECT_THROW(cuda::make_leapfrog_tiling(g, cuda::parse_plain_shape("t64x8z32a0b4"),
+                                          Precision::single, "cubic", 132),
+               std::invalid_argument);
+}
+
 TEST(CudaTiling, TheLeapfrogTakesFiveBlocksAnSmInSingleAndMixedInTheLabFrame) {
   const cuda::PlainShape sweep = cuda::parse_plain_shape("sweep");
   EXPECT_EQ(cuda::leapfrog_shape(sweep, Precision::single, false).min_blocks, 5);

@@ -738,13 +738,7 @@ private:
   /// wavefront, on `sms` multiprocessors.
   void plan_kernels(const BackendTuning& tuning, int sms) {
     const PlainShape shape = parse_plain_shape(shape_.value);
-    tiling_ = make_tiling(dg_, leapfrog_shape(shape, p_.precision, rotates()), sms);
-    if (tiling_.staged && !rotates()) {
-      const int value_bytes = p_.precision == Precision::double_ ? 16 : 8;
-      if (const std::string why = staged_unfit(tiling_, dg_, value_bytes); !why.empty()) {
-        throw std::invalid_argument(why);
-      }
-    }
+    tiling_ = make_leapfrog_tiling(dg_, shape, p_.precision, p_.grid.lattice, sms);
     if (rotates() && !tiling_.sweep) { // the rotating frame's step is the sweep's alone
       tiling_ = make_cell_tiling(dg_);
       shape_.source += "; the rotating frame steps as a sweep of one slice a block";

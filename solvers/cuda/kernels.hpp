@@ -45,9 +45,10 @@ struct PlainShape {
   int tile_x = 0;
 };
 /// "sweep" (1x256z8a2b4f; leapfrog_shape() gives the leapfrog five blocks an SM in single and
-/// mixed, and pairs of instances), "1x512", "1x256", "2x256", or "1x256" with sweep settings
-/// (z<slices>a<ahead>b<3-5>f, and p for pairs: for tuning a new GPU), or the staged sweep
-/// "t<tile x>x<rows>z<slices>a<ahead>b<4|6|8>"; throws std::invalid_argument otherwise.
+/// mixed, and pairs of instances; make_leapfrog_tiling() a staged sweep on cubic and cubic4),
+/// "1x512", "1x256", "2x256", or "1x256" with sweep settings (z<slices>a<ahead>b<3-5>f, and p for
+/// pairs: for tuning a new GPU), or the staged sweep "t<tile x>x<rows>z<slices>a<ahead>b<4|6|8>";
+/// throws std::invalid_argument otherwise.
 PlainShape parse_plain_shape(std::string_view shape);
 
 /// The leapfrog's block for `shape` in a precision and frame: "sweep" takes five blocks an SM in
@@ -56,6 +57,12 @@ PlainShape parse_plain_shape(std::string_view shape);
 /// but in double or a rotating frame, which take no pairs.
 PlainShape leapfrog_shape(PlainShape shape, Precision precision, bool rotates);
 
+/// The leapfrog's tiling for a grid in a precision on a lattice: a staged sweep given in full as
+/// it is (std::invalid_argument where it does not fit: staged_unfit); under "sweep" in the lab
+/// frame the staged sweep where it measured faster (cubic single and mixed, cubic4 single) and
+/// fits the grid; else make_tiling of leapfrog_shape.
+Tiling make_leapfrog_tiling(const DeviceGrid& g, const PlainShape& shape, Precision precision,
+                            std::string_view lattice, int sms);
 /// The tiling of the stencil passes for a grid (`shape`: the block; a sweep on a grid too small
 /// for it on `sms` multiprocessors takes one slice a block).
 Tiling make_tiling(const DeviceGrid& g, PlainShape shape, int sms);

@@ -1,6 +1,8 @@
 // The leapfrog step of Algorithm 1: ψⁿ⁺¹ = ψⁿ⁻¹ − 2iΔt M(ψⁿ) ψⁿ, in place over ψⁿ⁻¹.
 //
 // sweep (the default, sweep.cuh): a block walks a tile of one y-row through a chunk of z-slices.
+// staged (staged_sweep.cuh; the default on cubic in single and mixed and cubic4 in single): a block
+// walks a tile of several y-rows, each slice of ψ in shared memory.
 // plain: a block is a tile of structure instances in ROWS consecutive y-rows, one slice; each
 // thread owns one local index in one instance of each row, its ROWS cells share one stencil-table
 // fetch per face and all their loads are in flight together. The sweep takes it where the grid has
@@ -365,6 +367,14 @@ Tiling row_tiles(const DeviceGrid& g, const PlainShape& shape, int per_thread) {
           (g.sy + shape.rows - 1) / shape.rows};
 }
 
+/// Whether the tiles t walking `shape.slices` slices at a time, `shape.min_blocks` blocks an SM,
+/// make kSweepWaves waves of blocks on `sms` multiprocessors.
+bool fills_waves(const Tiling& t, const DeviceGrid& g, const PlainShape& shape, int sms) {
+  const long long chunks = (g.sz + shape.slices - 1) / shape.slices;
+  const long long blocks = static_cast<long long>(t.tiles_per_row) * t.row_groups * chunks;
+  return blocks / (static_cast<long long>(sms) * shape.min_blocks) >= kSweepWaves;
+}
+
 /// The staged sweep's tiling: a row of the tile a thread a cell, as many rows at once as 256
 /// threads hold, and a thread 1, 2 or 4 rows (with_staged_rows).
 Tiling staged_tiles(const DeviceGrid& g, const PlainShape& shape) {
@@ -417,10 +427,7 @@ Tiling make_tiling(const DeviceGrid& g, PlainShape shape, int sms) {
   // A sweep needs blocks for several waves; a small grid (1M DOFs) has too few, so "sweep" takes
   // one slice a block there (cubic and Z at 1M DOFs: 14% and 21% slower as a sweep on the H100).
   // Sweep settings given in full are taken as they are.
-  const long long chunks = (g.sz + shape.slices - 1) / shape.slices;
-  const long long sweep_blocks = static_cast<long long>(t.tiles_per_row) * t.row_groups * chunks;
-  const long long waves = sweep_blocks / (static_cast<long long>(sms) * shape.min_blocks);
-  if (shape.sweep && (!shape.fits_grid || waves >= kSweepWaves)) {
+  if (shape.sweep && (!shape.fits_grid || fills_waves(t, g, shape, sms))) {
     t.sweep = true;
     t.slices = shape.slices;
     t.ahead = shape.ahead;
@@ -453,6 +460,48 @@ PlainShape leapfrog_shape(PlainShape shape, Precision precision, bool rotates) {
     shape.min_blocks = 5;
   }
   return shape;
+}
+
+namespace {
+
+/// The staged sweep "sweep" gives the lab frame's leapfrog where it measured faster than the sweep,
+/// empty elsewhere (an H100, 64M DOFs, medians of 5, each against the sweep in one call;
+/// docs/gpu.md, "The staged sweep"): cubic single +14 to +17% and mixed +27%, cubic4 single +17%.
+/// It lost on BCC (-6%) and FCC (-18%) in single and on cubic in double (-1.4%).
+std::string_view staged_default(std::string_view lattice, Precision precision) {
+  if (lattice == "cubic" && precision != Precision::double_) {
+    return "t64x8z32a0b4";
+  }
+  if (lattice == "cubic4" && precision == Precision::single) {
+    return "t8x8z32a0b4";
+  }
+  return {};
+}
+
+} // namespace
+
+Tiling make_leapfrog_tiling(const DeviceGrid& g, const PlainShape& shape, Precision precision,
+                            std::string_view lattice, int sms) {
+  const bool rotates = g.omega != 0.0;
+  const int value_bytes = precision == Precision::double_ ? 16 : 8;
+  if (shape.staged && !rotates) { // given in full: as it is, or refused
+    const Tiling t = staged_tiles(g, shape);
+    if (const std::string why = staged_unfit(t, g, value_bytes); !why.empty()) {
+      throw std::invalid_argument(why);
+    }
+    return t;
+  }
+  // "sweep": the staged sweep where it measured faster and the grid fills kSweepWaves waves of
+  // its blocks with rows of whole 16-byte words; the sweep elsewhere.
+  if (const std::string_view staged = staged_default(lattice, precision);
+      shape.fits_grid && !rotates && !staged.empty()) {
+    const PlainShape tiles = parse_plain_shape(staged);
+    const Tiling t = staged_tiles(g, tiles);
+    if (staged_unfit(t, g, value_bytes).empty() && fills_waves(t, g, tiles, sms)) {
+      return t;
+    }
+  }
+  return make_tiling(g, leapfrog_shape(shape, precision, rotates), sms);
 }
 
 PlainShape passes_shape(std::string_view lattice, bool rotates) {
