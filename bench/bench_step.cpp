@@ -231,7 +231,13 @@ void step_benchmark(benchmark::State& state, const std::string& scheme_name,
   const Problem& problem = prepared.problem;
   const std::vector<Complex>& psi = prepared.psi;
   const double dt = benchmark_dt(problem, psi, scheme_name);
-  const std::unique_ptr<Backend> backend = make_backend(backend_name, problem, nullptr, tuning);
+  std::unique_ptr<Backend> backend;
+  try {
+    backend = make_backend(backend_name, problem, nullptr, tuning);
+  } catch (const std::invalid_argument& e) { // a tuning that does not fit this lattice or grid
+    state.SkipWithError(e.what());
+    return;
+  }
   const std::unique_ptr<Scheme> scheme = make_scheme(scheme_name, *backend, dt);
   scheme->start({psi, psi, {}});
   scheme->advance(2); // warm-up: first touch, caches, graphs, lazy initialisation

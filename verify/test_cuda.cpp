@@ -773,7 +773,7 @@ TEST(CudaTiling, StagedShapesAreReadAsDocumentedAndOthersRefused) {
                std::invalid_argument);
 }
 
-// "sweep" steps cubic (single, mixed) and cubic4 (single) as a staged sweep where the grid fits it.
+// "sweep" steps cubic and cubic4 (single, mixed) as a staged sweep where the grid fits it.
 TEST(CudaTiling, SweepStagesTheLeapfrogWhereItMeasuredFasterAndTheGridFits) {
   const cuda::PlainShape sweep = cuda::parse_plain_shape("sweep");
   cuda::DeviceGrid g{};
@@ -800,7 +800,8 @@ TEST(CudaTiling, SweepStagesTheLeapfrogWhereItMeasuredFasterAndTheGridFits) {
   g.wide_cells = 8;
   g.sx = g.sy = g.sz = 200;
   EXPECT_EQ(leapfrog(Precision::single, "cubic4"), "t8x8z32a0b4");
-  EXPECT_EQ(leapfrog(Precision::mixed, "cubic4"), "1x256z8a2b5");
+  EXPECT_EQ(leapfrog(Precision::mixed, "cubic4"), "t8x8z32a0b4");
+  EXPECT_EQ(leapfrog(Precision::double_, "cubic4"), "1x256z8a2b4");
   // A staged sweep given in full is taken as it is, or refused where it does not fit.
   EXPECT_EQ(cuda::describe(cuda::make_leapfrog_tiling(g, cuda::parse_plain_shape("t4x8z16a1b6"),
                                                       Precision::double_, "cubic4", 132)),

@@ -59,7 +59,7 @@ PlainShape leapfrog_shape(PlainShape shape, Precision precision, bool rotates);
 
 /// The leapfrog's tiling for a grid in a precision on a lattice: a staged sweep given in full as
 /// it is (std::invalid_argument where it does not fit: staged_unfit); under "sweep" in the lab
-/// frame the staged sweep where it measured faster (cubic single and mixed, cubic4 single) and
+/// frame the staged sweep where it measured faster (cubic and cubic4 in single and mixed) and
 /// fits the grid; else make_tiling of leapfrog_shape.
 Tiling make_leapfrog_tiling(const DeviceGrid& g, const PlainShape& shape, Precision precision,
                             std::string_view lattice, int sms);

@@ -1,7 +1,7 @@
 // The leapfrog step of Algorithm 1: ψⁿ⁺¹ = ψⁿ⁻¹ − 2iΔt M(ψⁿ) ψⁿ, in place over ψⁿ⁻¹.
 //
 // sweep (the default, sweep.cuh): a block walks a tile of one y-row through a chunk of z-slices.
-// staged (staged_sweep.cuh; the default on cubic in single and mixed and cubic4 in single): a block
+// staged (staged_sweep.cuh; the default on cubic and cubic4 in single and mixed): a block
 // walks a tile of several y-rows, each slice of ψ in shared memory.
 // plain: a block is a tile of structure instances in ROWS consecutive y-rows, one slice; each
 // thread owns one local index in one instance of each row, its ROWS cells share one stencil-table
@@ -466,16 +466,16 @@ namespace {
 
 /// The staged sweep "sweep" gives the lab frame's leapfrog where it measured faster than the sweep,
 /// empty elsewhere (an H100, 64M DOFs, medians of 5, each against the sweep in one call;
-/// docs/gpu.md, "The staged sweep"): cubic single +14 to +17% and mixed +27%, cubic4 single +17%.
-/// It lost on BCC (-6%) and FCC (-18%) in single and on cubic in double (-1.4%).
+/// docs/gpu.md, "The staged sweep"): cubic single +14 to +17% and mixed +27%, cubic4 single +17%
+/// and mixed +25%. It lost on BCC (-6%) and FCC (-18%) in single and on cubic in double (-1.4%).
 std::string_view staged_default(std::string_view lattice, Precision precision) {
-  if (lattice == "cubic" && precision != Precision::double_) {
+  if (precision == Precision::double_) {
+    return {};
+  }
+  if (lattice == "cubic") {
     return "t64x8z32a0b4";
   }
-  if (lattice == "cubic4" && precision == Precision::single) {
-    return "t8x8z32a0b4";
-  }
-  return {};
+  return lattice == "cubic4" ? "t8x8z32a0b4" : "";
 }
 
 } // namespace

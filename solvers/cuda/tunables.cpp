@@ -14,7 +14,7 @@ Tunable block_shape() {
               "The `cuda:plain` leapfrog kernel's blocks: `sweep` (blocks walk z-slices, the "
               "fastest on every lattice; five blocks an SM in single and mixed precision in the "
               "lab frame, four elsewhere, and there on cubic a thread takes two instances; the lab "
-              "frame's leapfrog on cubic in single and mixed precision and on cubic4 in single "
+              "frame's leapfrog on cubic and cubic4 in single and mixed precision "
               "takes the staged sweep, tiles of 64 × 8 and 8 × 8 instances in shared memory, where "
               "the grid fits it) or one "
               "slice a block, y-rows × threads (docs/gpu.md); "
