@@ -399,6 +399,31 @@ TEST_P(Hybrid, SingleAndMixedGpuRankBesideOpenMPRanksIsBitwiseIdenticalToReferen
 #endif
 }
 
+// The staged sweep (the default leapfrog of large cubic and cubic4 grids in single and mixed) on
+// the GPU rank: its slices of ψ in shared memory reach into the halos at the slab's edges. A shape
+// given in full with tiles, rows and chunks cut short; in double, where it fits every lattice of
+// at most 12 cells an instance.
+TEST_P(Hybrid, StagedSweepOnTheGpuRankIsBitwiseIdenticalToReference) {
+#if DECGPE_HAVE_CUDA
+  if (!hybrid_ranks_available()) {
+    GTEST_SKIP() << "needs a GPU for rank 0 and at least 2 ranks";
+  }
+  if (make_problem(GetParam()).grid.ms > 12) {
+    GTEST_SKIP() << "the staged sweep's tiles of 46 to 136 cells an instance do not fit a block";
+  }
+  std::vector<double> weights(static_cast<std::size_t>(ranks()), 1.0);
+  weights[0] = 3.0;
+  BackendTuning tuning;
+  if (rank() == 0) {
+    tuning.values["cuda.block_shape"] = "t4x4z3a1b4";
+  }
+  expect_slabs_match_reference(GetParam(), rank() == 0 ? "cuda" : "openmp", weights, {},
+                               Precision::double_, tuning);
+#else
+  GTEST_SKIP() << "this build has no CUDA backend";
+#endif
+}
+
 // k leapfrog steps a launch on the GPU rank beside OpenMP ranks stepping singly (halos staged
 // through host memory).
 TEST_P(Hybrid, KStepsALaunchOnTheGpuRankAreBitwiseIdenticalToReference) {
