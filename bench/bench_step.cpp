@@ -50,6 +50,7 @@
 #include "build_info/build_info.hpp"
 #include "setup/initial_state.hpp"
 #include "solvers/backend_registry.hpp"
+#include "solvers/memory_budget.hpp"
 #include "solvers/schemes/registry.hpp"
 #include "solvers/stability.hpp"
 
@@ -57,8 +58,10 @@
 #include <array>
 #include <benchmark/benchmark.h>
 #include <cmath>
+#include <cstdint>
 #include <iostream>
 #include <limits>
+#include <new>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -157,6 +160,9 @@ const Prepared& prepare(const std::string& lattice, double dofs, double omega,
   if (last.lattice != lattice || last.dofs != dofs || last.omega != omega) {
     last.psi.clear();
     last.problem = make_problem(lattice, dofs, omega);
+    // A size that cannot hold ψ⁰ on the host is refused before it is sampled.
+    const auto psi_bytes = static_cast<std::uint64_t>(last.problem.grid.cells()) * sizeof(Complex);
+    check_memory({psi_bytes, 0}, free_host_memory(), 0);
     last.psi = sample_normalised(last.problem.grid, HarmonicVortex{1, 1.0}, 0.0);
     last.lattice = lattice;
     last.dofs = dofs;
@@ -224,37 +230,65 @@ void set_counters(benchmark::State& state, const StepTraffic& traffic, double ce
   }
 }
 
+int failed_benchmarks = 0; // benchmarks run one at a time, on the main thread
+
+/// Ends a benchmark with `why`, and the run with a non-zero exit.
+void fail(benchmark::State& state, const std::string& why) {
+  state.SkipWithError(why.c_str());
+  ++failed_benchmarks;
+}
+
+/// A benchmark's scheme on its backend, started from the prepared state and warmed up.
+struct StartedRun {
+  const Prepared* prepared = nullptr;
+  std::unique_ptr<Backend> backend;
+  std::unique_ptr<Scheme> scheme;
+};
+
+StartedRun start_run(const std::string& scheme_name, const std::string& backend_name,
+                     const std::string& lattice, double dofs, double omega, Precision precision,
+                     const BackendTuning& tuning) {
+  StartedRun run;
+  run.prepared = &prepare(lattice, dofs, omega, precision);
+  const Problem& problem = run.prepared->problem;
+  const std::vector<Complex>& psi = run.prepared->psi;
+  run.backend = make_backend(backend_name, problem, nullptr, tuning);
+  run.scheme = make_scheme(scheme_name, *run.backend, benchmark_dt(problem, psi, scheme_name));
+  run.scheme->start({psi, psi, {}});
+  run.scheme->advance(2); // warm-up: first touch, caches, graphs, lazy initialisation
+  run.scheme->synchronize();
+  return run;
+}
+
 void step_benchmark(benchmark::State& state, const std::string& scheme_name,
                     const std::string& backend_name, const std::string& lattice, double dofs,
                     double omega, Precision precision, const BackendTuning& tuning) {
-  const Prepared& prepared = prepare(lattice, dofs, omega, precision);
-  const Problem& problem = prepared.problem;
-  const std::vector<Complex>& psi = prepared.psi;
-  const double dt = benchmark_dt(problem, psi, scheme_name);
-  std::unique_ptr<Backend> backend;
+  StartedRun run;
   try {
-    backend = make_backend(backend_name, problem, nullptr, tuning);
-  } catch (const std::invalid_argument& e) { // a tuning that does not fit this lattice or grid
-    state.SkipWithError(e.what());
+    run = start_run(scheme_name, backend_name, lattice, dofs, omega, precision, tuning);
+  } catch (const std::bad_alloc&) {
+    std::ostringstream why;
+    why << "out of host memory for " << lattice << " at " << dofs << " DOFs";
+    fail(state, why.str());
+    return;
+  } catch (const std::exception& e) { // no GPU, out of GPU memory, a tuning that does not fit
+    fail(state, e.what());
     return;
   }
-  const std::unique_ptr<Scheme> scheme = make_scheme(scheme_name, *backend, dt);
-  scheme->start({psi, psi, {}});
-  scheme->advance(2); // warm-up: first touch, caches, graphs, lazy initialisation
-  scheme->synchronize();
-  const Diagnostics before = scheme->diagnostics();
+  const Diagnostics before = run.scheme->diagnostics();
   // GPU steps are queued back to back between synchronisations.
   const bool gpu = backend_entry(backend_name).memory != MemorySpace::host;
-  const long k = backend->steps_per_launch();
+  const long k = run.backend->steps_per_launch();
   const SchemeEntry& entry = find_scheme(scheme_name);
   const long steps_per_iteration = steps_per_sample(entry, gpu, k);
-  run_samples(state, *backend, *scheme, steps_per_iteration);
-  if (!invariant_behaved(entry, precision, before, scheme->diagnostics())) {
-    state.SkipWithError("the scheme's invariant did not behave: the steps are wrong");
+  run_samples(state, *run.backend, *run.scheme, steps_per_iteration);
+  if (!invariant_behaved(entry, precision, before, run.scheme->diagnostics())) {
+    fail(state, "the scheme's invariant did not behave: the steps are wrong");
   }
-  set_counters(state, scheme->traffic(), static_cast<double>(problem.grid.cells()),
-               steps_per_iteration, k, omega, gpu);
-  state.SetLabel(backend->device());
+  set_counters(state, run.scheme->traffic(),
+               static_cast<double>(run.prepared->problem.grid.cells()), steps_per_iteration, k,
+               omega, gpu);
+  state.SetLabel(run.backend->device());
 }
 
 std::string take_flag(int& argc, char** argv, const std::string& name,
@@ -462,5 +496,10 @@ int main(int argc, char** argv) {
   }
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
+  if (failed_benchmarks > 0) {
+    std::cerr << "bench_step: " << failed_benchmarks
+              << " benchmark runs failed (ERROR OCCURRED above names each one's problem)\n";
+    return 1;
+  }
   return 0;
 }
