@@ -56,8 +56,8 @@ for profile in ${profiles//,/ }; do
   for shape in ${profile#*:}; do
     for s in ${shape//+/ }; do
       [ -n "$ncu" ] || break
-      # the leapfrog's kernels: the sweep, or one slice a block (step_plain)
-      DECGPE_CUDA_GRAPHS=0 $ncu --clock-control none --kernel-name 'regex:^(sweep|step_plain)' --launch-skip 40 \
+      # the leapfrog's kernels: the sweep, the staged sweep, or one slice a block (step_plain)
+      DECGPE_CUDA_GRAPHS=0 $ncu --clock-control none --kernel-name 'regex:^(sweep|staged_sweep|step_plain)' --launch-skip 40 \
         --launch-count 1 $sections --metrics "$metrics" --csv --page details --print-units base \
         build/cuda/bench/bench_step --backends=cuda:plain --lattices="$lattice" --dofs="$dofs" \
         --precisions="${precisions%%,*}" --tune=cuda.block_shape="$s" \

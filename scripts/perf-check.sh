@@ -38,8 +38,13 @@ device=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -n 1 | tr '[:u
 committed=reports/data/$device/bench-gpu.json
 cmake --build --preset cuda --target bench_step decgpe >/dev/null
 registry() { build/cuda/cli/decgpe list "$@"; } # the names come from the registries
-bench() { build/cuda/bench/bench_step --backends=cuda:plain --benchmark_out_format=json "$@"; }
 status=0
+bench() { # a benchmark that cannot run or steps wrongly fails the gate; the others are still compared
+  build/cuda/bench/bench_step --backends=cuda:plain --benchmark_out_format=json "$@" || {
+    echo "perf-check: bench_step $* failed: its log's ERROR OCCURRED lines say why" | tee -a "$OUT/perf-check.md" >&2
+    status=1
+  }
+}
 missing=()
 gate() { # gate COMMITTED NEW: compare, or note that this device has no committed file for this part
   if [ -f "$1" ]; then
