@@ -483,10 +483,10 @@ std::string_view staged_default(std::string_view lattice, Precision precision) {
 Tiling make_leapfrog_tiling(const DeviceGrid& g, const PlainShape& shape, Precision precision,
                             std::string_view lattice, int sms) {
   const bool rotates = g.omega != 0.0;
-  const int value_bytes = precision == Precision::double_ ? 16 : 8;
+  const int bytes = value_bytes(precision);
   if (shape.staged && !rotates) { // given in full: as it is, or refused
     const Tiling t = staged_tiles(g, shape);
-    if (const std::string why = staged_unfit(t, g, value_bytes); !why.empty()) {
+    if (const std::string why = staged_unfit(t, g, bytes); !why.empty()) {
       throw std::invalid_argument(why);
     }
     return t;
@@ -497,7 +497,7 @@ Tiling make_leapfrog_tiling(const DeviceGrid& g, const PlainShape& shape, Precis
       shape.fits_grid && !rotates && !staged.empty()) {
     const PlainShape tiles = parse_plain_shape(staged);
     const Tiling t = staged_tiles(g, tiles);
-    if (staged_unfit(t, g, value_bytes).empty() && fills_waves(t, g, tiles, sms)) {
+    if (staged_unfit(t, g, bytes).empty() && fills_waves(t, g, tiles, sms)) {
       return t;
     }
   }
