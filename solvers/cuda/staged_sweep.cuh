@@ -11,9 +11,10 @@
 // bitwise the reference.
 //
 // Instructions, not bytes, bound such a kernel (its first form issued 0.91 warps a cycle): a
-// thread's 16-byte copies are found once (StagedCopies), the ring of four slices is a power of two
-// of cells, so that a face's neighbour is one add and one mask from the table's offset, and the
-// table holds the weight already in Real.
+// thread's 16-byte copies are found once (StagedCopies), the table holds the weight already in
+// Real, and it is kept once for each of the ring's four phases, its offsets already wrapped, so
+// that a face's neighbour is one add from the cell: no mask, and slots of exactly a grown slice's
+// cells (a ring of powers of two held BCC's and FCC's t8x8 blocks to three an SM).
 //
 // Threads: a row of the tile is tile · MS cells, `rows_at_once` rows a pass (threads = the two's
 // product, at most kSweepThreads); a thread keeps its column and takes R rows, rows_at_once apart.
@@ -21,47 +22,50 @@
 #include "solvers/cuda/blocked_tile.cuh"
 #include "solvers/cuda/sweep.cuh"
 
+#include <stdexcept>
+
 namespace decgpe::cuda {
 
-/// The ring: four slots (slices p − 1, p, p + 1 and p + 2 in flight), each a power of two of cells
-/// at least the grown slice's, so that slot arithmetic is a mask.
+/// The ring: four slots (slices p − 1, p, p + 1 and p + 2 in flight) of a grown slice each; the
+/// slice being updated takes them in turn, its slot the ring's phase.
 constexpr int kStagedSlots = 4;
 /// The most 16-byte copies a thread makes a slice (StagedCopies).
 constexpr int kStagedCopies = 4;
 
 /// The grown tile of a staged sweep: `lead` cells before the tile in a grown row (an instance, or
-/// two cells where an instance is one cell, so that rows start on 16 bytes), `row` cells a grown
-/// row, `cells` a grown slice, `slot` cells a ring slot (a power of two).
+/// two cells where an instance is one cell, so that rows start on 16 bytes), `width` cells a grown
+/// row of `rows`, and in the ring `row` cells from a grown row to the next and `cells` from a slot
+/// to the next, the pads against bank conflicts included (whole 16-byte words where
+/// staged_unfit() holds).
 template <int MS> struct StagedShape {
   static constexpr int lead = MS == 1 ? 2 : MS;
-  int row, cells, slot;
+  int width, rows, row, cells;
 
   __host__ __device__ static StagedShape of(const Tiling& t) {
-    const int row = t.tile * MS + 2 * lead;
-    const int cells = row * (t.rows + 2);
-    int slot = 1;
-    while (slot < cells) {
-      slot *= 2;
-    }
-    return {row, cells, slot};
+    const int width = t.tile * MS + 2 * lead, row = width + t.row_pad;
+    return {width, t.rows + 2, row, row * (t.rows + 2) + t.slot_pad};
   }
 };
 
 /// A face of the stencil table in the grown tile's terms: its weight rounded to Real (as the sweep
-/// rounds it at its use) and the neighbour's offset in the ring from the cell, dz slots included.
+/// rounds it at its use) and the neighbour's offset in the ring from the cell in one phase.
 template <class Real> struct StagedFace {
   Real weight; ///< 0: padding (its offset is 0, so a read of it stays in the slot)
   int offset;
 };
 
-/// The stencil table in the grown tile's terms, into shared memory.
+/// The stencil table in the grown tile's terms, into shared memory: F · MS entries for each phase
+/// p of the ring, where slice z + dz lies (p + dz) mod 4 − p slots from the cell's slice z.
 template <int MS, int F, class Real>
 __device__ void fill_staged_faces(const DeviceGrid& g, const StagedShape<MS>& s,
                                   StagedFace<Real>* faces) {
-  for (int e = static_cast<int>(threadIdx.x); e < F * MS; e += static_cast<int>(blockDim.x)) {
+  for (int n = static_cast<int>(threadIdx.x); n < kStagedSlots * F * MS;
+       n += static_cast<int>(blockDim.x)) {
+    const int phase = n / (F * MS), e = n - phase * F * MS;
     const Face fc = face(g, e);
-    const int offset = fc.dz * s.slot + fc.dy * s.row + fc.dx * MS + fc.local - e % MS;
-    faces[e] = {static_cast<Real>(fc.weight), fc.weight == 0.0 ? 0 : offset};
+    const int slots = (phase + fc.dz + kStagedSlots) % kStagedSlots - phase;
+    const int offset = slots * s.cells + fc.dy * s.row + fc.dx * MS + fc.local - e % MS;
+    faces[n] = {static_cast<Real>(fc.weight), fc.weight == 0.0 ? 0 : offset};
   }
 }
 
@@ -75,12 +79,12 @@ struct StagedCopies {
   template <int MS, int UNIT>
   __device__ static StagedCopies of(const DeviceGrid& g, const StagedShape<MS>& s, int x0, int y0) {
     StagedCopies c{};
-    const int units_a_row = s.row / UNIT;
+    const int units_a_row = s.width / UNIT;
     int k = 0;
 #pragma unroll
     for (int n = 0; n < kStagedCopies; ++n) {
       const int u = static_cast<int>(threadIdx.x) + n * static_cast<int>(blockDim.x);
-      if (u < units_a_row * (s.cells / s.row)) {
+      if (u < units_a_row * s.rows) {
         const int r = u / units_a_row, cell = (u - r * units_a_row) * UNIT;
         const int y = y0 - 1 + r;
         const int x_first = x0 * MS - StagedShape<MS>::lead + cell; // the unit's first cell in x
@@ -111,12 +115,13 @@ __device__ __forceinline__ void fetch_staged(const DeviceGrid& g, const StagedCo
   }
 }
 
-/// The face sum of the cell at e of the ring slot `here`, in the table's order: the sweep's
-/// arithmetic (add_face of the weight in Real), the neighbours read from shared memory.
+/// The face sum of the cell at `at` of the ring, in the table's order: the sweep's arithmetic
+/// (add_face of the weight in Real), the neighbours read from shared memory. `faces`: the table of
+/// the ring's phase.
 template <int MS, int F, class Real, class Value>
 __device__ __forceinline__ BasicComplex<Real>
-staged_face_sum(const StagedFace<Real>* faces, const Value* ring, int mask, int at, int l,
-                bool padded, BasicComplex<Real> psi_i) {
+staged_face_sum(const StagedFace<Real>* faces, const Value* ring, int at, int l, bool padded,
+                BasicComplex<Real> psi_i) {
   BasicComplex<Real> sum{0, 0};
 #pragma unroll
   for (int f = 0; f < F; ++f) {
@@ -124,14 +129,15 @@ staged_face_sum(const StagedFace<Real>* faces, const Value* ring, int mask, int 
     if (padded && h.weight == Real(0)) {
       break;
     }
-    sum = add_face(sum, h.weight, psi_i, convert<Real>(ring[(at + h.offset) & mask]));
+    sum = add_face(sum, h.weight, psi_i, convert<Real>(ring[at + h.offset]));
   }
   return sum;
 }
 
 /// A staged sweep block's dynamic shared memory: the table, then (16-byte aligned) the ring.
 template <int MS, int F, class Real, class Value> struct StagedMemory {
-  static constexpr std::size_t kTableBytes = (sizeof(StagedFace<Real>) * F * MS + 15) / 16 * 16;
+  static constexpr std::size_t kTableBytes =
+      (sizeof(StagedFace<Real>) * kStagedSlots * F * MS + 15) / 16 * 16;
   StagedFace<Real>* faces;
   Value* ring;
 
@@ -141,7 +147,7 @@ template <int MS, int F, class Real, class Value> struct StagedMemory {
             reinterpret_cast<Value*>(staged_shared + kTableBytes)};
   }
   static std::size_t bytes(const Tiling& t) {
-    return kTableBytes + sizeof(Value) * kStagedSlots * StagedShape<MS>::of(t).slot;
+    return kTableBytes + sizeof(Value) * kStagedSlots * StagedShape<MS>::of(t).cells;
   }
 };
 
@@ -250,19 +256,18 @@ __device__ __forceinline__ void sweep_staged(const DeviceGrid& g, const Tiling& 
   const auto [faces, ring] = StagedMemory<MS, F, Real, Value>::of();
   const StagedBlock b = StagedBlock::of(t, block, z_begin, z_end);
   const StagedShape<MS> shape = StagedShape<MS>::of(t);
-  const int mask = kStagedSlots * shape.slot - 1;
   const long long slice = static_cast<long long>(g.sy) * g.sx * MS;
   fill_staged_faces<MS, F>(g, shape, faces);
   const StagedCopies copies =
       StagedCopies::of<MS, 16 / static_cast<int>(sizeof(Value))>(g, shape, b.x0, b.y0);
   for (int n = 0; n < 3; ++n) { // the prologue: slices z_first − 1 … z_first + 1 in slots 0-2
-    fetch_staged(g, copies, ring + n * shape.slot, in, slice, b.z_first - 1 + n);
+    fetch_staged(g, copies, ring + n * shape.cells, in, slice, b.z_first - 1 + n);
   }
   commit_copies();
   const StagedCells<MS, R> cells = StagedCells<MS, R>::of(g, t, b);
   const StagedPrefetch ask = StagedPrefetch::of<Value>(g, t, b, MS);
   ask.first(op, t, b, slice);
-  int here = shape.slot; // slice sz's slot
+  int phase = 1; // slice sz's slot
 #pragma unroll 1
   for (int sz = b.z_first; sz < b.z_last; ++sz) {
     ask.next(op, t, b, slice, sz);
@@ -271,10 +276,11 @@ __device__ __forceinline__ void sweep_staged(const DeviceGrid& g, const Tiling& 
     wait_all_copies();
     __syncthreads(); // slice sz + 1 is in, and every thread is done with slice sz − 2's slot
     if (sz + 2 <= b.z_last) {
-      fetch_staged(g, copies, ring + ((here + 2 * shape.slot) & mask), in, slice, sz + 2);
+      fetch_staged(g, copies, ring + (phase + 2) % kStagedSlots * shape.cells, in, slice, sz + 2);
     }
     commit_copies();
-    const int gz = sz + g.z_offset;
+    const int gz = sz + g.z_offset, here = phase * shape.cells;
+    const StagedFace<Real>* table = faces + phase * F * MS;
 #pragma unroll
     for (int r = 0; r < R; ++r) {
       if (cells.active[r]) {
@@ -282,12 +288,12 @@ __device__ __forceinline__ void sweep_staged(const DeviceGrid& g, const Tiling& 
         const int at = here + (ty + 1) * shape.row + cells.in_row;
         const BasicComplex<Real> psi_i = convert<Real>(ring[at]);
         const BasicComplex<Real> sum =
-            staged_face_sum<MS, F>(faces, ring, mask, at, cells.l, cells.padded, psi_i);
+            staged_face_sum<MS, F>(table, ring, at, cells.l, cells.padded, psi_i);
         update_cell<true>(g, cells.frame[r], op, cells.sx, b.y0 + ty, gz, cells.l,
                           sz * slice + cells.own[r], early[r], psi_i, sum);
       }
     }
-    here = (here + shape.slot) & mask;
+    phase = (phase + 1) % kStagedSlots;
   }
 }
 
@@ -322,6 +328,9 @@ void launch_staged(const Tiling& t, const DeviceGrid& g, const typename Op::Valu
       static_cast<unsigned>(static_cast<long long>(t.tiles_per_row) * t.row_groups * chunks);
   if (blocks == 0) {
     return;
+  }
+  if (t.row_pad < 0 || t.slot_pad < 0) {
+    throw std::logic_error("the staged sweep's pads were not settled (settle_staged_pads)");
   }
   const std::size_t bytes = StagedMemory<MS, F, typename Op::Real, Value>::bytes(t);
   with_staged_rows<MS>(t, [&](auto rows) {

@@ -271,18 +271,21 @@ bool set_sweep_setting(PlainShape& out, char key, int value) {
   return true;
 }
 
-/// The staged sweep's "t<tile x>x<rows>z<slices>a<ahead>b<blocks>" (every key, in order).
+/// The staged sweep's "t<tile x>x<rows>z<slices>a<ahead>b<blocks>" (every key, in order), then
+/// optionally its pads "r<row pad>s<slot pad>" (the plan's quietest_pads() where absent).
 PlainShape parse_staged_shape(const std::string& text) {
   PlainShape out{1, kSweepThreads};
   out.staged = true;
   const auto refuse = [&] {
     return std::invalid_argument(
         "the staged sweep's shape must be t<tile x, 1-256>x<rows, 1-64>z<slices, 1-256>"
-        "a<ahead, 0-8>b<blocks an SM, 4, 6 or 8>, got '" +
+        "a<ahead, 0-8>b<blocks an SM, 4, 6 or 8>, then optionally r<row pad, 0-64>s<slot pad, "
+        "0-64>, got '" +
         text + "'");
   };
   std::size_t at = 0;
-  for (const char key : std::string_view("txzab")) {
+  const std::string_view keys = text.find('r') == std::string::npos ? "txzab" : "txzabrs";
+  for (const char key : keys) {
     if (at >= text.size() || text[at++] != key) {
       throw refuse();
     }
@@ -290,7 +293,8 @@ PlainShape parse_staged_shape(const std::string& text) {
     const bool fits =
         (key == 't' && value >= 1 && value <= 256) || (key == 'x' && value >= 1 && value <= 64) ||
         (key == 'z' && value >= 1 && value <= 256) || (key == 'a' && value >= 0 && value <= 8) ||
-        (key == 'b' && (value == 4 || value == 6 || value == 8));
+        (key == 'b' && (value == 4 || value == 6 || value == 8)) ||
+        ((key == 'r' || key == 's') && value >= 0 && value <= 64);
     if (!fits) {
       throw refuse();
     }
@@ -298,7 +302,9 @@ PlainShape parse_staged_shape(const std::string& text) {
                  : key == 'x' ? out.rows
                  : key == 'z' ? out.slices
                  : key == 'a' ? out.ahead
-                              : out.min_blocks;
+                 : key == 'b' ? out.min_blocks
+                 : key == 'r' ? out.row_pad
+                              : out.slot_pad;
     field = value;
   }
   if (at != text.size()) {
@@ -391,6 +397,8 @@ Tiling staged_tiles(const DeviceGrid& g, const PlainShape& shape) {
   t.slices = shape.slices;
   t.ahead = shape.ahead;
   t.min_blocks = shape.min_blocks;
+  t.row_pad = shape.row_pad; // −1 where not given: settle_staged_pads() finds them
+  t.slot_pad = shape.slot_pad;
   return t;
 }
 
@@ -400,12 +408,13 @@ std::string staged_unfit(const Tiling& t, const DeviceGrid& g, int value_bytes) 
   const int unit = 16 / value_bytes;
   std::string why;
   dispatch_lattice(g.ms, g.max_faces, [&](auto ms, auto) {
-    const int cells = StagedShape<ms>::of(t).cells;
+    const StagedShape<ms> s = StagedShape<ms>::of(t);
     if ((g.sx * ms) % unit != 0 || (t.tile * ms) % unit != 0 ||
-        cells / unit > kStagedCopies * t.threads) {
+        std::max(t.row_pad, 0) % unit != 0 || std::max(t.slot_pad, 0) % unit != 0 ||
+        s.width * s.rows / unit > kStagedCopies * t.threads) {
       why = "the staged sweep " + describe(t) + " does not fit Sx = " + std::to_string(g.sx) +
             ": rows of 8-byte values must hold whole 16-byte words (an even number of cells in "
-            "the row and the tile), and a thread makes at most " +
+            "the row, the tile and the pads), and a thread makes at most " +
             std::to_string(kStagedCopies) + " copies a slice";
     }
   });
@@ -534,6 +543,10 @@ std::string describe(const Tiling& t) {
     std::string text = "t";
     text += std::to_string(t.tile) + "x" + std::to_string(t.rows) + "z" + std::to_string(t.slices) +
             "a" + std::to_string(t.ahead) + "b" + std::to_string(t.min_blocks);
+    if (t.row_pad >= 0) { // settled (settle_staged_pads)
+      text += 'r';
+      text += std::to_string(t.row_pad) + 's' + std::to_string(t.slot_pad);
+    }
     return text;
   }
   if (!t.sweep) {
