@@ -25,7 +25,8 @@ Tunable block_shape() {
               "`cuda.block_shape` where the case sets none (or no case is read, as in "
               "`bench_step`); besides the case's four values it takes the sweep's settings for "
               "tuning a new GPU (`1x256z8a2b4f`, `p` for pairs of instances) and the staged "
-              "sweep's (`t64x8z32a0b4`: docs/gpu.md); "
+              "sweep's (`t64x8z32a0b4`, and its pads against bank conflicts `r<row>s<slot>` "
+              "where not the plan's: docs/gpu.md); "
               "anything else fails the run. The "
               "results record the shape used and where it came from (case, environment or "
               "default) in the attribute `tuning_cuda_block_shape`."};
