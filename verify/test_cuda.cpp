@@ -12,7 +12,6 @@
 
 #if DECGPE_HAVE_CUDA
 #include "solvers/cuda/kernels.hpp"
-#include "solvers/cuda/staged_banks.hpp"
 #endif
 
 #include <array>
@@ -323,8 +322,7 @@ TEST_P(CudaPrecision, KStepsALaunchAreSingleStepsInSingleAndMixed) {
 
 // The staged sweep (shared memory slices, tiles of several rows): tiles cut in x, y and z with a
 // last one short in each (Sx even: single and mixed copy 16-byte words of two values), a thread 1,
-// 2 and 4 rows, with and without the prefetch, the pads the plan finds and pads given (a ring
-// whose rows and slots are not the grown slice's); the leapfrog bitwise the reference in every
+// 2 and 4 rows, with and without the prefetch; the leapfrog bitwise the reference in every
 // precision. On instances of 46 cells and more some shapes take more copies a thread than it holds:
 // refused with one line.
 TEST_P(CudaPrecision, StagedSweepsAreBitwiseTheReferences) {
@@ -336,9 +334,8 @@ TEST_P(CudaPrecision, StagedSweepsAreBitwiseTheReferences) {
   const auto shape = [&](int rows, const char* rest) {
     return "t" + std::to_string(tile) + "x" + std::to_string(rows) + rest;
   };
-  const std::array<std::string, 4> shapes{shape(at_once, "z5a2b8"), shape(at_once + 1, "z3a0b4"),
-                                          shape(2 * at_once + 1, "z4a1b6"),
-                                          shape(at_once + 1, "z3a1b4r6s10")};
+  const std::array<std::string, 3> shapes{shape(at_once, "z5a2b8"), shape(at_once + 1, "z3a0b4"),
+                                          shape(2 * at_once + 1, "z4a1b6")};
   for (const Precision precision : {Precision::double_, Precision::single, Precision::mixed}) {
     Problem p = in(precision, false);
     const int sx = 2 * tile + 2;
@@ -359,9 +356,7 @@ TEST_P(CudaPrecision, StagedSweepsAreBitwiseTheReferences) {
         EXPECT_NE(std::string(e.what()).find("does not fit"), std::string::npos) << e.what();
         continue;
       }
-      const std::string taken = gpu->backend->tuning()[5].second; // with its pads, settled
-      EXPECT_EQ(s.find('r') == std::string::npos ? taken.substr(0, s.size() + 1) : taken,
-                s.find('r') == std::string::npos ? s + "r" : s);
+      EXPECT_EQ(gpu->backend->tuning()[5].second, s);
       gpu->scheme->advance(23);
       EXPECT_TRUE(bitwise_equal(ref.level(0, p), gpu->level(0, p)))
           << precision_name(precision) << ", " << s;
@@ -753,14 +748,8 @@ TEST(CudaTiling, StagedShapesAreReadAsDocumentedAndOthersRefused) {
   EXPECT_EQ(staged.slices, 16);
   EXPECT_EQ(staged.ahead, 2);
   EXPECT_EQ(staged.min_blocks, 8);
-  EXPECT_EQ(staged.row_pad, -1); // the plan's (settle_staged_pads)
-  const cuda::PlainShape padded = cuda::parse_plain_shape("t32x8z16a2b8r10s6");
-  EXPECT_EQ(padded.row_pad, 10);
-  EXPECT_EQ(padded.slot_pad, 6);
-  for (const char* bad :
-       {"t32x8z16a2", "t32x8z16d1a2b8", "t32x8z16a2b5", "t0x8z16a2b8", "t32x65z16a2b8",
-        "t32z16x8a2b8", "t32x8z16a2b8q", "t32x8z16a9b8", "t", "t32x8z16a2b8r10", "t32x8z16a2b8s6",
-        "t32x8z16a2b8r65s0", "t32x8z16a2b8s6r10"}) {
+  for (const char* bad : {"t32x8z16a2", "t32x8z16d1a2b8", "t32x8z16a2b5", "t0x8z16a2b8",
+                          "t32x65z16a2b8", "t32z16x8a2b8", "t32x8z16a2b8q", "t32x8z16a9b8", "t"}) {
     EXPECT_THROW(cuda::parse_plain_shape(bad), std::invalid_argument) << bad;
   }
   cuda::DeviceGrid g{};
@@ -782,54 +771,10 @@ TEST(CudaTiling, StagedShapesAreReadAsDocumentedAndOthersRefused) {
   g.ms = 1; // 8 rows at once, 40 rows: 5 a thread
   EXPECT_THROW(cuda::make_tiling(g, cuda::parse_plain_shape("t32x40z16a2b8"), 132),
                std::invalid_argument);
-  // Pads given: whole 16-byte words in single, any in double.
-  const cuda::Tiling odd = cuda::make_tiling(g, cuda::parse_plain_shape("t32x8z16a2b8r3s0"), 132);
-  EXPECT_EQ(cuda::describe(odd), "t32x8z16a2b8r3s0");
-  EXPECT_NE(cuda::staged_unfit(odd, g, 8).find("does not fit"), std::string::npos);
-  EXPECT_EQ(cuda::staged_unfit(odd, g, 16), "");
 }
 
-// The bank model: cubic's reads are conflict-free without pads (a warp's 32 consecutive cells,
-// two wavefronts of 8-byte values), so its pads stay none; BCC's and FCC's t8x8 in single take
-// 2.83 and 1.88 times that without pads (the same model in Python, .dev notes of the session),
-// and the plan's pads fewer.
-TEST(CudaTiling, StagedPadsAreTheBankModelsQuietest) {
-  const auto tiling = [](const Grid& grid, const char* shape) {
-    cuda::DeviceGrid g{};
-    g.ms = grid.ms;
-    g.sx = grid.size[0];
-    g.sy = grid.size[1];
-    g.sz = grid.size[2];
-    return cuda::make_tiling(g, cuda::parse_plain_shape(shape), 132);
-  };
-  const Grid cubic = make_grid(lattices::cell_complex("cubic"), {128, 64, 8}, 0.1);
-  const cuda::Tiling c = tiling(cubic, "t64x8z32a0b4");
-  // 4 phases · 2 rows a thread · 8 warps · 6 faces · 2 half-warps
-  EXPECT_EQ(cuda::staged_wavefronts(cubic, c, 8, {}), 4 * 2 * 8 * 6 * 2);
-  EXPECT_EQ(cuda::staged_wavefronts(cubic, c, 16, {}), 4 * 2 * 8 * 6 * 4); // quarter-warps
-  const cuda::StagedPads none = cuda::quietest_pads(cubic, c, 8);
-  EXPECT_EQ(none.row, 0);
-  EXPECT_EQ(none.slot, 0);
-  for (const char* lattice : {"bcc", "fcc"}) {
-    const Grid grid = make_grid(lattices::cell_complex(lattice), {16, 16, 8}, 0.1);
-    const cuda::Tiling t = tiling(grid, "t8x8z32a0b4");
-    const long long ideal = 4 * 4 * 6 * grid.row_begin[1] * 2; // phases, rows, warps, faces, halves
-    const long long bare = cuda::staged_wavefronts(grid, t, 8, {});
-    EXPECT_NEAR(static_cast<double>(bare) / static_cast<double>(ideal),
-                std::string_view(lattice) == "bcc" ? 2.83 : 1.88, 0.01)
-        << lattice;
-    const cuda::StagedPads quiet = cuda::quietest_pads(grid, t, 8);
-    EXPECT_LT(cuda::staged_wavefronts(grid, t, 8, quiet), bare) << lattice;
-    EXPECT_EQ(quiet.row % 2, 0); // whole 16-byte words
-    EXPECT_EQ(quiet.slot % 2, 0);
-    cuda::Tiling settled = t;
-    cuda::settle_staged_pads(settled, grid, 8);
-    EXPECT_EQ(settled.row_pad, quiet.row);
-    EXPECT_EQ(settled.slot_pad, quiet.slot);
-  }
-}
-
-// "sweep" steps cubic and cubic4 (single, mixed) as a staged sweep where the grid fits it.
+// "sweep" steps cubic, cubic4, BCC and FCC (single, mixed) as a staged sweep where the grid fits
+// it.
 TEST(CudaTiling, SweepStagesTheLeapfrogWhereItMeasuredFasterAndTheGridFits) {
   const cuda::PlainShape sweep = cuda::parse_plain_shape("sweep");
   cuda::DeviceGrid g{};
@@ -869,6 +814,29 @@ TEST(CudaTiling, SweepStagesTheLeapfrogWhereItMeasuredFasterAndTheGridFits) {
   EXPECT_THROW(cuda::make_leapfrog_tiling(g, cuda::parse_plain_shape("t64x8z32a0b4"),
                                           Precision::single, "cubic", 132),
                std::invalid_argument);
+}
+
+// BCC and FCC (64M cells) take tiles of 8 rows: a thread 4 of them in single, 2 in mixed.
+TEST(CudaTiling, SweepStagesBccAndFccInSingleAndMixed) {
+  cuda::DeviceGrid g{};
+  g.ms = 12;
+  g.wide_cells = 12;
+  g.sx = g.sy = 176;
+  g.sz = 172;
+  for (const auto& [lattice, faces] : {std::pair{"bcc", 4}, std::pair{"fcc", 8}}) {
+    g.max_faces = faces;
+    const auto leapfrog = [&](Precision precision) {
+      return cuda::describe(
+          cuda::make_leapfrog_tiling(g, cuda::parse_plain_shape("sweep"), precision, lattice, 132));
+    };
+    EXPECT_EQ(leapfrog(Precision::single), "t8x8z32a0b4") << lattice;
+    EXPECT_EQ(leapfrog(Precision::mixed), "t4x8z32a0b4") << lattice;
+    EXPECT_EQ(leapfrog(Precision::double_), "1x256z8a2b4") << lattice;
+  }
+  g.sx = g.sy = g.sz = 40; // too few blocks for four waves: the sweep's choice
+  EXPECT_FALSE(
+      cuda::make_leapfrog_tiling(g, cuda::parse_plain_shape("sweep"), Precision::single, "bcc", 132)
+          .staged);
 }
 
 TEST(CudaTiling, TheLeapfrogTakesFiveBlocksAnSmInSingleAndMixedInTheLabFrame) {

@@ -10,7 +10,6 @@
 
 #include "solvers/cuda/cuda_check.hpp"
 #include "solvers/cuda/kernels.hpp"
-#include "solvers/cuda/staged_banks.hpp"
 #include "solvers/cuda/tunables.hpp"
 #include "solvers/face_colouring.hpp"
 #include "solvers/halo_schedule.hpp"
@@ -740,7 +739,6 @@ private:
   void plan_kernels(const BackendTuning& tuning, int sms) {
     const PlainShape shape = parse_plain_shape(shape_.value);
     tiling_ = make_leapfrog_tiling(dg_, shape, p_.precision, p_.grid.lattice, sms);
-    settle_staged_pads(tiling_, p_.grid, value_bytes(p_.precision));
     if (rotates() && !tiling_.sweep) { // the rotating frame's step is the sweep's alone
       tiling_ = make_cell_tiling(dg_);
       shape_.source += "; the rotating frame steps as a sweep of one slice a block";

@@ -64,8 +64,6 @@ struct Tiling {
                          ///< cell each (tile and Sx even): 16-byte accesses of 8-byte values
   bool staged = false;   ///< the leapfrog's staged sweep (staged_sweep.cuh): blocks of tile × rows
                          ///< instances walking `slices`, ψ's slices copied to shared memory
-  int row_pad = 0;       ///< the staged sweep's cells after each grown row (staged_banks.hpp;
-  int slot_pad = 0;      ///< −1 until settle_staged_pads()) and after each ring slot
 };
 
 } // namespace decgpe::cuda

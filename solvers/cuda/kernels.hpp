@@ -43,13 +43,13 @@ struct PlainShape {
   /// The leapfrog's staged sweep (staged_sweep.cuh): tiles of tile_x × rows instances.
   bool staged = false;
   int tile_x = 0;
-  int row_pad = -1, slot_pad = -1; ///< its pads "r<row>s<slot>"; −1: settle_staged_pads()'s
 };
 /// "sweep" (1x256z8a2b4f; leapfrog_shape() gives the leapfrog five blocks an SM in single and
-/// mixed, and pairs of instances; make_leapfrog_tiling() a staged sweep on cubic and cubic4),
+/// mixed, and pairs of instances; make_leapfrog_tiling() a staged sweep on cubic, cubic4, BCC and
+/// FCC),
 /// "1x512", "1x256", "2x256", or "1x256" with sweep settings (z<slices>a<ahead>b<3-5>f, and p for
-/// pairs: for tuning a new GPU), or the staged sweep "t<tile x>x<rows>z<slices>a<ahead>b<4|6|8>"
-/// and optionally its pads "r<row pad>s<slot pad>"; throws std::invalid_argument otherwise.
+/// pairs: for tuning a new GPU), or the staged sweep "t<tile x>x<rows>z<slices>a<ahead>b<4|6|8>";
+/// throws std::invalid_argument otherwise.
 PlainShape parse_plain_shape(std::string_view shape);
 
 /// The leapfrog's block for `shape` in a precision and frame: "sweep" takes five blocks an SM in
@@ -60,8 +60,8 @@ PlainShape leapfrog_shape(PlainShape shape, Precision precision, bool rotates);
 
 /// The leapfrog's tiling for a grid in a precision on a lattice: a staged sweep given in full as
 /// it is (std::invalid_argument where it does not fit: staged_unfit); under "sweep" in the lab
-/// frame the staged sweep where it measured faster (cubic and cubic4 in single and mixed) and
-/// fits the grid; else make_tiling of leapfrog_shape.
+/// frame the staged sweep where it measured faster (cubic, cubic4, BCC, FCC in single and mixed)
+/// and fits the grid; else make_tiling of leapfrog_shape.
 Tiling make_leapfrog_tiling(const DeviceGrid& g, const PlainShape& shape, Precision precision,
                             std::string_view lattice, int sms);
 /// The tiling of the stencil passes for a grid (`shape`: the block; a sweep on a grid too small
@@ -80,8 +80,7 @@ Tiling make_passes_tiling(const DeviceGrid& g, PlainShape shape, std::string_vie
 /// Why the staged sweep's tiling t cannot step g in values of `value_bytes` (rows of 8-byte values
 /// that split a 16-byte word, more than four copies a thread a slice), "" where it can.
 std::string staged_unfit(const Tiling& t, const DeviceGrid& g, int value_bytes);
-/// "1x256z<slices>a<ahead>b<blocks>[f]" for a sweeping tiling, the staged sweep's shape (its pads
-/// "r<row>s<slot>" once settled), else "one slice a block".
+/// "1x256z<slices>a<ahead>b<blocks>[f]" for a sweeping tiling, else "one slice a block".
 std::string describe(const Tiling& t);
 
 /// One leapfrog step for the z-slices [z_begin, z_end): out ← out − 2iΔt M(ψ) ψ, 2Δt = g.two_dt.

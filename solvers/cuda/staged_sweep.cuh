@@ -22,8 +22,6 @@
 #include "solvers/cuda/blocked_tile.cuh"
 #include "solvers/cuda/sweep.cuh"
 
-#include <stdexcept>
-
 namespace decgpe::cuda {
 
 /// The ring: four slots (slices p − 1, p, p + 1 and p + 2 in flight) of a grown slice each; the
@@ -33,17 +31,15 @@ constexpr int kStagedSlots = 4;
 constexpr int kStagedCopies = 4;
 
 /// The grown tile of a staged sweep: `lead` cells before the tile in a grown row (an instance, or
-/// two cells where an instance is one cell, so that rows start on 16 bytes), `width` cells a grown
-/// row of `rows`, and in the ring `row` cells from a grown row to the next and `cells` from a slot
-/// to the next, the pads against bank conflicts included (whole 16-byte words where
-/// staged_unfit() holds).
+/// two cells where an instance is one cell, so that rows start on 16 bytes), `row` cells a grown
+/// row, `cells` a grown slice and a ring slot (whole 16-byte words where staged_unfit() holds).
 template <int MS> struct StagedShape {
   static constexpr int lead = MS == 1 ? 2 : MS;
-  int width, rows, row, cells;
+  int row, cells;
 
   __host__ __device__ static StagedShape of(const Tiling& t) {
-    const int width = t.tile * MS + 2 * lead, row = width + t.row_pad;
-    return {width, t.rows + 2, row, row * (t.rows + 2) + t.slot_pad};
+    const int row = t.tile * MS + 2 * lead;
+    return {row, row * (t.rows + 2)};
   }
 };
 
@@ -79,12 +75,12 @@ struct StagedCopies {
   template <int MS, int UNIT>
   __device__ static StagedCopies of(const DeviceGrid& g, const StagedShape<MS>& s, int x0, int y0) {
     StagedCopies c{};
-    const int units_a_row = s.width / UNIT;
+    const int units_a_row = s.row / UNIT;
     int k = 0;
 #pragma unroll
     for (int n = 0; n < kStagedCopies; ++n) {
       const int u = static_cast<int>(threadIdx.x) + n * static_cast<int>(blockDim.x);
-      if (u < units_a_row * s.rows) {
+      if (u < s.cells / UNIT) {
         const int r = u / units_a_row, cell = (u - r * units_a_row) * UNIT;
         const int y = y0 - 1 + r;
         const int x_first = x0 * MS - StagedShape<MS>::lead + cell; // the unit's first cell in x
@@ -328,9 +324,6 @@ void launch_staged(const Tiling& t, const DeviceGrid& g, const typename Op::Valu
       static_cast<unsigned>(static_cast<long long>(t.tiles_per_row) * t.row_groups * chunks);
   if (blocks == 0) {
     return;
-  }
-  if (t.row_pad < 0 || t.slot_pad < 0) {
-    throw std::logic_error("the staged sweep's pads were not settled (settle_staged_pads)");
   }
   const std::size_t bytes = StagedMemory<MS, F, typename Op::Real, Value>::bytes(t);
   with_staged_rows<MS>(t, [&](auto rows) {

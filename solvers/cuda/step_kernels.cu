@@ -1,7 +1,7 @@
 // The leapfrog step of Algorithm 1: ψⁿ⁺¹ = ψⁿ⁻¹ − 2iΔt M(ψⁿ) ψⁿ, in place over ψⁿ⁻¹.
 //
 // sweep (the default, sweep.cuh): a block walks a tile of one y-row through a chunk of z-slices.
-// staged (staged_sweep.cuh; the default on cubic and cubic4 in single and mixed): a block
+// staged (staged_sweep.cuh; the default on cubic, cubic4, BCC and FCC in single and mixed): a block
 // walks a tile of several y-rows, each slice of ψ in shared memory.
 // plain: a block is a tile of structure instances in ROWS consecutive y-rows, one slice; each
 // thread owns one local index in one instance of each row, its ROWS cells share one stencil-table
@@ -271,21 +271,18 @@ bool set_sweep_setting(PlainShape& out, char key, int value) {
   return true;
 }
 
-/// The staged sweep's "t<tile x>x<rows>z<slices>a<ahead>b<blocks>" (every key, in order), then
-/// optionally its pads "r<row pad>s<slot pad>" (the plan's quietest_pads() where absent).
+/// The staged sweep's "t<tile x>x<rows>z<slices>a<ahead>b<blocks>" (every key, in order).
 PlainShape parse_staged_shape(const std::string& text) {
   PlainShape out{1, kSweepThreads};
   out.staged = true;
   const auto refuse = [&] {
     return std::invalid_argument(
         "the staged sweep's shape must be t<tile x, 1-256>x<rows, 1-64>z<slices, 1-256>"
-        "a<ahead, 0-8>b<blocks an SM, 4, 6 or 8>, then optionally r<row pad, 0-64>s<slot pad, "
-        "0-64>, got '" +
+        "a<ahead, 0-8>b<blocks an SM, 4, 6 or 8>, got '" +
         text + "'");
   };
   std::size_t at = 0;
-  const std::string_view keys = text.find('r') == std::string::npos ? "txzab" : "txzabrs";
-  for (const char key : keys) {
+  for (const char key : std::string_view("txzab")) {
     if (at >= text.size() || text[at++] != key) {
       throw refuse();
     }
@@ -293,8 +290,7 @@ PlainShape parse_staged_shape(const std::string& text) {
     const bool fits =
         (key == 't' && value >= 1 && value <= 256) || (key == 'x' && value >= 1 && value <= 64) ||
         (key == 'z' && value >= 1 && value <= 256) || (key == 'a' && value >= 0 && value <= 8) ||
-        (key == 'b' && (value == 4 || value == 6 || value == 8)) ||
-        ((key == 'r' || key == 's') && value >= 0 && value <= 64);
+        (key == 'b' && (value == 4 || value == 6 || value == 8));
     if (!fits) {
       throw refuse();
     }
@@ -302,9 +298,7 @@ PlainShape parse_staged_shape(const std::string& text) {
                  : key == 'x' ? out.rows
                  : key == 'z' ? out.slices
                  : key == 'a' ? out.ahead
-                 : key == 'b' ? out.min_blocks
-                 : key == 'r' ? out.row_pad
-                              : out.slot_pad;
+                              : out.min_blocks;
     field = value;
   }
   if (at != text.size()) {
@@ -397,8 +391,6 @@ Tiling staged_tiles(const DeviceGrid& g, const PlainShape& shape) {
   t.slices = shape.slices;
   t.ahead = shape.ahead;
   t.min_blocks = shape.min_blocks;
-  t.row_pad = shape.row_pad; // −1 where not given: settle_staged_pads() finds them
-  t.slot_pad = shape.slot_pad;
   return t;
 }
 
@@ -408,13 +400,12 @@ std::string staged_unfit(const Tiling& t, const DeviceGrid& g, int value_bytes) 
   const int unit = 16 / value_bytes;
   std::string why;
   dispatch_lattice(g.ms, g.max_faces, [&](auto ms, auto) {
-    const StagedShape<ms> s = StagedShape<ms>::of(t);
+    const int cells = StagedShape<ms>::of(t).cells;
     if ((g.sx * ms) % unit != 0 || (t.tile * ms) % unit != 0 ||
-        std::max(t.row_pad, 0) % unit != 0 || std::max(t.slot_pad, 0) % unit != 0 ||
-        s.width * s.rows / unit > kStagedCopies * t.threads) {
+        cells / unit > kStagedCopies * t.threads) {
       why = "the staged sweep " + describe(t) + " does not fit Sx = " + std::to_string(g.sx) +
             ": rows of 8-byte values must hold whole 16-byte words (an even number of cells in "
-            "the row, the tile and the pads), and a thread makes at most " +
+            "the row and the tile), and a thread makes at most " +
             std::to_string(kStagedCopies) + " copies a slice";
     }
   });
@@ -476,13 +467,17 @@ namespace {
 /// The staged sweep "sweep" gives the lab frame's leapfrog where it measured faster than the sweep,
 /// empty elsewhere (an H100, 64M DOFs, medians of 5, each against the sweep in one call;
 /// docs/gpu.md, "The staged sweep"): cubic single +14 to +17% and mixed +27%, cubic4 single +17%
-/// and mixed +25%. It lost on BCC (-6%) and FCC (-18%) in single and on cubic in double (-1.4%).
+/// and mixed +25%; since its ring is sized to the grown slice, BCC single +12% and mixed +12%
+/// (t4x8), FCC single +16% and mixed +13% (t4x8). It lost on cubic in double (-1.4%).
 std::string_view staged_default(std::string_view lattice, Precision precision) {
   if (precision == Precision::double_) {
     return {};
   }
   if (lattice == "cubic") {
     return "t64x8z32a0b4";
+  }
+  if (lattice == "bcc" || lattice == "fcc") { // a thread 4 rows in single, 2 in mixed
+    return precision == Precision::single ? "t8x8z32a0b4" : "t4x8z32a0b4";
   }
   return lattice == "cubic4" ? "t8x8z32a0b4" : "";
 }
@@ -543,10 +538,6 @@ std::string describe(const Tiling& t) {
     std::string text = "t";
     text += std::to_string(t.tile) + "x" + std::to_string(t.rows) + "z" + std::to_string(t.slices) +
             "a" + std::to_string(t.ahead) + "b" + std::to_string(t.min_blocks);
-    if (t.row_pad >= 0) { // settled (settle_staged_pads)
-      text += 'r';
-      text += std::to_string(t.row_pad) + 's' + std::to_string(t.slot_pad);
-    }
     return text;
   }
   if (!t.sweep) {

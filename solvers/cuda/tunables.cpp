@@ -14,9 +14,9 @@ Tunable block_shape() {
               "The `cuda:plain` leapfrog kernel's blocks: `sweep` (blocks walk z-slices, the "
               "fastest on every lattice; five blocks an SM in single and mixed precision in the "
               "lab frame, four elsewhere, and there on cubic a thread takes two instances; the lab "
-              "frame's leapfrog on cubic and cubic4 in single and mixed precision "
-              "takes the staged sweep, tiles of 64 × 8 and 8 × 8 instances in shared memory, where "
-              "the grid fits it) or one "
+              "frame's leapfrog on cubic, cubic4, BCC and FCC in single and mixed precision "
+              "takes the staged sweep, tiles of 64 × 8, 8 × 8 or 4 × 8 instances in shared memory, "
+              "where the grid fits it) or one "
               "slice a block, y-rows × threads (docs/gpu.md); "
               "unset: `DECGPE_PLAIN_SHAPE`, else `\"sweep\"`.",
           .environment = "DECGPE_PLAIN_SHAPE",
@@ -25,8 +25,7 @@ Tunable block_shape() {
               "`cuda.block_shape` where the case sets none (or no case is read, as in "
               "`bench_step`); besides the case's four values it takes the sweep's settings for "
               "tuning a new GPU (`1x256z8a2b4f`, `p` for pairs of instances) and the staged "
-              "sweep's (`t64x8z32a0b4`, and its pads against bank conflicts `r<row>s<slot>` "
-              "where not the plan's: docs/gpu.md); "
+              "sweep's (`t64x8z32a0b4`: docs/gpu.md); "
               "anything else fails the run. The "
               "results record the shape used and where it came from (case, environment or "
               "default) in the attribute `tuning_cuda_block_shape`."};
