@@ -773,8 +773,7 @@ TEST(CudaTiling, StagedShapesAreReadAsDocumentedAndOthersRefused) {
                std::invalid_argument);
 }
 
-// "sweep" steps cubic, cubic4, BCC and FCC (single, mixed) as a staged sweep where the grid fits
-// it.
+// "sweep" steps cubic and cubic4 (single, mixed) as a staged sweep where the grid fits it.
 TEST(CudaTiling, SweepStagesTheLeapfrogWhereItMeasuredFasterAndTheGridFits) {
   const cuda::PlainShape sweep = cuda::parse_plain_shape("sweep");
   cuda::DeviceGrid g{};
